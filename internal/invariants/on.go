@@ -1,0 +1,6 @@
+//go:build race
+
+package invariants
+
+// Enabled is true in builds with the race detector.
+const Enabled = true

@@ -1,0 +1,252 @@
+package local
+
+import (
+	"encoding/binary"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/gdi-go/gdi/internal/invariants"
+	"github.com/gdi-go/gdi/rma"
+)
+
+// window is one rank's handle on a window. mems holds every rank's memory,
+// indexed by rank; it is only ever touched through sync/atomic.
+type window struct {
+	rank  int
+	size  int
+	mems  [][]uint64
+	freed atomic.Bool
+	c     *comm
+
+	// Pending Gets and Puts, used only when invariants are enabled: they
+	// complete at the flush, not at the call.
+	mu      sync.Mutex
+	pending []pendingOp
+}
+
+type pendingOp struct {
+	put    bool
+	target int
+	offset int
+	buf    []byte
+}
+
+type newWindowArg struct {
+	size int
+	mem  []uint64
+}
+
+func (c *comm) NewWindow(size int) (rma.Window, error) {
+	var bad error
+	if size < 0 {
+		bad = fmt.Errorf("%w: window size %d", rma.ErrArgument, size)
+		size = 0
+	}
+	mem := make([]uint64, (size+7)/8)
+	w := &window{rank: c.rank, size: size, mems: make([][]uint64, c.w.n), c: c}
+	err := c.collective("NewWindow", newWindowArg{size, mem}, bad, func(vals []any) error {
+		for r, v := range vals {
+			a := v.(newWindowArg)
+			if a.size != size {
+				return fmt.Errorf("%w: window of %d bytes here, %d on rank %d", rma.ErrArgument, size, a.size, r)
+			}
+			w.mems[r] = a.mem
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+func (w *window) Size() int { return w.size }
+
+func (w *window) Free() error {
+	if w.freed.Swap(true) {
+		return fmt.Errorf("%w: Free called twice", rma.ErrFreed)
+	}
+	w.mu.Lock()
+	w.pending = nil
+	w.mu.Unlock()
+	return w.c.Barrier()
+}
+
+// check validates a byte range [offset, offset+n) of target.
+func (w *window) check(target, offset, n int) error {
+	if w.freed.Load() {
+		return rma.ErrFreed
+	}
+	if uint(target) >= uint(len(w.mems)) {
+		return fmt.Errorf("%w: rank %d of %d", rma.ErrRank, target, len(w.mems))
+	}
+	if offset < 0 || n < 0 || offset > w.size-n {
+		return fmt.Errorf("%w: bytes [%d, %d) of a %d-byte window", rma.ErrRange, offset, offset+n, w.size)
+	}
+	return nil
+}
+
+// word validates an atomic at offset of target and returns its word.
+func (w *window) word(target, offset int) (*uint64, error) {
+	if err := w.check(target, offset, 8); err != nil {
+		return nil, err
+	}
+	if offset&7 != 0 {
+		return nil, fmt.Errorf("%w: offset %d", rma.ErrAlignment, offset)
+	}
+	return &w.mems[target][offset>>3], nil
+}
+
+func (w *window) Get(dst []byte, target, offset int) error {
+	if err := w.check(target, offset, len(dst)); err != nil {
+		return err
+	}
+	if invariants.Enabled {
+		w.defer_(pendingOp{put: false, target: target, offset: offset, buf: dst})
+		return nil
+	}
+	load(w.mems[target], offset, dst)
+	return nil
+}
+
+func (w *window) Put(src []byte, target, offset int) error {
+	if err := w.check(target, offset, len(src)); err != nil {
+		return err
+	}
+	if invariants.Enabled {
+		w.defer_(pendingOp{put: true, target: target, offset: offset, buf: src})
+		return nil
+	}
+	store(w.mems[target], offset, src)
+	return nil
+}
+
+func (w *window) defer_(op pendingOp) {
+	w.mu.Lock()
+	w.pending = append(w.pending, op)
+	w.mu.Unlock()
+}
+
+// complete carries out the pending operations to target, or to every rank
+// if target is negative, in the order they were issued.
+func (w *window) complete(target int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	kept := w.pending[:0]
+	for _, op := range w.pending {
+		if target >= 0 && op.target != target {
+			kept = append(kept, op)
+			continue
+		}
+		if op.put {
+			store(w.mems[op.target], op.offset, op.buf)
+		} else {
+			load(w.mems[op.target], op.offset, op.buf)
+		}
+	}
+	clear(w.pending[len(kept):])
+	w.pending = kept
+}
+
+func (w *window) Flush(target int) error {
+	if err := w.check(target, 0, 0); err != nil {
+		return err
+	}
+	if invariants.Enabled {
+		w.complete(target)
+	}
+	return nil
+}
+
+func (w *window) FlushAll() error {
+	if w.freed.Load() {
+		return rma.ErrFreed
+	}
+	if invariants.Enabled {
+		w.complete(-1)
+	}
+	return nil
+}
+
+func (w *window) CompareAndSwap(target, offset int, old, new uint64) (uint64, error) {
+	p, err := w.word(target, offset)
+	if err != nil {
+		return 0, err
+	}
+	for {
+		cur := atomic.LoadUint64(p)
+		if cur != old {
+			return cur, nil
+		}
+		if atomic.CompareAndSwapUint64(p, old, new) {
+			return old, nil
+		}
+	}
+}
+
+func (w *window) FetchAndAdd(target, offset int, delta uint64) (uint64, error) {
+	p, err := w.word(target, offset)
+	if err != nil {
+		return 0, err
+	}
+	return atomic.AddUint64(p, delta) - delta, nil
+}
+
+func (w *window) AtomicGet(target, offset int) (uint64, error) {
+	p, err := w.word(target, offset)
+	if err != nil {
+		return 0, err
+	}
+	return atomic.LoadUint64(p), nil
+}
+
+func (w *window) AtomicPut(target, offset int, v uint64) error {
+	p, err := w.word(target, offset)
+	if err != nil {
+		return err
+	}
+	atomic.StoreUint64(p, v)
+	return nil
+}
+
+// load copies len(dst) bytes at byte offset off of mem into dst, one atomic
+// word load at a time.
+func load(mem []uint64, off int, dst []byte) {
+	if off&7 == 0 && len(dst) == 8 {
+		binary.LittleEndian.PutUint64(dst, atomic.LoadUint64(&mem[off>>3]))
+		return
+	}
+	for len(dst) > 0 {
+		i, shift := off>>3, off&7
+		var b [8]byte
+		binary.LittleEndian.PutUint64(b[:], atomic.LoadUint64(&mem[i]))
+		n := copy(dst, b[shift:])
+		dst, off = dst[n:], off+n
+	}
+}
+
+// store copies src to byte offset off of mem. Whole words are stored
+// atomically; a partly covered word is merged with a CAS loop, so bytes
+// outside [off, off+len(src)) are never overwritten with stale values.
+func store(mem []uint64, off int, src []byte) {
+	for len(src) > 0 {
+		i, shift := off>>3, off&7
+		if shift == 0 && len(src) >= 8 {
+			atomic.StoreUint64(&mem[i], binary.LittleEndian.Uint64(src))
+			src, off = src[8:], off+8
+			continue
+		}
+		n := min(8-shift, len(src))
+		for {
+			old := atomic.LoadUint64(&mem[i])
+			var b [8]byte
+			binary.LittleEndian.PutUint64(b[:], old)
+			copy(b[shift:shift+n], src[:n])
+			if atomic.CompareAndSwapUint64(&mem[i], old, binary.LittleEndian.Uint64(b[:])) {
+				break
+			}
+		}
+		src, off = src[n:], off+n
+	}
+}
