@@ -1,0 +1,210 @@
+//go:build mpi
+
+#include "shim.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+// Largest element count passed to one MPI call; byte ranges beyond it are
+// split, since MPI counts are C ints.
+#define GDI_CHUNK ((size_t)1 << 30)
+
+int gdi_init(int *provided) {
+	int done = 0;
+	MPI_Initialized(&done);
+	if (done) {
+		return MPI_Query_thread(provided);
+	}
+	// Open MPI replaces the handlers of SIGSEGV, SIGBUS, SIGFPE and SIGABRT
+	// with its own backtrace printers, which would turn Go's nil-dereference
+	// panics into process crashes. Keep Go's handlers unless the user chose.
+	setenv("OMPI_MCA_opal_signal", "", 0);
+	int rc = MPI_Init_thread(NULL, NULL, MPI_THREAD_MULTIPLE, provided);
+	if (rc == MPI_SUCCESS) {
+		// Errors are returned to Go as error values rather than aborting.
+		MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+	}
+	return rc;
+}
+
+int gdi_finalize(void) {
+	int done = 0;
+	MPI_Finalized(&done);
+	if (done) {
+		return MPI_SUCCESS;
+	}
+	return MPI_Finalize();
+}
+
+void gdi_abort(int code) { MPI_Abort(MPI_COMM_WORLD, code); }
+
+int gdi_error_string(int rc, char *buf, int len) {
+	int n = 0;
+	char tmp[MPI_MAX_ERROR_STRING];
+	if (MPI_Error_string(rc, tmp, &n) != MPI_SUCCESS) {
+		return 0;
+	}
+	if (n >= len) {
+		n = len - 1;
+	}
+	memcpy(buf, tmp, n);
+	buf[n] = 0;
+	return n;
+}
+
+int gdi_world_size(int *size) { return MPI_Comm_size(MPI_COMM_WORLD, size); }
+int gdi_world_rank(int *rank) { return MPI_Comm_rank(MPI_COMM_WORLD, rank); }
+
+int gdi_comm_split_world(int color, int key, MPI_Comm *out) {
+	int rc = MPI_Comm_split(MPI_COMM_WORLD, color < 0 ? MPI_UNDEFINED : color, key, out);
+	if (rc == MPI_SUCCESS && *out != MPI_COMM_NULL) {
+		rc = MPI_Comm_set_errhandler(*out, MPI_ERRORS_RETURN);
+	}
+	return rc;
+}
+
+int gdi_comm_free(MPI_Comm *comm) { return MPI_Comm_free(comm); }
+
+int gdi_check(MPI_Comm comm, const int64_t *send, int n, int64_t *recv) {
+	return MPI_Allgather(send, n, MPI_INT64_T, recv, n, MPI_INT64_T, comm);
+}
+
+int gdi_bcast(MPI_Comm comm, void *buf, size_t n, int root) {
+	char *p = buf;
+	do {
+		size_t k = n < GDI_CHUNK ? n : GDI_CHUNK;
+		int rc = MPI_Bcast(p, (int)k, MPI_BYTE, root, comm);
+		if (rc != MPI_SUCCESS) {
+			return rc;
+		}
+		p += k;
+		n -= k;
+	} while (n > 0);
+	return MPI_SUCCESS;
+}
+
+int gdi_allreduce(MPI_Comm comm, void *buf, int n, int type, int op) {
+	MPI_Datatype t = type == GDI_INT64 ? MPI_INT64_T : type == GDI_UINT64 ? MPI_UINT64_T : MPI_DOUBLE;
+	MPI_Op o = op == GDI_SUM ? MPI_SUM : op == GDI_MIN ? MPI_MIN : MPI_MAX;
+	return MPI_Allreduce(MPI_IN_PLACE, buf, n, t, o, comm);
+}
+
+int gdi_allgather(MPI_Comm comm, const void *send, int n, void *recv) {
+	return MPI_Allgather(send, n, MPI_BYTE, recv, n, MPI_BYTE, comm);
+}
+
+int gdi_allgatherv(MPI_Comm comm, const void *send, int n, void *recv, const int *counts, const int *displs) {
+	return MPI_Allgatherv(send, n, MPI_BYTE, recv, counts, displs, MPI_BYTE, comm);
+}
+
+int gdi_alltoall(MPI_Comm comm, const void *send, int blk, void *recv) {
+	return MPI_Alltoall(send, blk, MPI_BYTE, recv, blk, MPI_BYTE, comm);
+}
+
+int gdi_alltoall_i64(MPI_Comm comm, const int64_t *send, int64_t *recv) {
+	return MPI_Alltoall(send, 1, MPI_INT64_T, recv, 1, MPI_INT64_T, comm);
+}
+
+int gdi_alltoallv(MPI_Comm comm, const void *send, const int *scounts, const int *sdispls,
+                  void *recv, const int *rcounts, const int *rdispls) {
+	return MPI_Alltoallv(send, scounts, sdispls, MPI_BYTE, recv, rcounts, rdispls, MPI_BYTE, comm);
+}
+
+int gdi_win_allocate(MPI_Comm comm, MPI_Aint size, MPI_Win *win) {
+	MPI_Info info;
+	void *base = NULL;
+	int rc = MPI_Info_create(&info);
+	if (rc != MPI_SUCCESS) {
+		return rc;
+	}
+	// Hints: every rank allocates the same size, and the library need not
+	// order accumulates (the atomics) issued by one origin among themselves.
+	MPI_Info_set(info, "same_size", "true");
+	MPI_Info_set(info, "same_disp_unit", "true");
+	MPI_Info_set(info, "accumulate_ordering", "none");
+	rc = MPI_Win_allocate(size, 1, info, comm, &base, win);
+	MPI_Info_free(&info);
+	if (rc != MPI_SUCCESS) {
+		return rc;
+	}
+	MPI_Win_set_errhandler(*win, MPI_ERRORS_RETURN);
+	if (size > 0) {
+		memset(base, 0, (size_t)size);
+	}
+	rc = MPI_Win_lock_all(MPI_MODE_NOCHECK, *win);
+	if (rc != MPI_SUCCESS) {
+		MPI_Win_free(win);
+		return rc;
+	}
+	// Nobody may reach a peer's memory before the peer has zeroed it.
+	rc = MPI_Barrier(comm);
+	if (rc != MPI_SUCCESS) {
+		MPI_Win_unlock_all(*win);
+		MPI_Win_free(win);
+	}
+	return rc;
+}
+
+int gdi_win_free(MPI_Win *win) {
+	int rc = MPI_Win_unlock_all(*win);
+	if (rc != MPI_SUCCESS) {
+		return rc;
+	}
+	return MPI_Win_free(win);
+}
+
+int gdi_get(MPI_Win win, void *dst, size_t n, int target, MPI_Aint off) {
+	char *p = dst;
+	while (n > 0) {
+		size_t k = n < GDI_CHUNK ? n : GDI_CHUNK;
+		int rc = MPI_Get(p, (int)k, MPI_BYTE, target, off, (int)k, MPI_BYTE, win);
+		if (rc != MPI_SUCCESS) {
+			return rc;
+		}
+		p += k;
+		off += (MPI_Aint)k;
+		n -= k;
+	}
+	// Complete the Get at the origin: dst is Go memory, which MPI must not
+	// write after this call returns.
+	return MPI_Win_flush_local(target, win);
+}
+
+int gdi_put(MPI_Win win, const void *src, size_t n, int target, MPI_Aint off) {
+	const char *p = src;
+	while (n > 0) {
+		size_t k = n < GDI_CHUNK ? n : GDI_CHUNK;
+		int rc = MPI_Put(p, (int)k, MPI_BYTE, target, off, (int)k, MPI_BYTE, win);
+		if (rc != MPI_SUCCESS) {
+			return rc;
+		}
+		p += k;
+		off += (MPI_Aint)k;
+		n -= k;
+	}
+	// Local completion only: MPI is done reading src, which is Go memory.
+	// Visibility at the target waits for gdi_flush.
+	return MPI_Win_flush_local(target, win);
+}
+
+int gdi_flush(MPI_Win win, int target) { return MPI_Win_flush(target, win); }
+int gdi_flush_all(MPI_Win win) { return MPI_Win_flush_all(win); }
+
+gdi_word gdi_cas(MPI_Win win, int target, MPI_Aint off, uint64_t old, uint64_t new_) {
+	gdi_word r = {0, MPI_SUCCESS};
+	r.rc = MPI_Compare_and_swap(&new_, &old, &r.v, MPI_UINT64_T, target, off, win);
+	if (r.rc == MPI_SUCCESS) {
+		r.rc = MPI_Win_flush(target, win);
+	}
+	return r;
+}
+
+gdi_word gdi_fetch_op(MPI_Win win, int target, MPI_Aint off, uint64_t v, int op) {
+	gdi_word r = {0, MPI_SUCCESS};
+	MPI_Op o = op == GDI_FOP_SUM ? MPI_SUM : op == GDI_FOP_NO_OP ? MPI_NO_OP : MPI_REPLACE;
+	r.rc = MPI_Fetch_and_op(&v, &r.v, MPI_UINT64_T, target, off, o, win);
+	if (r.rc == MPI_SUCCESS) {
+		r.rc = MPI_Win_flush(target, win);
+	}
+	return r;
+}

@@ -1,0 +1,231 @@
+//go:build mpi
+
+package mpi
+
+/*
+#include "shim.h"
+#cgo noescape gdi_get
+#cgo nocallback gdi_get
+#cgo noescape gdi_put
+#cgo nocallback gdi_put
+#cgo nocallback gdi_flush
+#cgo nocallback gdi_flush_all
+#cgo nocallback gdi_cas
+#cgo nocallback gdi_fetch_op
+*/
+import "C"
+
+import (
+	"fmt"
+	"sync/atomic"
+
+	"github.com/gdi-go/gdi/rma"
+)
+
+// window is one rank's handle on an MPI window from MPI_Win_allocate, held
+// in an MPI_Win_lock_all epoch from NewWindow until it is released.
+type window struct {
+	win   C.MPI_Win
+	c     *comm
+	id    int64 // creation index in c, the same on every rank
+	size  int
+	freed atomic.Bool
+
+	// Puts complete locally when Put returns (MPI has read the Go buffer),
+	// but reach the target only at an MPI flush. These counters let Flush
+	// skip the MPI call when no Put to the target is outstanding, which is
+	// the common case after Gets: those complete before Get returns.
+	puts    []putCount // per target
+	allPuts putCount
+}
+
+// putCount counts the Puts issued to a target and the ones a finished
+// flush is known to cover. Padded to a cache line: ranks' counters are
+// bumped by different goroutines.
+type putCount struct {
+	issued atomic.Uint64
+	done   atomic.Uint64
+	_      [48]byte
+}
+
+// raise sets p.done to at least n.
+func (p *putCount) raise(n uint64) {
+	for {
+		d := p.done.Load()
+		if d >= n || p.done.CompareAndSwap(d, n) {
+			return
+		}
+	}
+}
+
+func (c *comm) NewWindow(size int) (rma.Window, error) {
+	var bad error
+	if size < 0 {
+		bad = fmt.Errorf("%w: window size %d", rma.ErrArgument, size)
+	}
+	if _, err := c.agree(kindNewWindow, bad, int64(size), 0, true); err != nil {
+		return nil, err
+	}
+	w := &window{c: c, id: c.nextWin, size: size, puts: make([]putCount, c.size)}
+	c.nextWin++
+	if rc := C.gdi_win_allocate(c.c, C.MPI_Aint(size), &w.win); rc != C.MPI_SUCCESS {
+		return nil, fmt.Errorf("mpi: MPI_Win_allocate(%d bytes): %w", size, mpiError(rc))
+	}
+	c.wins = append(c.wins, w)
+	return w, nil
+}
+
+func (w *window) Size() int { return w.size }
+
+func (w *window) Free() error {
+	if w.freed.Swap(true) {
+		return fmt.Errorf("%w: Free called twice", rma.ErrFreed)
+	}
+	if _, err := w.c.agree(kindFree, nil, w.id, 0, true); err != nil {
+		// The ranks did not all free this window; the MPI window stays
+		// allocated until the end of the Run.
+		return err
+	}
+	for i, x := range w.c.wins {
+		if x == w {
+			w.c.wins = append(w.c.wins[:i], w.c.wins[i+1:]...)
+			break
+		}
+	}
+	if rc := C.gdi_win_free(&w.win); rc != C.MPI_SUCCESS {
+		return fmt.Errorf("mpi: MPI_Win_free: %w", mpiError(rc))
+	}
+	return nil
+}
+
+// check validates a byte range [offset, offset+n) of target.
+func (w *window) check(target, offset, n int) error {
+	if w.freed.Load() {
+		return rma.ErrFreed
+	}
+	if uint(target) >= uint(len(w.puts)) {
+		return fmt.Errorf("%w: rank %d of %d", rma.ErrRank, target, len(w.puts))
+	}
+	if offset < 0 || n < 0 || offset > w.size-n {
+		return fmt.Errorf("%w: bytes [%d, %d) of a %d-byte window", rma.ErrRange, offset, offset+n, w.size)
+	}
+	return nil
+}
+
+// word validates an atomic on the word at offset of target.
+func (w *window) word(target, offset int) error {
+	if err := w.check(target, offset, 8); err != nil {
+		return err
+	}
+	if offset&7 != 0 {
+		return fmt.Errorf("%w: offset %d", rma.ErrAlignment, offset)
+	}
+	return nil
+}
+
+// Get completes before it returns (MPI_Get, then MPI_Win_flush_local), so
+// MPI never holds on to dst, which is Go memory. See the package doc.
+func (w *window) Get(dst []byte, target, offset int) error {
+	if err := w.check(target, offset, len(dst)); err != nil {
+		return err
+	}
+	if len(dst) == 0 {
+		return nil
+	}
+	if rc := C.gdi_get(w.win, cbytes(dst), C.size_t(len(dst)), C.int(target), C.MPI_Aint(offset)); rc != C.MPI_SUCCESS {
+		return fmt.Errorf("mpi: MPI_Get: %w", mpiError(rc))
+	}
+	return nil
+}
+
+// Put completes locally before it returns (MPI_Put, then
+// MPI_Win_flush_local): src may be reused at once. The data is visible at the
+// target after Flush or FlushAll.
+func (w *window) Put(src []byte, target, offset int) error {
+	if err := w.check(target, offset, len(src)); err != nil {
+		return err
+	}
+	if len(src) == 0 {
+		return nil
+	}
+	if rc := C.gdi_put(w.win, cbytes(src), C.size_t(len(src)), C.int(target), C.MPI_Aint(offset)); rc != C.MPI_SUCCESS {
+		return fmt.Errorf("mpi: MPI_Put: %w", mpiError(rc))
+	}
+	// Counted after MPI has the Put, so a flush that sees the count covers it.
+	w.puts[target].issued.Add(1)
+	w.allPuts.issued.Add(1)
+	return nil
+}
+
+func (w *window) Flush(target int) error {
+	if err := w.check(target, 0, 0); err != nil {
+		return err
+	}
+	p := &w.puts[target]
+	n := p.issued.Load()
+	if p.done.Load() >= n {
+		return nil
+	}
+	if rc := C.gdi_flush(w.win, C.int(target)); rc != C.MPI_SUCCESS {
+		return fmt.Errorf("mpi: MPI_Win_flush: %w", mpiError(rc))
+	}
+	p.raise(n)
+	return nil
+}
+
+func (w *window) FlushAll() error {
+	if w.freed.Load() {
+		return rma.ErrFreed
+	}
+	n := w.allPuts.issued.Load()
+	if w.allPuts.done.Load() >= n {
+		return nil
+	}
+	seen := make([]uint64, len(w.puts))
+	for t := range w.puts {
+		seen[t] = w.puts[t].issued.Load()
+	}
+	if rc := C.gdi_flush_all(w.win); rc != C.MPI_SUCCESS {
+		return fmt.Errorf("mpi: MPI_Win_flush_all: %w", mpiError(rc))
+	}
+	for t := range w.puts {
+		w.puts[t].raise(seen[t])
+	}
+	w.allPuts.raise(n)
+	return nil
+}
+
+func (w *window) CompareAndSwap(target, offset int, old, new uint64) (uint64, error) {
+	if err := w.word(target, offset); err != nil {
+		return 0, err
+	}
+	r := C.gdi_cas(w.win, C.int(target), C.MPI_Aint(offset), C.uint64_t(old), C.uint64_t(new))
+	if r.rc != C.MPI_SUCCESS {
+		return 0, fmt.Errorf("mpi: MPI_Compare_and_swap: %w", mpiError(r.rc))
+	}
+	return uint64(r.v), nil
+}
+
+func (w *window) fetchOp(target, offset int, v uint64, op C.int, name string) (uint64, error) {
+	if err := w.word(target, offset); err != nil {
+		return 0, err
+	}
+	r := C.gdi_fetch_op(w.win, C.int(target), C.MPI_Aint(offset), C.uint64_t(v), op)
+	if r.rc != C.MPI_SUCCESS {
+		return 0, fmt.Errorf("mpi: %s: MPI_Fetch_and_op: %w", name, mpiError(r.rc))
+	}
+	return uint64(r.v), nil
+}
+
+func (w *window) FetchAndAdd(target, offset int, delta uint64) (uint64, error) {
+	return w.fetchOp(target, offset, delta, C.GDI_FOP_SUM, "FetchAndAdd")
+}
+
+func (w *window) AtomicGet(target, offset int) (uint64, error) {
+	return w.fetchOp(target, offset, 0, C.GDI_FOP_NO_OP, "AtomicGet")
+}
+
+func (w *window) AtomicPut(target, offset int, v uint64) error {
+	_, err := w.fetchOp(target, offset, v, C.GDI_FOP_REPLACE, "AtomicPut")
+	return err
+}
