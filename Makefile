@@ -26,3 +26,75 @@ bench:
 # Long randomized runs: the stress tests without -short, several times.
 stress:
 	$(GO) test -race -count 3 -timeout 60m -run 'Stress|Linearizab|Metamorphic' ./...
+
+# ---------------------------------------------------------------------------
+# The MPI backend (rma/mpi, build tag mpi) under Open MPI's mpirun.
+# See rma/mpi/README.md for what each mpirun flag is for.
+
+MPIRUN ?= mpirun
+MPICC ?= mpicc
+# osc sm: the default one-sided component of Debian's Open MPI 4.1.4 crashes
+# in MPI_Compare_and_swap; sm (one machine) works. --bind-to none: core
+# binding would leave Go one CPU (GOMAXPROCS=1). orte_allowed_exit_without_sync:
+# test binaries that never call mpi.Finalize (other packages' tests) still
+# count as having exited cleanly.
+MPIRUN_FLAGS ?= --allow-run-as-root --oversubscribe --bind-to none \
+	--mca osc sm --mca orte_allowed_exit_without_sync 1
+# Process counts of make test-mpi.
+MPI_NP ?= 2 4
+# Packages whose tests run under mpirun, each as DIR or DIR@REGEXP to run
+# only the tests matching REGEXP. Directories that do not exist yet, or
+# whose packages have no tests, are skipped.
+MPI_TEST_PKGS ?= ./rma/mpi ./bgdl@^TestStress ./dht@^TestStress
+MPI_TEST_FLAGS ?= -test.short -test.timeout 20m
+# Wall-clock limit of one mpirun, so that a hung job cannot stall CI.
+MPI_TIMEOUT ?= 1500
+# Iterations per benchmark: fixed (-test.benchtime=Nx), as every process
+# must run the same b.N. MPI_BENCH_COUNT runs of each, the best one kept.
+MPI_BENCH_N ?= 1000000
+MPI_BENCH_COUNT ?= 5
+
+.PHONY: test-mpi bench-mpi
+
+test-mpi:
+	@set -u; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	pass=0; fail=0; failed=""; \
+	for spec in $(MPI_TEST_PKGS); do \
+		pkg=$${spec%%@*}; run=.; \
+		case "$$spec" in *@*) run=$${spec#*@};; esac; \
+		if [ ! -d "$$pkg" ]; then echo "test-mpi: $$pkg: no such package yet, skipped"; continue; fi; \
+		bin="$$tmp/$$(echo "$$pkg" | tr -c 'A-Za-z0-9\n' _).test"; \
+		$(GO) test -c -tags mpi -o "$$bin" "$$pkg" || { fail=$$((fail+1)); failed="$$failed $$pkg(build)"; continue; }; \
+		if [ ! -f "$$bin" ]; then echo "test-mpi: $$pkg: no test files, skipped"; continue; fi; \
+		for np in $(MPI_NP); do \
+			echo "test-mpi: $(MPIRUN) -n $$np $$pkg -test.run '$$run'"; \
+			if (cd "$$pkg" && timeout -k 30 $(MPI_TIMEOUT) $(MPIRUN) $(MPIRUN_FLAGS) -n $$np \
+				"$$bin" -test.run "$$run" $(MPI_TEST_FLAGS)); then \
+				pass=$$((pass+1)); \
+			else \
+				fail=$$((fail+1)); failed="$$failed $$pkg(-n $$np)"; \
+			fi; \
+		done; \
+	done; \
+	[ -z "$$failed" ] || echo "test-mpi: failed:$$failed"; \
+	echo "test-mpi: $$pass passed, $$fail failed"; \
+	[ "$$fail" -eq 0 ]
+
+# Go over MPI against C over MPI: the rma/mpi benchmarks and
+# rma/mpi/testdata/latency.c, both with 2 processes, then the ratios.
+bench-mpi:
+	@set -eu; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	$(MPICC) -O2 -o "$$tmp/latency" rma/mpi/testdata/latency.c; \
+	$(GO) test -c -tags mpi -o "$$tmp/mpi.test" ./rma/mpi; \
+	for i in $$(seq $(MPI_BENCH_COUNT)); do \
+		$(MPIRUN) $(MPIRUN_FLAGS) -n 2 --output-filename "$$tmp/go$$i" "$$tmp/mpi.test" \
+			-test.run '^$$' -test.bench 'BenchmarkWindow|BenchmarkCgo' -test.benchtime $(MPI_BENCH_N)x -test.benchmem >/dev/null; \
+		cat "$$tmp"/go$$i/*/rank.0/stdout >>"$$tmp/go.txt"; \
+		$(MPIRUN) $(MPIRUN_FLAGS) -n 2 "$$tmp/latency" $(MPI_BENCH_N) >>"$$tmp/c.txt"; \
+	done; \
+	echo "== Go over MPI (rank 0, best of $(MPI_BENCH_COUNT))"; \
+	awk -f rma/mpi/testdata/best.awk "$$tmp/go.txt"; \
+	echo "== C over MPI (best of $(MPI_BENCH_COUNT))"; \
+	awk -f rma/mpi/testdata/best.awk "$$tmp/c.txt"; \
+	echo "== ratio Go/C"; \
+	awk -f rma/mpi/testdata/ratio.awk "$$tmp/go.txt" "$$tmp/c.txt"

@@ -80,7 +80,7 @@ func allreduce[T rma.Number](c *comm, k kind, typ C.int, buf []T, op rma.Op) err
 	if len(buf) == 0 {
 		return nil
 	}
-	if rc := C.gdi_allreduce(c.c, unsafe.Pointer(unsafe.SliceData(buf)), C.int(len(buf)), typ, mop); rc != C.MPI_SUCCESS {
+	if rc := C.gdi_allreduce(c.c, (*C.char)(unsafe.Pointer(unsafe.SliceData(buf))), C.int(len(buf)), typ, mop); rc != C.MPI_SUCCESS {
 		return fmt.Errorf("mpi: MPI_Allreduce: %w", mpiError(rc))
 	}
 	return nil

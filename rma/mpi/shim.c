@@ -9,6 +9,8 @@
 // split, since MPI counts are C ints.
 #define GDI_CHUNK ((size_t)1 << 30)
 
+int gdi_nop(int x) { return x; }
+
 int gdi_init(int *provided) {
 	int done = 0;
 	MPI_Initialized(&done);
@@ -69,7 +71,7 @@ int gdi_check(MPI_Comm comm, const int64_t *send, int n, int64_t *recv) {
 	return MPI_Allgather(send, n, MPI_INT64_T, recv, n, MPI_INT64_T, comm);
 }
 
-int gdi_bcast(MPI_Comm comm, void *buf, size_t n, int root) {
+int gdi_bcast(MPI_Comm comm, char *buf, size_t n, int root) {
 	char *p = buf;
 	do {
 		size_t k = n < GDI_CHUNK ? n : GDI_CHUNK;
@@ -83,21 +85,21 @@ int gdi_bcast(MPI_Comm comm, void *buf, size_t n, int root) {
 	return MPI_SUCCESS;
 }
 
-int gdi_allreduce(MPI_Comm comm, void *buf, int n, int type, int op) {
+int gdi_allreduce(MPI_Comm comm, char *buf, int n, int type, int op) {
 	MPI_Datatype t = type == GDI_INT64 ? MPI_INT64_T : type == GDI_UINT64 ? MPI_UINT64_T : MPI_DOUBLE;
 	MPI_Op o = op == GDI_SUM ? MPI_SUM : op == GDI_MIN ? MPI_MIN : MPI_MAX;
 	return MPI_Allreduce(MPI_IN_PLACE, buf, n, t, o, comm);
 }
 
-int gdi_allgather(MPI_Comm comm, const void *send, int n, void *recv) {
+int gdi_allgather(MPI_Comm comm, const char *send, int n, char *recv) {
 	return MPI_Allgather(send, n, MPI_BYTE, recv, n, MPI_BYTE, comm);
 }
 
-int gdi_allgatherv(MPI_Comm comm, const void *send, int n, void *recv, const int *counts, const int *displs) {
+int gdi_allgatherv(MPI_Comm comm, const char *send, int n, char *recv, const int *counts, const int *displs) {
 	return MPI_Allgatherv(send, n, MPI_BYTE, recv, counts, displs, MPI_BYTE, comm);
 }
 
-int gdi_alltoall(MPI_Comm comm, const void *send, int blk, void *recv) {
+int gdi_alltoall(MPI_Comm comm, const char *send, int blk, char *recv) {
 	return MPI_Alltoall(send, blk, MPI_BYTE, recv, blk, MPI_BYTE, comm);
 }
 
@@ -105,8 +107,8 @@ int gdi_alltoall_i64(MPI_Comm comm, const int64_t *send, int64_t *recv) {
 	return MPI_Alltoall(send, 1, MPI_INT64_T, recv, 1, MPI_INT64_T, comm);
 }
 
-int gdi_alltoallv(MPI_Comm comm, const void *send, const int *scounts, const int *sdispls,
-                  void *recv, const int *rcounts, const int *rdispls) {
+int gdi_alltoallv(MPI_Comm comm, const char *send, const int *scounts, const int *sdispls,
+                  char *recv, const int *rcounts, const int *rdispls) {
 	return MPI_Alltoallv(send, scounts, sdispls, MPI_BYTE, recv, rcounts, rdispls, MPI_BYTE, comm);
 }
 
@@ -153,7 +155,7 @@ int gdi_win_free(MPI_Win *win) {
 	return MPI_Win_free(win);
 }
 
-int gdi_get(MPI_Win win, void *dst, size_t n, int target, MPI_Aint off) {
+int gdi_get(MPI_Win win, char *dst, size_t n, int target, MPI_Aint off) {
 	char *p = dst;
 	while (n > 0) {
 		size_t k = n < GDI_CHUNK ? n : GDI_CHUNK;
@@ -170,7 +172,7 @@ int gdi_get(MPI_Win win, void *dst, size_t n, int target, MPI_Aint off) {
 	return MPI_Win_flush_local(target, win);
 }
 
-int gdi_put(MPI_Win win, const void *src, size_t n, int target, MPI_Aint off) {
+int gdi_put(MPI_Win win, const char *src, size_t n, int target, MPI_Aint off) {
 	const char *p = src;
 	while (n > 0) {
 		size_t k = n < GDI_CHUNK ? n : GDI_CHUNK;

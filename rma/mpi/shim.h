@@ -22,6 +22,9 @@ enum { GDI_SUM = 0, GDI_MIN = 1, GDI_MAX = 2 };
 // Operations of gdi_fetch_op.
 enum { GDI_FOP_SUM = 0, GDI_FOP_NO_OP = 1, GDI_FOP_REPLACE = 2 };
 
+// gdi_nop does nothing: benchmarks time it to show the cost of a cgo call.
+int gdi_nop(int x);
+
 int gdi_init(int *provided);
 int gdi_finalize(void);
 void gdi_abort(int code);
@@ -33,20 +36,20 @@ int gdi_comm_split_world(int color, int key, MPI_Comm *out);
 int gdi_comm_free(MPI_Comm *comm);
 
 int gdi_check(MPI_Comm comm, const int64_t *send, int n, int64_t *recv);
-int gdi_bcast(MPI_Comm comm, void *buf, size_t n, int root);
-int gdi_allreduce(MPI_Comm comm, void *buf, int n, int type, int op);
-int gdi_allgather(MPI_Comm comm, const void *send, int n, void *recv);
-int gdi_allgatherv(MPI_Comm comm, const void *send, int n, void *recv, const int *counts, const int *displs);
-int gdi_alltoall(MPI_Comm comm, const void *send, int blk, void *recv);
+int gdi_bcast(MPI_Comm comm, char *buf, size_t n, int root);
+int gdi_allreduce(MPI_Comm comm, char *buf, int n, int type, int op);
+int gdi_allgather(MPI_Comm comm, const char *send, int n, char *recv);
+int gdi_allgatherv(MPI_Comm comm, const char *send, int n, char *recv, const int *counts, const int *displs);
+int gdi_alltoall(MPI_Comm comm, const char *send, int blk, char *recv);
 int gdi_alltoall_i64(MPI_Comm comm, const int64_t *send, int64_t *recv);
-int gdi_alltoallv(MPI_Comm comm, const void *send, const int *scounts, const int *sdispls,
-                  void *recv, const int *rcounts, const int *rdispls);
+int gdi_alltoallv(MPI_Comm comm, const char *send, const int *scounts, const int *sdispls,
+                  char *recv, const int *rcounts, const int *rdispls);
 
 int gdi_win_allocate(MPI_Comm comm, MPI_Aint size, MPI_Win *win);
 int gdi_win_free(MPI_Win *win);
 
-int gdi_get(MPI_Win win, void *dst, size_t n, int target, MPI_Aint off);
-int gdi_put(MPI_Win win, const void *src, size_t n, int target, MPI_Aint off);
+int gdi_get(MPI_Win win, char *dst, size_t n, int target, MPI_Aint off);
+int gdi_put(MPI_Win win, const char *src, size_t n, int target, MPI_Aint off);
 int gdi_flush(MPI_Win win, int target);
 int gdi_flush_all(MPI_Win win);
 gdi_word gdi_cas(MPI_Win win, int target, MPI_Aint off, uint64_t old, uint64_t new_);
