@@ -1,8 +1,13 @@
 package gdi
 
 import (
+	"encoding/base64"
+	"encoding/binary"
 	"fmt"
 	"io/fs"
+	"math"
+	"strconv"
+	"strings"
 )
 
 // SortType tells a bulk loader how the lines of a CSV file are ordered, so
@@ -129,4 +134,249 @@ type CSVLoader interface {
 	// LoadEdgeCSV creates one edge per line between existing vertices.
 	// Lines naming unknown vertices are skipped.
 	LoadEdgeCSV(req EdgeCSV) error
+}
+
+// The helpers below parse the text of CSV files as the specification
+// describes it, so that every backend reads files identically. A backend
+// splits the file into lines (at "\n", dropping a preceding "\r"), splits
+// each line with SplitCSVLine, and turns each field into a Value with
+// ParseCSVValue; application-level IDs are Byte values.
+
+// SplitCSVLine splits a line, without its line ending, into fields at every
+// fieldDelim that is not escaped by a backslash. The fields keep their
+// escapes; ParseCSVValue resolves them.
+func SplitCSVLine(line string, fieldDelim byte) []string {
+	return splitEscaped(line, fieldDelim)
+}
+
+func splitEscaped(s string, delim byte) []string {
+	var parts []string
+	start := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++ // the next byte is escaped, whatever it is
+		case delim:
+			parts = append(parts, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(parts, s[start:])
+}
+
+// UnescapeCSV resolves the escapes of a field or element: \\ is a
+// backslash, \n a newline, \r a carriage return, \t a tab, and a backslash
+// before any other character (a delimiter) stands for that character. A
+// backslash at the end returns ErrFileFormat.
+func UnescapeCSV(s string) (string, error) {
+	if !strings.Contains(s, `\`) {
+		return s, nil
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		if i == len(s) {
+			return "", Errorf(ErrFileFormat, "field %q ends in a lone backslash", s)
+		}
+		switch s[i] {
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		default:
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String(), nil
+}
+
+// ParseCSVValue parses a field, as returned by SplitCSVLine, into a Value
+// of datatype d. present is false for an empty field, which means that the
+// object lacks the property. Char fields are the unescaped text, one element
+// per byte; Byte fields are standard Base64 (RFC 4648) of the bytes. Other
+// datatypes may hold several elements separated by elemDelim: integers and
+// floats in decimal without a plus sign or leading zeros, Bool as 1, true,
+// 0 or false, Decimal as for ParseDecimal, Date as yyyy-MM-dd, Time as
+// hh:mm:ss.SSS, Datetime as ±hhmm yyyy-MM-dd hh:mm:ss.SSS. A malformed
+// field returns ErrFileFormat (wrapping the datatype's own code where there
+// is one).
+func ParseCSVValue(d Datatype, field string, elemDelim byte) (v Value, present bool, err error) {
+	if !d.Valid() {
+		return Value{}, false, Errorf(ErrDatatype, "datatype %d", uint8(d))
+	}
+	if field == "" {
+		return Value{}, false, nil
+	}
+	switch d {
+	case Char:
+		s, err := UnescapeCSV(field)
+		return Chars(s), err == nil, err
+	case Byte:
+		s, err := UnescapeCSV(field)
+		if err != nil {
+			return Value{}, false, err
+		}
+		b, err := base64.StdEncoding.DecodeString(s)
+		if err != nil {
+			return Value{}, false, Errorf(ErrFileFormat, "bad Base64 %q: %v", s, err)
+		}
+		return Bytes(b), true, nil
+	}
+	raw := make([]byte, 0, d.size())
+	for _, e := range splitEscaped(field, elemDelim) {
+		s, err := UnescapeCSV(e)
+		if err != nil {
+			return Value{}, false, err
+		}
+		raw, err = appendCSVElement(raw, d, s)
+		if err != nil {
+			return Value{}, false, err
+		}
+	}
+	return Value{d, string(raw)}, true, nil
+}
+
+func badElement(d Datatype, s string, cause error) error {
+	if cause != nil {
+		return Errorf(ErrFileFormat, "%q is not a %v: %w", s, d, cause)
+	}
+	return Errorf(ErrFileFormat, "%q is not a %v", s, d)
+}
+
+func appendCSVElement(b []byte, d Datatype, s string) ([]byte, error) {
+	switch d.Group() {
+	case GroupInteger:
+		if d == Bool {
+			switch s {
+			case "1", "true":
+				return append(b, 1), nil
+			case "0", "false":
+				return append(b, 0), nil
+			}
+			return nil, badElement(d, s, nil)
+		}
+		digits := strings.TrimPrefix(s, "-")
+		if digits == "" || !allDigits(digits) || (len(digits) > 1 && digits[0] == '0') || (digits != s && !isSignedInt(d)) {
+			return nil, badElement(d, s, nil)
+		}
+		bits := 8 * d.size()
+		if isSignedInt(d) {
+			x, err := strconv.ParseInt(s, 10, bits)
+			if err != nil {
+				return nil, badElement(d, s, ErrRange)
+			}
+			return encodeInteger(b, d, uint64(x)), nil
+		}
+		x, err := strconv.ParseUint(s, 10, bits)
+		if err != nil {
+			return nil, badElement(d, s, ErrRange)
+		}
+		return encodeInteger(b, d, x), nil
+	case GroupFloat:
+		if strings.HasPrefix(s, "+") {
+			return nil, badElement(d, s, nil)
+		}
+		bits := 64
+		if d == Float {
+			bits = 32
+		}
+		f, err := strconv.ParseFloat(s, bits)
+		if err != nil {
+			return nil, badElement(d, s, nil)
+		}
+		if d == Float {
+			return binary.LittleEndian.AppendUint32(b, math.Float32bits(float32(f))), nil
+		}
+		return binary.LittleEndian.AppendUint64(b, math.Float64bits(f)), nil
+	case GroupDecimal:
+		x, err := ParseDecimal(s)
+		if err != nil {
+			return nil, badElement(d, s, err)
+		}
+		return x.appendEncoding(b), nil
+	}
+	switch d {
+	case DateType:
+		x, err := parseCSVDate(s)
+		if err != nil {
+			return nil, badElement(d, s, err)
+		}
+		return x.appendEncoding(b), nil
+	case TimeType:
+		x, err := parseCSVTime(s)
+		if err != nil {
+			return nil, badElement(d, s, err)
+		}
+		return x.appendEncoding(b), nil
+	case DatetimeType:
+		zone, rest, ok := strings.Cut(s, " ")
+		ds, ts, ok2 := strings.Cut(rest, " ")
+		if !ok || !ok2 || len(zone) != 5 || (zone[0] != '+' && zone[0] != '-') || !allDigits(zone[1:]) {
+			return nil, badElement(d, s, nil)
+		}
+		z, _ := strconv.Atoi(zone[1:])
+		if zone[0] == '-' {
+			z = -z
+		}
+		x, err := parseCSVDate(ds)
+		if err != nil {
+			return nil, badElement(d, s, err)
+		}
+		t, err := parseCSVTime(ts)
+		if err != nil {
+			return nil, badElement(d, s, err)
+		}
+		y, mo, dd := x.Parts()
+		h, mi, sec, f := t.Parts()
+		dt, err := NewDatetime(y, mo, dd, h, mi, sec, f, z)
+		if err != nil {
+			return nil, badElement(d, s, err)
+		}
+		return dt.appendEncoding(b), nil
+	}
+	return nil, badElement(d, s, nil)
+}
+
+// fixedInts parses s as numbers of the given digit widths separated by the
+// given single-byte separators, for example "2006-01-02".
+func fixedInts(s string, widths []int, seps string) ([]int, bool) {
+	var out []int
+	for i, w := range widths {
+		if len(s) < w || !allDigits(s[:w]) {
+			return nil, false
+		}
+		n, _ := strconv.Atoi(s[:w])
+		out = append(out, n)
+		s = s[w:]
+		if i < len(seps) {
+			if s == "" || s[0] != seps[i] {
+				return nil, false
+			}
+			s = s[1:]
+		}
+	}
+	return out, s == ""
+}
+
+func parseCSVDate(s string) (Date, error) {
+	n, ok := fixedInts(s, []int{4, 2, 2}, "--")
+	if !ok {
+		return Date{}, Errorf(ErrDate, "%q is not yyyy-MM-dd", s)
+	}
+	return NewDate(n[0], n[1], n[2])
+}
+
+func parseCSVTime(s string) (Time, error) {
+	n, ok := fixedInts(s, []int{2, 2, 2, 3}, "::.")
+	if !ok {
+		return Time{}, Errorf(ErrTime, "%q is not hh:mm:ss.SSS", s)
+	}
+	return NewTime(n[0], n[1], n[2], n[3])
 }
