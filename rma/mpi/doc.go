@@ -1,4 +1,90 @@
 // Package mpi runs rma ranks as Open MPI processes. It is compiled only with
 // the build tag mpi; without it, Run reports rma.ErrNotBuiltIn and BuiltIn is
-// false, so a plain go build needs no MPI installation.
+// false, so a plain go build needs no MPI installation. README.md beside this
+// file gives the mpirun command line and its pitfalls.
+//
+// # Processes and runs
+//
+// MPI is initialized on the first Run, once per process, with
+// MPI_Init_thread(MPI_THREAD_MULTIPLE); a library that does not provide that
+// level is reported as an error, since windows are used from many goroutines
+// and so from many OS threads. Run(n, fn) is collective over all processes of
+// the job: each call splits MPI_COMM_WORLD so that world ranks 0..n-1 run fn
+// on a communicator of their own, and the other processes return nil. Runs
+// may follow each other in one process as often as needed (tests do); they
+// must not overlap. Finalize shuts MPI down after the last Run; a program
+// should call it on every process before exiting, because mpirun reports a
+// process that exits without it as failed. A panic in fn prints the stack
+// and ends the whole job with MPI_Abort: a peer cannot go on without the
+// rank, and would otherwise hang in its next collective.
+//
+// # Collectives
+//
+// Every collective begins with the same MPI call: an allgather of a small
+// record per rank holding the collective's kind, the rank's verdict on its
+// own arguments, and the sizes that must match. Data moves only when all
+// records agree, so that, as with rma/local, a bad argument on one rank fails
+// the collective on every rank with the same sentinel error, and mismatched
+// calls return rma.ErrArgument instead of corrupting buffers or deadlocking
+// in MPI. When fn returns, its rank keeps answering these allgathers with an
+// "exit" record until every rank has returned; a peer's collective that meets
+// such a record fails with rma.ErrAborted instead of hanging, and every rank
+// learns whose fn failed. The price is one small allgather per collective,
+// on top of the MPI collective that moves the data (Barrier is the
+// allgather alone). MPI counts are C ints: one collective moves at most 2 GiB
+// per buffer, and Allgatherv and Alltoallv at most 2 GiB in all; larger
+// requests fail with rma.ErrArgument on every rank.
+//
+// # Windows
+//
+// A window is allocated with MPI_Win_allocate, so its memory belongs to MPI
+// and never to the Go heap, and is kept in an MPI_Win_lock_all epoch from
+// allocation until Free. Arguments are checked in Go before any MPI call, with
+// the errors of rma/local. Windows still open when Run returns are released
+// then, and report rma.ErrFreed afterwards.
+//
+// The atomics are MPI_Compare_and_swap and MPI_Fetch_and_op on MPI_UINT64_T
+// (MPI_SUM for FetchAndAdd, MPI_NO_OP for AtomicGet, MPI_REPLACE for
+// AtomicPut), each followed by MPI_Win_flush to the target in the same C
+// call, so the result is complete when the method returns. Words are native
+// uint64s, hence little-endian as rma requires on the hosts Go and Open MPI
+// share; Run refuses to start on a big-endian host.
+//
+// # Get, Put and Go memory
+//
+// rma's Get and Put are non-blocking until Flush, but the buffers are Go
+// memory, and cgo forbids C code from keeping a Go pointer after the call
+// that received it returns: MPI would write a Get's data into, or read a
+// Put's data from, memory the garbage collector considers unreferenced by C.
+// This package keeps MPI from ever holding a Go pointer across calls:
+//
+//   - Get issues MPI_Get and then MPI_Win_flush_local in the same C call, so
+//     the data is in dst when Get returns. That satisfies the rma contract,
+//     which only promises the data after Flush.
+//   - Put issues MPI_Put and then MPI_Win_flush_local: MPI has read src when
+//     Put returns (the caller may even reuse it at once), but the data is
+//     visible at the target only after Flush or FlushAll, which call
+//     MPI_Win_flush or MPI_Win_flush_all.
+//   - Flush counts the Puts issued to each target and skips the MPI call when
+//     a completed flush already covers them all, so Get followed by Flush is
+//     a single cgo call.
+//
+// The alternatives were to pin dst and src with runtime.Pinner until the
+// flush, or to stage the data through C buffers copied at the flush. Both
+// keep Gets truly non-blocking but add per-operation bookkeeping (a pinned
+// or staged record per call, under a lock, since Flush must complete the
+// operations of every goroutine) to the hot path. With the shared-memory
+// one-sided component this package is run with (osc sm, see README.md)
+// MPI_Get is a memcpy and local completion is immediate, so completing at
+// once costs nothing and the bookkeeping would be pure overhead. The caveat
+// is across a network (osc ucx between machines): each Get then waits for
+// its round trip, where a batch of Gets followed by one Flush could have
+// overlapped them. A staged mode for that case can be added behind the same
+// interface.
+//
+// Byte buffers cross cgo as char pointers rather than unsafe.Pointer, which
+// spares the runtime's pointer check per call, and each operation is one cgo
+// call. That call (about 35-45 ns here, see BenchmarkCgoCall) is the fixed
+// cost of the Go layer; make bench-mpi shows it next to the same operations
+// issued from C (testdata/latency.c).
 package mpi

@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -558,5 +559,26 @@ func TestCollectiveValues(t *testing.T) {
 			}
 		}
 		return nil
+	})
+}
+
+// TestPanicAbortsJob is run by hand: a panicking rank must print its stack
+// and abort the job rather than leave its peers hanging in a collective.
+//
+//	GDI_MPI_PANIC=1 mpirun ... -n 2 ./mpi.test -test.run TestPanicAbortsJob
+//
+// mpirun then exits non-zero within seconds, with "rank 1 ... panicked" and
+// the stack on stderr.
+func TestPanicAbortsJob(t *testing.T) {
+	if os.Getenv("GDI_MPI_PANIC") != "1" {
+		t.Skip("aborts the job; run by hand with GDI_MPI_PANIC=1")
+	}
+	needRanks(t, 2)
+	run(t, func(c rma.Comm) error {
+		if c.Rank() == 1 {
+			var m map[string]int
+			m["x"] = 1
+		}
+		return c.Barrier()
 	})
 }
