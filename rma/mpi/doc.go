@@ -33,7 +33,9 @@
 // on top of the MPI collective that moves the data (Barrier is the
 // allgather alone). MPI counts are C ints: one collective moves at most 2 GiB
 // per buffer, and Allgatherv and Alltoallv at most 2 GiB in all; larger
-// requests fail with rma.ErrArgument on every rank.
+// requests fail with rma.ErrArgument on every rank. AllreduceFloat64 sums in
+// the order of Open MPI's algorithm, which may round differently from the
+// rank-order sum of rma/local.
 //
 // # Windows
 //
