@@ -58,6 +58,12 @@ type CSVFile struct {
 	ElementDelimiter byte // one ASCII character, see ValidDelimiters
 	Sort             SortType
 	Assert           Assert
+
+	// TextIDs makes the loader take application-level IDs as the bytes of
+	// their unescaped text instead of decoding them from Base64, as real
+	// data sets (LDBC SNB, generated files) write them. It is an extension
+	// of this binding; the specification knows only Base64 IDs.
+	TextIDs bool
 }
 
 // ValidDelimiters checks the delimiters of f: each must be an ASCII
