@@ -45,6 +45,7 @@ type Env struct {
 	backend *Backend
 	dir     string
 	extra   []gdi.Database
+	shared  *board
 
 	mu     sync.Mutex
 	goErrs []error
@@ -171,11 +172,15 @@ func Run(t *testing.T, b Backend) {
 			for _, tc := range Cases {
 				t.Run(tc.Name, func(t *testing.T) {
 					dir := t.TempDir()
+					shared := &board{}
 					err := b.Launch(n, func(comm rma.Comm) error {
-						return runCase(&b, tc, comm, dir)
+						return runCase(&b, tc, comm, dir, shared)
 					})
 					if errors.Is(err, rma.ErrRanks) {
 						t.Skipf("launcher cannot start %d ranks: %v", n, err)
+					}
+					if err != nil && errors.Is(err, ErrSkip) {
+						t.Skip(err)
 					}
 					if err != nil {
 						t.Fatalf("%s: %v", b.Name, err)
@@ -190,7 +195,11 @@ func Run(t *testing.T, b Backend) {
 // case and frees the database (and any second database the case made).
 // When the case fails, the databases are not freed: Free is collective and
 // the other ranks may be elsewhere; the launcher aborts them.
-func runCase(b *Backend, tc Case, comm rma.Comm, dir string) error {
+func runCase(b *Backend, tc Case, comm rma.Comm, dir string, shared *board) error {
+	shared.join()
+	if err := comm.Barrier(); err != nil {
+		return err
+	}
 	db, err := b.Driver.CreateDatabase(comm, b.params())
 	if err := checkCoded(err); err != nil {
 		return fmt.Errorf("CreateDatabase: %w", err)
@@ -198,7 +207,7 @@ func runCase(b *Backend, tc Case, comm rma.Comm, dir string) error {
 	if err != nil {
 		return fmt.Errorf("CreateDatabase: %w", err)
 	}
-	e := &Env{DB: db, Comm: comm, backend: b, dir: dir}
+	e := &Env{DB: db, Comm: comm, backend: b, dir: dir, shared: shared}
 	if err := tc.Run(e); err != nil {
 		return err
 	}
