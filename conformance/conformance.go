@@ -226,6 +226,8 @@ func runCase(b *Backend, tc Case, comm rma.Comm, dir string, shared *board) erro
 // each named "Area/rule", exported so that a backend can list them.
 var Cases = concat(
 	metadataCases,
+	vertexCases,
+	propertyCases,
 )
 
 func concat(lists ...[]Case) []Case {
