@@ -228,6 +228,7 @@ var Cases = concat(
 	metadataCases,
 	vertexCases,
 	propertyCases,
+	edgeCases,
 )
 
 func concat(lists ...[]Case) []Case {
