@@ -229,6 +229,7 @@ var Cases = concat(
 	vertexCases,
 	propertyCases,
 	edgeCases,
+	constraintCases,
 )
 
 func concat(lists ...[]Case) []Case {
