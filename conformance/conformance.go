@@ -230,6 +230,7 @@ var Cases = concat(
 	propertyCases,
 	edgeCases,
 	constraintCases,
+	indexCases,
 )
 
 func concat(lists ...[]Case) []Case {

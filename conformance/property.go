@@ -334,7 +334,7 @@ func propertyEdgeRules(e *Env) {
 		is(h.UpdateProperty(m, gdi.Int8s(1)), gdi.ErrWrongType, "edge UpdateProperty(multiple entity)")
 		is(h.SetProperty(m, gdi.Int8s(1)), gdi.ErrWrongType, "edge SetProperty(multiple entity)")
 		is(h.UpdateProperty(f, gdi.Int8s(1, 2)), gdi.ErrNoProperty, "edge UpdateProperty(missing)")
-		okf(h.AddProperty(gdi.PropertyTypeID, gdi.Bytes([]byte("edge-id"))), "edge AddProperty(PropertyTypeID)")
+		okf(h.AddProperty(gdi.PropertyTypeID, gdi.Bytes(e.id("edge-id"))), "edge AddProperty(PropertyTypeID)")
 		is(h.AddProperty(gdi.PropertyTypeDegree, gdi.Uint64s(1)), gdi.ErrReadOnlyPropertyType, "edge AddProperty(degree)")
 	})
 	e.update(func(tx gdi.Transaction) {
