@@ -130,7 +130,7 @@ func parseID(f gdi.CSVFile, field string) (string, bool, error) {
 
 // parsedLine is a line of a file turned into IDs and values.
 type parsedLine struct {
-	ids    []string   // the ID columns (empty: none)
+	ids    []string    // the ID columns (empty: none)
 	values []gdi.Value // one per property column; zero Value: field empty
 }
 

@@ -24,11 +24,11 @@ type Database struct {
 	ptypes map[uint32]*ptypeMeta
 	// last object numbers handed out; numbers are never reused.
 	lastLabel, lastPtype, lastIndex uint32
-	labelOrder, ptypeOrder         []uint32
-	indexes                        []*Index
-	constraints                    []*Constraint
-	subconstraints                 []*Subconstraint
-	transactions                   []*Transaction
+	labelOrder, ptypeOrder          []uint32
+	indexes                         []*Index
+	constraints                     []*Constraint
+	subconstraints                  []*Subconstraint
+	transactions                    []*Transaction
 }
 
 type labelMeta struct {
@@ -52,15 +52,15 @@ var (
 
 func newDatabase(st *store, comm rma.Comm) *Database {
 	return &Database{
-		st:         st,
-		comm:       comm,
-		rank:       comm.Rank(),
-		tag:        gdi.NewDatabaseTag(),
-		labels:     map[uint32]*labelMeta{},
-		ptypes:     map[uint32]*ptypeMeta{},
-		lastLabel:  gdi.FirstUserID - 1,
-		lastPtype:  gdi.FirstUserID - 1,
-		lastIndex:  gdi.FirstUserID - 1,
+		st:        st,
+		comm:      comm,
+		rank:      comm.Rank(),
+		tag:       gdi.NewDatabaseTag(),
+		labels:    map[uint32]*labelMeta{},
+		ptypes:    map[uint32]*ptypeMeta{},
+		lastLabel: gdi.FirstUserID - 1,
+		lastPtype: gdi.FirstUserID - 1,
+		lastIndex: gdi.FirstUserID - 1,
 	}
 }
 

@@ -122,11 +122,13 @@ func (b *base) ptypeForWrite(p gdi.PropertyType) (uint32, gdi.PropertyTypeInfo, 
 	return n, info, nil
 }
 
-// checkID keeps application-level IDs unique: if the write gives the object
-// the ID v (p is PropertyTypeID), no other object with one of its labels
-// may have it.
+// checkID keeps application-level IDs of vertices unique: if the write
+// gives the vertex the ID v (p is PropertyTypeID), no other vertex with one
+// of its labels may have it. Edges are not checked here: the implicit index
+// holds only vertices, and the specification asks for the check on edges
+// only when a label is added (section 8.4 versus 8.5).
 func (b *base) checkID(o *txObj, p uint32, v gdi.Value) error {
-	if p != uint32(gdi.PropertyTypeID) {
+	if b.kind != vertexKind || p != uint32(gdi.PropertyTypeID) {
 		return nil
 	}
 	return b.tx.idClash(b.kind, b.num, o.rec.labels, string(v.Raw()))

@@ -10,9 +10,9 @@ type store struct {
 	num uint32 // the store's number in the process, part of every UID
 
 	mu      sync.Mutex
-	commits uint64             // number of the last commit (versions)
+	commits uint64                // number of the last commit (versions)
 	objects [2]map[uint64]*record // committed vertices and edges by number
-	next    [2]uint64          // last number handed out per kind
+	next    [2]uint64             // last number handed out per kind
 	// ids is the implicit index: the vertices found under each key.
 	ids map[idKey]map[uint64]struct{}
 }

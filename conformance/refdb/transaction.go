@@ -224,12 +224,12 @@ func (tx *Transaction) Commit() error {
 	return nil
 }
 
-// checkIDsLocked checks that no two objects of a kind share a label and an
+// checkIDsLocked checks that no two vertices share a label and an
 // application-level ID after the commit. The checks of AddLabel and the
 // validation of scans already ensure it; this is the last line of defence.
 // The caller holds st.mu.
 func (tx *Transaction) checkIDsLocked() error {
-	for k := range tx.objs {
+	for _, k := range []kind{vertexKind} {
 		for n, o := range tx.objs[k] {
 			if !o.dirty || o.deleted {
 				continue
@@ -238,8 +238,8 @@ func (tx *Transaction) checkIDsLocked() error {
 				if key.label == uint32(gdi.LabelNone) {
 					continue
 				}
-				if others := tx.idMatchesLocked(kind(k), key); len(others) > 1 {
-					return gdi.Errorf(gdi.ErrNonUniqueID, "%v %d: label %d and ID %q not unique", kind(k), n, key.label, key.id)
+				if others := tx.idMatchesLocked(k, key); len(others) > 1 {
+					return gdi.Errorf(gdi.ErrNonUniqueID, "%v %d: label %d and ID %q not unique", k, n, key.label, key.id)
 				}
 			}
 		}
