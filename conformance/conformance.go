@@ -231,6 +231,7 @@ var Cases = concat(
 	edgeCases,
 	constraintCases,
 	indexCases,
+	transactionCases,
 )
 
 func concat(lists ...[]Case) []Case {
