@@ -124,10 +124,15 @@ func txCriticalCommitFails(e *Env) {
 	if crit == nil {
 		h, err := t1.AssociateEdge(edges[0])
 		if !check(t1, err) && err == nil {
-			_, _, err = h.Vertices()
-			if !check(t1, err) {
-				_, err = h.Labels()
-				check(t1, err)
+			var target gdi.VertexUID
+			_, target, err = h.Vertices()
+			if !check(t1, err) && err == nil {
+				var w gdi.VertexHolder
+				w, err = t1.AssociateVertex(target)
+				if !check(t1, err) && err == nil {
+					_, err = w.Labels()
+					check(t1, err)
+				}
 			}
 		}
 	}
