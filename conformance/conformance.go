@@ -232,6 +232,7 @@ var Cases = concat(
 	constraintCases,
 	indexCases,
 	transactionCases,
+	csvCases,
 )
 
 func concat(lists ...[]Case) []Case {
