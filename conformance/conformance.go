@@ -233,6 +233,7 @@ var Cases = concat(
 	indexCases,
 	transactionCases,
 	csvCases,
+	rewriterCases,
 )
 
 func concat(lists ...[]Case) []Case {
