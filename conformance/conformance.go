@@ -234,6 +234,7 @@ var Cases = concat(
 	transactionCases,
 	csvCases,
 	rewriterCases,
+	datatypeCases,
 )
 
 func concat(lists ...[]Case) []Case {
