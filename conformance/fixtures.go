@@ -480,8 +480,8 @@ type cond struct {
 	v       gdi.Value
 }
 
-func hasL(l gdi.Label) cond                             { return cond{isLabel: true, l: l, op: gdi.Equal} }
-func notL(l gdi.Label) cond                             { return cond{isLabel: true, l: l, op: gdi.NotEqual} }
+func hasL(l gdi.Label) cond                              { return cond{isLabel: true, l: l, op: gdi.Equal} }
+func notL(l gdi.Label) cond                              { return cond{isLabel: true, l: l, op: gdi.NotEqual} }
 func pc(p gdi.PropertyType, op gdi.Op, v gdi.Value) cond { return cond{p: p, op: op, v: v} }
 func and(cs ...cond) []cond                              { return cs }
 

@@ -239,7 +239,9 @@ func txNoDirtyReads(e *Env) {
 	a := e.label("A")
 	x, y := e.single("x", gdi.Int64), e.single("y", gdi.Int64)
 	e.barrier()
-	e.update(func(tx gdi.Transaction) { vertex(tx, e.id("pair"), ls(a), prop{x, gdi.Int64s(0)}, prop{y, gdi.Int64s(0)}) })
+	e.update(func(tx gdi.Transaction) {
+		vertex(tx, e.id("pair"), ls(a), prop{x, gdi.Int64s(0)}, prop{y, gdi.Int64s(0)})
+	})
 	e.barrier()
 	var stop atomic.Bool
 	e.Go(func() {
