@@ -16,6 +16,25 @@ var edgeCases = []Case{
 	c("Edge/holders-of-another-transaction", edgeOtherTx),
 	c("Edge/heavyweight-labels-and-properties", edgeHeavyweight),
 	c("Edge/between-vertices-of-different-ranks", edgeCrossRank),
+	c("Edge/id-unique-within-label", edgeIDUnique),
+}
+
+// edgeIDUnique: edges may carry application-level IDs, and AddLabel on an
+// edge follows the uniqueness rule of vertices (spec 8.4).
+func edgeIDUnique(e *Env) {
+	l := e.label("L")
+	e.barrier()
+	e.update(func(tx gdi.Transaction) {
+		a := vertex(tx, e.id("a"), nil)
+		b := vertex(tx, e.id("b"), nil)
+		h1 := edge(tx, gdi.Directed, a, b, gdi.PropertyTypeNull, "")
+		okf(h1.AddProperty(gdi.PropertyTypeID, gdi.Bytes(e.id("e"))), "edge AddProperty(PropertyTypeID)")
+		okf(h1.AddLabel(l), "AddLabel")
+		h2 := edge(tx, gdi.Directed, b, a, gdi.PropertyTypeNull, "")
+		okf(h2.AddProperty(gdi.PropertyTypeID, gdi.Bytes(e.id("e"))), "second edge AddProperty(PropertyTypeID)")
+		is(h2.AddLabel(l), gdi.ErrNonUniqueID, "AddLabel to a second edge with the same label and ID")
+		sameSet(labelsOf(h2), nil, "labels of the rejected edge")
+	})
 }
 
 func edgeCreate(e *Env) {
