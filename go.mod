@@ -1,3 +1,7 @@
 module github.com/gdi-go/gdi
 
 go 1.26.0
+
+require github.com/cespare/xxhash/v2 v2.3.0
+
+require github.com/anishathalye/porcupine v1.3.1

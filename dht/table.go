@@ -1,0 +1,355 @@
+package dht
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/cespare/xxhash/v2"
+
+	"github.com/gdi-go/gdi/bgdl"
+	"github.com/gdi-go/gdi/internal/invariants"
+	"github.com/gdi-go/gdi/rma"
+)
+
+// testHookBeforeCopy, when set by a test, runs after find has read a link
+// and before it copies the entry the link points to.
+var testHookBeforeCopy func()
+
+// Errors of the table.
+var (
+	// ErrExists reports an Insert of a key that is present.
+	ErrExists = errors.New("dht: key exists")
+	// ErrKeyTooLong reports a key longer than Config.MaxKey.
+	ErrKeyTooLong = errors.New("dht: key too long")
+	// ErrFull reports a rank whose entry heap is used up.
+	ErrFull = errors.New("dht: no free entry")
+	// ErrConfig reports table parameters out of range.
+	ErrConfig = errors.New("dht: bad configuration")
+)
+
+// Config sizes a table. It must be the same on every rank.
+type Config struct {
+	// Buckets is the number of buckets on each rank.
+	Buckets int
+	// Entries is the number of entries each rank's heap holds.
+	Entries int
+	// MaxKey is the longest key in bytes.
+	MaxKey int
+}
+
+// DefaultMaxKey is the key length limit a zero Config.MaxKey gets.
+const DefaultMaxKey = 32
+
+const (
+	headerSize = 32
+	idxBits    = 31
+	idxMask    = 1<<idxBits - 1
+	markBit    = 1 << idxBits
+	maxEntries = idxMask
+)
+
+// link is a chain pointer: tag | mark | entry number.
+type link = uint64
+
+func entryOf(l link) int { return int(l & idxMask) }
+func marked(l link) bool { return l&markBit != 0 }
+
+// next returns the link that replaces l and points to entry e, unmarked.
+func next(l link, e int) link { return (l>>32+1)<<32 | uint64(e) }
+
+// Table is one rank's handle on a distributed hash table. Its methods are
+// safe for concurrent use by goroutines of that rank.
+type Table struct {
+	comm      rma.Comm
+	table     rma.Window
+	heap      *bgdl.Pool
+	data      rma.Window
+	entrySize int
+	buckets   int
+	maxKey    int
+	bufs      sync.Pool
+}
+
+// New creates a table on all ranks. It is collective.
+func New(c rma.Comm, cfg Config) (*Table, error) {
+	if cfg.MaxKey == 0 {
+		cfg.MaxKey = DefaultMaxKey
+	}
+	if cfg.Buckets < 1 || cfg.Buckets > 1<<32-1 || cfg.Entries < 1 || cfg.Entries > maxEntries || cfg.MaxKey < 0 || cfg.MaxKey > 1<<20 {
+		return nil, fmt.Errorf("%w: %d buckets, %d entries (1 to %d), keys up to %d bytes",
+			ErrConfig, cfg.Buckets, cfg.Entries, maxEntries, cfg.MaxKey)
+	}
+	t := &Table{
+		comm:      c,
+		entrySize: headerSize + (cfg.MaxKey+7)&^7,
+		buckets:   cfg.Buckets,
+		maxKey:    cfg.MaxKey,
+	}
+	t.bufs.New = func() any { b := make([]byte, t.entrySize); return &b }
+	var err error
+	if t.table, err = c.NewWindow(cfg.Buckets * 8); err != nil {
+		return nil, fmt.Errorf("dht: bucket window: %w", err)
+	}
+	if t.heap, err = bgdl.NewPool(c, bgdl.Config{BlockSize: t.entrySize, Blocks: cfg.Entries}); err != nil {
+		return nil, errors.Join(fmt.Errorf("dht: entry heap: %w", err), t.table.Free())
+	}
+	t.data = t.heap.Data()
+	return t, nil
+}
+
+// Free releases the table's windows. It is collective.
+func (t *Table) Free() error {
+	return errors.Join(t.table.Free(), t.heap.Free())
+}
+
+// Hash is the 64-bit hash of a key, which picks its rank and bucket.
+func Hash(label uint32, key []byte) uint64 {
+	h := xxhash.Sum64(key) ^ (uint64(label)+1)*0x9e3779b97f4a7c15
+	// Finish with a 64-bit mixer so the label reaches every bit.
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	return h
+}
+
+// Home is the rank that stores key.
+func (t *Table) Home(label uint32, key []byte) int {
+	r, _ := t.place(Hash(label, key))
+	return r
+}
+
+func (t *Table) place(h uint64) (rank, bucketOffset int) {
+	rank = int((h >> 32) * uint64(t.comm.Size()) >> 32)
+	bucket := int(uint64(uint32(h)) * uint64(t.buckets) >> 32)
+	return rank, bucket * 8
+}
+
+// pos is where find stopped: the link that points at the current entry, and
+// that entry's own link.
+type pos struct {
+	rank     int
+	prevWin  rma.Window
+	prevOff  int
+	prevLink link // value of the link at (prevWin, prevOff), pointing to cur
+	cur      int  // entry number, 0 at the end of the chain
+	curLink  link // the link stored in cur
+	head     link // the bucket word at the start of the final pass
+	value    uint64
+}
+
+// find walks the chain of key's bucket and stops at the entry holding key,
+// or at the end. It unlinks marked entries on its way.
+func (t *Table) find(h uint64, label uint32, key []byte, buf []byte) (bool, pos, error) {
+	r, boff := t.place(h)
+again:
+	p := pos{rank: r, prevWin: t.table, prevOff: boff}
+	var err error
+	if p.prevLink, err = t.table.AtomicGet(r, boff); err != nil {
+		return false, p, err
+	}
+	p.head = p.prevLink
+	for {
+		p.cur = entryOf(p.prevLink)
+		if p.cur == 0 {
+			return false, p, nil
+		}
+		// Between reading the link and copying its entry, the entry may be
+		// deleted and reused: the revalidation below catches that.
+		invariants.MaybeYield()
+		if testHookBeforeCopy != nil {
+			testHookBeforeCopy()
+		}
+		if err := t.data.Get(buf, r, p.cur*t.entrySize); err != nil {
+			return false, p, err
+		}
+		if err := t.data.Flush(r); err != nil {
+			return false, p, err
+		}
+		// Revalidate: if the link we followed is unchanged, cur stayed in
+		// the chain, and so unchanged, while we copied it.
+		check, err := p.prevWin.AtomicGet(r, p.prevOff)
+		if err != nil {
+			return false, p, err
+		}
+		if check != p.prevLink {
+			goto again
+		}
+		p.curLink = binary.LittleEndian.Uint64(buf)
+		if marked(p.curLink) {
+			// cur is being deleted: swing the predecessor past it.
+			swung := next(p.prevLink, entryOf(p.curLink))
+			prev, err := p.prevWin.CompareAndSwap(r, p.prevOff, p.prevLink, swung)
+			if err != nil {
+				return false, p, err
+			}
+			if prev != p.prevLink {
+				goto again
+			}
+			if err := t.heap.Release(t.entryPtr(r, p.cur)); err != nil {
+				return false, p, fmt.Errorf("dht: reclaiming entry %d on rank %d: %w", p.cur, r, err)
+			}
+			p.prevLink = swung
+			continue
+		}
+		if t.holds(buf, h, label, key) {
+			p.value = binary.LittleEndian.Uint64(buf[8:])
+			return true, p, nil
+		}
+		p.prevWin, p.prevOff, p.prevLink = t.data, p.cur*t.entrySize, p.curLink
+	}
+}
+
+// holds reports whether the entry copied into buf stores key.
+func (t *Table) holds(buf []byte, h uint64, label uint32, key []byte) bool {
+	if binary.LittleEndian.Uint64(buf[16:]) != h {
+		return false
+	}
+	lk := binary.LittleEndian.Uint64(buf[24:])
+	n := int(lk >> 32)
+	return uint32(lk) == label && n == len(key) && n <= t.maxKey && bytes.Equal(buf[headerSize:headerSize+n], key)
+}
+
+func (t *Table) entryPtr(rank, e int) bgdl.DPtr {
+	p, _ := bgdl.MakeDPtr(rank, e*t.entrySize) // in range by construction
+	return p
+}
+
+func (t *Table) buf() *[]byte  { return t.bufs.Get().(*[]byte) }
+func (t *Table) put(b *[]byte) { t.bufs.Put(b) }
+
+func (t *Table) checkKey(key []byte) error {
+	if len(key) > t.maxKey {
+		return fmt.Errorf("%w: %d bytes, at most %d", ErrKeyTooLong, len(key), t.maxKey)
+	}
+	return nil
+}
+
+// Lookup returns the value stored under (label, key).
+func (t *Table) Lookup(label uint32, key []byte) (value uint64, found bool, err error) {
+	if err := t.checkKey(key); err != nil {
+		return 0, false, err
+	}
+	b := t.buf()
+	defer t.put(b)
+	ok, p, err := t.find(Hash(label, key), label, key, *b)
+	return p.value, ok && err == nil, err
+}
+
+// Insert stores value under (label, key). It returns ErrExists if the key
+// is present, and ErrFull if the key's rank has no free entry.
+func (t *Table) Insert(label uint32, key []byte, value uint64) error {
+	if err := t.checkKey(key); err != nil {
+		return err
+	}
+	b := t.buf()
+	defer t.put(b)
+	buf := *b
+	h := Hash(label, key)
+	r, boff := t.place(h)
+	entry := 0
+	var tag link
+	defer func() {
+		if entry != 0 { // not published
+			_ = t.heap.Release(t.entryPtr(r, entry))
+		}
+	}()
+	for {
+		found, p, err := t.find(h, label, key, buf)
+		if err != nil {
+			return err
+		}
+		if found {
+			return fmt.Errorf("%w: label %d, key %q", ErrExists, label, key)
+		}
+		if entry == 0 {
+			if entry, tag, err = t.newEntry(r, h, label, key, value, buf); err != nil {
+				return err
+			}
+		}
+		// The entry's link gets a tag above any it had in an earlier life,
+		// so readers that still hold an old link to it fail to revalidate.
+		if err := t.data.AtomicPut(r, entry*t.entrySize, next(tag, entryOf(p.head))); err != nil {
+			return err
+		}
+		prev, err := t.table.CompareAndSwap(r, boff, p.head, next(p.head, entry))
+		if err != nil {
+			return err
+		}
+		if prev == p.head {
+			entry = 0
+			return nil
+		}
+	}
+}
+
+// newEntry takes an entry on rank r and writes everything but its link.
+// It returns the entry and its current link, whose tag the new link must
+// exceed.
+func (t *Table) newEntry(r int, h uint64, label uint32, key []byte, value uint64, buf []byte) (int, link, error) {
+	ptr, err := t.heap.Acquire(r)
+	if errors.Is(err, bgdl.ErrExhausted) {
+		return 0, 0, fmt.Errorf("%w on rank %d (%d entries)", ErrFull, r, t.heap.Blocks())
+	}
+	if err != nil {
+		return 0, 0, err
+	}
+	e := ptr.Offset() / t.entrySize
+	old, err := t.data.AtomicGet(r, ptr.Offset())
+	if err != nil {
+		return 0, 0, errors.Join(err, t.heap.Release(ptr))
+	}
+	n := headerSize + len(key)
+	body := buf[8:n]
+	binary.LittleEndian.PutUint64(body[0:], value)
+	binary.LittleEndian.PutUint64(body[8:], h)
+	binary.LittleEndian.PutUint64(body[16:], uint64(len(key))<<32|uint64(label))
+	copy(body[24:], key)
+	if err := t.data.Put(body, r, ptr.Offset()+8); err != nil {
+		return 0, 0, errors.Join(err, t.heap.Release(ptr))
+	}
+	if err := t.data.Flush(r); err != nil {
+		return 0, 0, errors.Join(err, t.heap.Release(ptr))
+	}
+	return e, old &^ markBit, nil
+}
+
+// Delete removes (label, key) and reports whether it was present.
+func (t *Table) Delete(label uint32, key []byte) (bool, error) {
+	if err := t.checkKey(key); err != nil {
+		return false, err
+	}
+	b := t.buf()
+	defer t.put(b)
+	h := Hash(label, key)
+	for {
+		found, p, err := t.find(h, label, key, *b)
+		if err != nil || !found {
+			return false, err
+		}
+		// Mark cur's own link: from here on the key is deleted, and no
+		// one can insert after cur.
+		markedLink := next(p.curLink, entryOf(p.curLink)) | markBit
+		prev, err := t.data.CompareAndSwap(p.rank, p.cur*t.entrySize, p.curLink, markedLink)
+		if err != nil {
+			return false, err
+		}
+		if prev != p.curLink {
+			continue
+		}
+		invariants.MaybeYield()
+		// Unlink it. If the predecessor moved, a fresh find unlinks it.
+		swung := next(p.prevLink, entryOf(p.curLink))
+		prev, err = p.prevWin.CompareAndSwap(p.rank, p.prevOff, p.prevLink, swung)
+		if err != nil {
+			return true, err
+		}
+		if prev == p.prevLink {
+			return true, t.heap.Release(t.entryPtr(p.rank, p.cur))
+		}
+		_, _, err = t.find(h, label, key, *b)
+		return true, err
+	}
+}

@@ -1,0 +1,161 @@
+package dht_test
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/gdi-go/gdi/dht"
+	"github.com/gdi-go/gdi/internal/ranktest"
+	"github.com/gdi-go/gdi/rma"
+)
+
+func withTable(c rma.Comm, cfg dht.Config, fn func(t *dht.Table) error) error {
+	t, err := dht.New(c, cfg)
+	if err != nil {
+		return err
+	}
+	return errors.Join(fn(t), t.Free())
+}
+
+func lookupWant(t *dht.Table, label uint32, key string, want uint64, wantFound bool) error {
+	v, found, err := t.Lookup(label, []byte(key))
+	if err != nil {
+		return fmt.Errorf("Lookup(%d, %q): %w", label, key, err)
+	}
+	if found != wantFound || v != want && wantFound {
+		return fmt.Errorf("Lookup(%d, %q) = %d, %v; want %d, %v", label, key, v, found, want, wantFound)
+	}
+	return nil
+}
+
+// TestSemantics checks each operation's results on a table small enough
+// that many keys share a bucket.
+func TestSemantics(t *testing.T) {
+	ranktest.ForRanks(t, func(c rma.Comm) error {
+		return withTable(c, dht.Config{Buckets: 2, Entries: 64, MaxKey: 16}, func(tb *dht.Table) error {
+			if c.Rank() == 0 {
+				for i := range 40 {
+					if err := tb.Insert(uint32(i%3), []byte(fmt.Sprint("k", i)), uint64(i*10)); err != nil {
+						return err
+					}
+				}
+				for i := range 40 {
+					if err := lookupWant(tb, uint32(i%3), fmt.Sprint("k", i), uint64(i*10), true); err != nil {
+						return err
+					}
+					// Same bytes under another label are another key.
+					if err := lookupWant(tb, uint32(i%3+1), fmt.Sprint("k", i), 0, false); err != nil {
+						return err
+					}
+				}
+				if err := tb.Insert(1, []byte("k1"), 99); !errors.Is(err, dht.ErrExists) {
+					return fmt.Errorf("second Insert = %v, want ErrExists", err)
+				}
+				if err := lookupWant(tb, 1, "k1", 10, true); err != nil {
+					return fmt.Errorf("a refused Insert changed the value: %w", err)
+				}
+				for i := 0; i < 40; i += 2 {
+					ok, err := tb.Delete(uint32(i%3), []byte(fmt.Sprint("k", i)))
+					if err != nil || !ok {
+						return fmt.Errorf("Delete k%d = %v, %v", i, ok, err)
+					}
+				}
+				if ok, err := tb.Delete(0, []byte("k0")); ok || err != nil {
+					return fmt.Errorf("Delete of a deleted key = %v, %v", ok, err)
+				}
+				for i := range 40 {
+					if err := lookupWant(tb, uint32(i%3), fmt.Sprint("k", i), uint64(i*10), i%2 == 1); err != nil {
+						return err
+					}
+				}
+				// Deleted keys can come back with new values.
+				if err := tb.Insert(0, []byte("k0"), 7); err != nil {
+					return err
+				}
+				if err := lookupWant(tb, 0, "k0", 7, true); err != nil {
+					return err
+				}
+				// Empty keys and keys of exactly MaxKey bytes are fine.
+				for _, k := range []string{"", strings.Repeat("x", 16)} {
+					if err := tb.Insert(5, []byte(k), 1); err != nil {
+						return fmt.Errorf("Insert(%q): %w", k, err)
+					}
+					if err := lookupWant(tb, 5, k, 1, true); err != nil {
+						return err
+					}
+				}
+				long := []byte(strings.Repeat("x", 17))
+				if err := tb.Insert(5, long, 1); !errors.Is(err, dht.ErrKeyTooLong) {
+					return fmt.Errorf("Insert of a long key = %v, want ErrKeyTooLong", err)
+				}
+				if _, _, err := tb.Lookup(5, long); !errors.Is(err, dht.ErrKeyTooLong) {
+					return fmt.Errorf("Lookup of a long key = %v, want ErrKeyTooLong", err)
+				}
+				if _, err := tb.Delete(5, long); !errors.Is(err, dht.ErrKeyTooLong) {
+					return fmt.Errorf("Delete of a long key = %v, want ErrKeyTooLong", err)
+				}
+			}
+			if err := c.Barrier(); err != nil {
+				return err
+			}
+			return checkHeap(c, tb, 64, 40-20+1+2)
+		})
+	})
+}
+
+// checkHeap verifies at a quiescent point that the table holds want keys in
+// all, and that every entry of every heap is either live or free.
+func checkHeap(c rma.Comm, tb *dht.Table, entries, want int) error {
+	n, err := tb.Len(c.Rank())
+	if err != nil {
+		return err
+	}
+	free, err := tb.FreeEntries(c.Rank())
+	if err != nil {
+		return err
+	}
+	if n+free != entries {
+		return fmt.Errorf("rank %d: %d live + %d free entries, want %d: entries leaked or freed twice", c.Rank(), n, free, entries)
+	}
+	total := []int64{int64(n)}
+	if err := c.AllreduceInt64(total, rma.OpSum); err != nil {
+		return err
+	}
+	if total[0] != int64(want) {
+		return fmt.Errorf("table holds %d keys, want %d", total[0], want)
+	}
+	return c.Barrier()
+}
+
+func TestFullAndConfig(t *testing.T) {
+	ranktest.Run(t, 1, func(c rma.Comm) error {
+		for _, cfg := range []dht.Config{{0, 4, 8}, {4, 0, 8}, {4, 4, -1}, {4, 1 << 31, 8}} {
+			if _, err := dht.New(c, cfg); !errors.Is(err, dht.ErrConfig) {
+				return fmt.Errorf("New(%+v) = %v, want ErrConfig", cfg, err)
+			}
+		}
+		return withTable(c, dht.Config{Buckets: 4, Entries: 3}, func(tb *dht.Table) error {
+			for i := range 3 {
+				if err := tb.Insert(0, []byte{byte(i)}, 1); err != nil {
+					return err
+				}
+			}
+			if err := tb.Insert(0, []byte{9}, 1); !errors.Is(err, dht.ErrFull) {
+				return fmt.Errorf("Insert into a full heap = %v, want ErrFull", err)
+			}
+			// A refused insert of a present key on a full heap still says exists.
+			if err := tb.Insert(0, []byte{1}, 1); !errors.Is(err, dht.ErrExists) {
+				return fmt.Errorf("Insert of a present key = %v, want ErrExists", err)
+			}
+			if ok, err := tb.Delete(0, []byte{1}); !ok || err != nil {
+				return fmt.Errorf("Delete = %v, %v", ok, err)
+			}
+			if err := tb.Insert(0, []byte{9}, 1); err != nil {
+				return fmt.Errorf("Insert after a delete freed an entry: %w", err)
+			}
+			return checkHeap(c, tb, 3, 3)
+		})
+	})
+}
