@@ -44,6 +44,7 @@ func (c *comm) NewWindow(size int) (rma.Window, error) {
 		size = 0
 	}
 	mem := make([]uint64, (size+7)/8)
+	adviseHugePages(mem)
 	w := &window{rank: c.rank, size: size, mems: make([][]uint64, c.w.n), c: c}
 	err := c.collective("NewWindow", newWindowArg{size, mem}, bad, func(vals []any) error {
 		for r, v := range vals {
@@ -219,6 +220,13 @@ func load(mem []uint64, off int, dst []byte) {
 	}
 	for len(dst) > 0 {
 		i, shift := off>>3, off&7
+		if shift == 0 && len(dst) >= 8 {
+			for ; len(dst) >= 8; i++ {
+				binary.LittleEndian.PutUint64(dst, atomic.LoadUint64(&mem[i]))
+				dst, off = dst[8:], off+8
+			}
+			continue
+		}
 		var b [8]byte
 		binary.LittleEndian.PutUint64(b[:], atomic.LoadUint64(&mem[i]))
 		n := copy(dst, b[shift:])
@@ -233,8 +241,10 @@ func store(mem []uint64, off int, src []byte) {
 	for len(src) > 0 {
 		i, shift := off>>3, off&7
 		if shift == 0 && len(src) >= 8 {
-			atomic.StoreUint64(&mem[i], binary.LittleEndian.Uint64(src))
-			src, off = src[8:], off+8
+			for ; len(src) >= 8; i++ {
+				atomic.StoreUint64(&mem[i], binary.LittleEndian.Uint64(src))
+				src, off = src[8:], off+8
+			}
 			continue
 		}
 		n := min(8-shift, len(src))

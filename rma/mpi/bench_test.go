@@ -3,14 +3,12 @@
 package mpi_test
 
 import (
-	"errors"
 	"flag"
-	"fmt"
 	"strings"
 	"testing"
 
-	"github.com/gdi-go/gdi/rma"
 	"github.com/gdi-go/gdi/rma/mpi"
+	"github.com/gdi-go/gdi/rma/rmatest"
 )
 
 // The benchmarks carry the names of the rma foundation benchmarks. Every rank
@@ -22,95 +20,31 @@ import (
 // count, -test.benchtime=Nx. A rank count above the number of processes is
 // skipped.
 
-func BenchmarkWindowGet8(b *testing.B) {
-	buf := make([]byte, 8)
-	benchOp(b, func(w rma.Window, target int) error {
-		if err := w.Get(buf, target, 0); err != nil {
-			return err
-		}
-		return w.Flush(target)
-	})
-}
+func BenchmarkWindowGet8(b *testing.B)     { benchWindow(b, "WindowGet8") }
+func BenchmarkWindowGetBlock(b *testing.B) { benchWindow(b, "WindowGetBlock") }
+func BenchmarkWindowPut8(b *testing.B)     { benchWindow(b, "WindowPut8") }
+func BenchmarkWindowCAS(b *testing.B)      { benchWindow(b, "WindowCAS") }
+func BenchmarkWindowFAA(b *testing.B)      { benchWindow(b, "WindowFAA") }
 
-func BenchmarkWindowGetBlock(b *testing.B) {
-	buf := make([]byte, 512)
-	b.SetBytes(512)
-	benchOp(b, func(w rma.Window, target int) error {
-		if err := w.Get(buf, target, 0); err != nil {
-			return err
-		}
-		return w.Flush(target)
-	})
-}
-
-func BenchmarkWindowPut8(b *testing.B) {
-	buf := make([]byte, 8)
-	benchOp(b, func(w rma.Window, target int) error {
-		if err := w.Put(buf, target, 1024); err != nil {
-			return err
-		}
-		return w.Flush(target)
-	})
-}
-
-func BenchmarkWindowCAS(b *testing.B) {
-	var cmp uint64
-	benchOp(b, func(w rma.Window, target int) error {
-		prev, err := w.CompareAndSwap(target, 2048, cmp, cmp+1)
-		cmp = prev
-		return err
-	})
-}
-
-func BenchmarkWindowFAA(b *testing.B) {
-	benchOp(b, func(w rma.Window, target int) error {
-		_, err := w.FetchAndAdd(target, 3072, 1)
-		return err
-	})
-}
-
-func benchOp(b *testing.B, op func(w rma.Window, target int) error) {
-	for _, n := range []int{1, 2, 4} {
-		b.Run(fmt.Sprintf("ranks=%d", n), func(b *testing.B) {
-			size, err := mpi.WorldSize()
-			if err != nil {
-				b.Fatal(err)
-			}
-			if size > 1 {
-				if f := flag.Lookup("test.benchtime"); f == nil || !strings.HasSuffix(f.Value.String(), "x") {
-					b.Skip("under mpirun with several processes, run with -test.benchtime=Nx so that all processes agree on b.N")
-				}
-			}
-			err = mpi.Run(n, func(c rma.Comm) error {
-				w, err := c.NewWindow(4096)
-				if err != nil {
-					return err
-				}
-				target := (c.Rank() + 1) % c.Size()
-				if err := c.Barrier(); err != nil {
-					return err
-				}
-				b.ResetTimer()
-				for range b.N {
-					if err := op(w, target); err != nil {
-						return err
-					}
-				}
-				// The slowest rank decides: the time includes waiting for it.
-				if err := c.Barrier(); err != nil {
-					return err
-				}
-				b.StopTimer()
-				return w.Free()
-			})
-			if errors.Is(err, rma.ErrRanks) {
-				b.Skipf("%d ranks need mpirun -n %d or more", n, n)
-			}
-			if err != nil {
-				b.Fatal(err)
-			}
-		})
+// benchWindow runs a foundation benchmark of rmatest with one rank per
+// process, so every process times its own rank.
+func benchWindow(b *testing.B, name string) {
+	op, ok := rmatest.WindowOpByName(name)
+	if !ok {
+		b.Fatalf("no window benchmark %q", name)
 	}
+	rmatest.RanksSubBenchmarks(b, func(b *testing.B, n int) {
+		size, err := mpi.WorldSize()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if size > 1 {
+			if f := flag.Lookup("test.benchtime"); f == nil || !strings.HasSuffix(f.Value.String(), "x") {
+				b.Skip("under mpirun with several processes, run with -test.benchtime=Nx so that all processes agree on b.N")
+			}
+		}
+		rmatest.BenchWindow(b, mpi.Run, n, false, op)
+	})
 }
 
 // BenchmarkCgoCall times one call from Go into a C function that does
