@@ -35,3 +35,13 @@ func Backend() string {
 }
 
 var _ rma.Launcher = Run
+
+// Finalize shuts down the backend once the program's last Run has
+// returned: under MPI it finalizes MPI, which every process must do before
+// it exits; on local ranks there is nothing to shut down.
+func Finalize() error {
+	if mpi.InMPIRun() && mpi.BuiltIn {
+		return mpi.Finalize()
+	}
+	return nil
+}

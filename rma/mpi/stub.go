@@ -15,3 +15,6 @@ const BuiltIn = false
 func Run(n int, fn func(rma.Comm) error) error {
 	return fmt.Errorf("%w: rebuild with -tags mpi to run under mpirun", rma.ErrNotBuiltIn)
 }
+
+// Finalize does nothing: MPI was never started.
+func Finalize() error { return nil }

@@ -1,0 +1,58 @@
+// Command gdi is the command-line tool of the GDI Go project.
+//
+//	gdi demo [-ranks N] [-keys K]   exercise rma, bgdl and the DHT on N ranks
+//
+// Ranks are goroutines (rma/local) unless the binary was built with -tags mpi
+// and started by mpirun.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+)
+
+type command struct {
+	name, summary string
+	run           func(args []string, stdout, stderr io.Writer) error
+}
+
+var commands = []command{
+	{"demo", "exercise the foundation layer (rma, bgdl, dht) on several ranks", runDemo},
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "help" || args[0] == "-help" {
+		usage(stderr)
+		return 2
+	}
+	for _, c := range commands {
+		if c.name == args[0] {
+			err := c.run(args[1:], stdout, stderr)
+			if errors.Is(err, flag.ErrHelp) {
+				return 2
+			}
+			if err != nil {
+				fmt.Fprintf(stderr, "gdi %s: %v\n", c.name, err)
+				return 1
+			}
+			return 0
+		}
+	}
+	fmt.Fprintf(stderr, "gdi: unknown command %q\n", args[0])
+	usage(stderr)
+	return 2
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: gdi <command> [flags]\n\ncommands:")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+	}
+}
