@@ -28,15 +28,26 @@ func TestStressAgainstModel(t *testing.T) {
 		return withTable(c, dht.Config{Buckets: 16, Entries: entries, MaxKey: 24}, func(tb *dht.Table) error {
 			models := make([]map[string]uint64, goroutines)
 			errs := make([]error, goroutines)
+			inserts := make([]int64, goroutines)
 			var wg sync.WaitGroup
 			for g := range goroutines {
 				wg.Go(func() {
-					models[g], errs[g] = stressOwner(tb, c, g, goroutines, keysEach, ops, label)
+					models[g], inserts[g], errs[g] = stressOwner(tb, c, g, goroutines, keysEach, ops, label)
 				})
 			}
 			wg.Wait()
 			if err := errors.Join(errs...); err != nil {
 				return err
+			}
+			total := []int64{0}
+			for _, n := range inserts {
+				total[0] += n
+			}
+			if err := c.AllreduceInt64(total, rma.OpSum); err != nil {
+				return err
+			}
+			if total[0] < int64(c.Size()*goroutines*keysEach) {
+				return fmt.Errorf("only %d inserts succeeded: the test did not exercise the table", total[0])
 			}
 			if err := c.Barrier(); err != nil {
 				return err
@@ -94,9 +105,9 @@ func value(rank, g, k, version int) uint64 {
 	return uint64(rank)<<48 | uint64(g)<<40 | uint64(k)<<32 | uint64(version)
 }
 
-func stressOwner(tb *dht.Table, c rma.Comm, g, goroutines, keysEach, ops int, label uint32) (map[string]uint64, error) {
+func stressOwner(tb *dht.Table, c rma.Comm, g, goroutines, keysEach, ops int, label uint32) (model map[string]uint64, inserts int64, err error) {
 	rng := rand.New(rand.NewPCG(uint64(c.Rank())+1, uint64(g)))
-	model := map[string]uint64{}
+	model = map[string]uint64{}
 	for i := range ops {
 		k := rng.IntN(keysEach)
 		key := keyName(c.Rank(), g, k)
@@ -107,24 +118,25 @@ func stressOwner(tb *dht.Table, c rma.Comm, g, goroutines, keysEach, ops int, la
 			_, present := model[key]
 			switch {
 			case present && !errors.Is(err, dht.ErrExists):
-				return nil, fmt.Errorf("Insert of present %s = %v, want ErrExists", key, err)
+				return nil, 0, fmt.Errorf("Insert of present %s = %v, want ErrExists", key, err)
 			case !present && err != nil:
-				return nil, fmt.Errorf("Insert of absent %s: %w", key, err)
+				return nil, 0, fmt.Errorf("Insert of absent %s: %w", key, err)
 			case !present:
 				model[key] = v
+				inserts++
 			}
 		case 2:
 			ok, err := tb.Delete(label, []byte(key))
 			_, present := model[key]
 			if err != nil || ok != present {
-				return nil, fmt.Errorf("Delete %s = %v, %v; model says present=%v", key, ok, err, present)
+				return nil, 0, fmt.Errorf("Delete %s = %v, %v; model says present=%v", key, ok, err, present)
 			}
 			delete(model, key)
 		case 3:
 			v, found, err := tb.Lookup(label, []byte(key))
 			want, present := model[key]
 			if err != nil || found != present || found && v != want {
-				return nil, fmt.Errorf("Lookup %s = %#x, %v, %v; model has %#x, %v", key, v, found, err, want, present)
+				return nil, 0, fmt.Errorf("Lookup %s = %#x, %v, %v; model has %#x, %v", key, v, found, err, want, present)
 			}
 		}
 		// Read someone else's key: no assertion on presence, but a found
@@ -132,13 +144,13 @@ func stressOwner(tb *dht.Table, c rma.Comm, g, goroutines, keysEach, ops int, la
 		or, og, ok := rng.IntN(c.Size()), rng.IntN(goroutines), rng.IntN(keysEach)
 		v, found, err := tb.Lookup(label, []byte(keyName(or, og, ok)))
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		if found && v>>32 != value(or, og, ok, 0)>>32 {
-			return nil, fmt.Errorf("Lookup %s found %#x, which belongs to another key", keyName(or, og, ok), v)
+			return nil, 0, fmt.Errorf("Lookup %s found %#x, which belongs to another key", keyName(or, og, ok), v)
 		}
 	}
-	return model, nil
+	return model, inserts, nil
 }
 
 func appendPair(b []byte, k string, v uint64) []byte {
