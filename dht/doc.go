@@ -6,15 +6,23 @@
 // # Layout
 //
 // A key's 64-bit xxhash picks a rank and a bucket on it. The table window
-// holds each rank's buckets, one word each; a bucket word points to a chain
-// of entries. Entries are fixed-size blocks of a bgdl.Pool on the same rank
-// as their bucket, so a chain never leaves its rank:
+// holds each rank's buckets as slots: the bucket's link word, the state of
+// the bucket's home entry, and the home entry itself. A chain starts at the
+// link word; its entries are home entries or overflow entries, fixed-size
+// blocks of a bgdl.Pool on the same rank, so a chain never leaves its rank.
+// An insert takes its bucket's home entry when that is free, so at load
+// factors up to one most keys live in the cache line of their bucket, and a
+// lookup costs one memory access instead of two. Slots of at most 64 bytes
+// are padded to one cache line. Each entry is
 //
 //	word 0   link to the next entry: tag (32 bits) | mark (1) | entry (31)
 //	word 1   value
 //	word 2   hash of the key
 //	word 3   label (32 bits) | key length (32 bits)
 //	then     the key bytes, up to Config.MaxKey
+//
+// Entries are numbered per rank: 1 to Buckets are home entries, the rest
+// overflow entries.
 //
 // # Algorithm
 //
@@ -24,8 +32,8 @@
 // predecessor's link past it. A lookup that meets a marked entry helps by
 // unlinking it, so no operation waits for a stalled deleter.
 //
-// Deleted entries go back to the pool and are reused. That is safe because
-// entries are type-stable (an entry block only ever holds entries) and every
+// Deleted entries are freed and reused. That is safe because entries are
+// type-stable (an entry's memory only ever holds entries) and every
 // link carries a tag that each CAS increments, including the re-initialising
 // write of a reused entry. A reader copies an entry, then re-reads the link
 // it followed: if that link still holds the same tagged value, the entry was

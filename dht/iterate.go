@@ -10,24 +10,23 @@ import (
 // table; tests and checkpoints call it at quiescent points. The key slice is
 // valid only during the call.
 func (t *Table) Range(rank int, fn func(label uint32, key []byte, value uint64) error) error {
-	heads := make([]byte, t.buckets*8)
-	if err := t.table.Get(heads, rank, 0); err != nil {
-		return err
-	}
-	if err := t.table.Flush(rank); err != nil {
-		return err
-	}
 	buf := make([]byte, t.entrySize)
+	limit := t.buckets + t.heap.Blocks()
 	for b := range t.buckets {
+		head, err := t.table.AtomicGet(rank, b*t.slotSize)
+		if err != nil {
+			return err
+		}
 		steps := 0
-		for e := entryOf(binary.LittleEndian.Uint64(heads[b*8:])); e != 0; steps++ {
-			if steps > t.heap.Blocks() || e > t.heap.Blocks() {
+		for e := entryOf(head); e != 0; steps++ {
+			if steps > limit || e > limit {
 				return fmt.Errorf("dht: chain of bucket %d on rank %d is corrupt at entry %d", b, rank, e)
 			}
-			if err := t.data.Get(buf, rank, e*t.entrySize); err != nil {
+			win, off := t.entryAt(e)
+			if err := win.Get(buf, rank, off); err != nil {
 				return err
 			}
-			if err := t.data.Flush(rank); err != nil {
+			if err := win.Flush(rank); err != nil {
 				return err
 			}
 			l := binary.LittleEndian.Uint64(buf)
@@ -55,8 +54,26 @@ func (t *Table) Len(rank int) (int, error) {
 	return n, err
 }
 
-// FreeEntries counts the unused entries of rank's heap, at a quiescent
-// point. Len plus FreeEntries is the heap's size unless entries leaked.
+// Capacity is the number of keys a rank can hold: one per bucket plus the
+// overflow entries.
+func (t *Table) Capacity() int { return t.buckets + t.heap.Blocks() }
+
+// FreeEntries counts the unused entries of rank, home entries and overflow
+// entries together, at a quiescent point. Len plus FreeEntries is Capacity
+// unless entries leaked.
 func (t *Table) FreeEntries(rank int) (int, error) {
-	return t.heap.FreeBlocks(rank)
+	free, err := t.heap.FreeBlocks(rank)
+	if err != nil {
+		return 0, err
+	}
+	for b := range t.buckets {
+		state, err := t.table.AtomicGet(rank, b*t.slotSize+slotState)
+		if err != nil {
+			return 0, err
+		}
+		if state == homeFree {
+			free++
+		}
+	}
+	return free, nil
 }

@@ -8,11 +8,11 @@ import (
 	"github.com/gdi-go/gdi/rma/local"
 )
 
-// keyIn returns a key of label 1 that lives in the bucket at offset boff.
-func keyIn(t *Table, boff int, prefix string) []byte {
+// keyIn returns a key of label 1 that lives in bucket b.
+func keyIn(t *Table, b int, prefix string) []byte {
 	for i := 0; ; i++ {
 		k := []byte(fmt.Sprint(prefix, i))
-		if _, b := t.place(Hash(1, k)); b == boff {
+		if _, kb := t.place(Hash(1, k)); kb == b {
 			return k
 		}
 	}
@@ -23,6 +23,9 @@ func keyIn(t *Table, boff int, prefix string) []byte {
 // and stalls. Meanwhile k1 is deleted and its entry is reused for a key of
 // another bucket. When the lookup resumes, the entry it copies belongs to
 // another chain; only revalidating the link sends it back to find k2.
+//
+// k2 takes bucket 0's home entry and k1 an overflow entry; a filler takes
+// bucket 1's home entry, so the other key must reuse k1's overflow entry.
 func TestRecycledEntryDuringLookup(t *testing.T) {
 	err := local.Run(1, func(c rma.Comm) error {
 		tb, err := New(c, Config{Buckets: 2, Entries: 8})
@@ -31,8 +34,8 @@ func TestRecycledEntryDuringLookup(t *testing.T) {
 		}
 		defer tb.Free()
 		k2, k1 := keyIn(tb, 0, "second"), keyIn(tb, 0, "first")
-		other := keyIn(tb, 8, "other")
-		for _, k := range [][]byte{k2, k1} { // head insertion: chain is k1, k2
+		filler, other := keyIn(tb, 1, "filler"), keyIn(tb, 1, "other")
+		for _, k := range [][]byte{k2, k1, filler} { // head insertion: chain is k1, k2
 			if err := tb.Insert(1, k, 42); err != nil {
 				return err
 			}
@@ -44,8 +47,8 @@ func TestRecycledEntryDuringLookup(t *testing.T) {
 				hookErr = err
 				return
 			}
-			// The heap is a stack: the entry k1 just freed is the next one
-			// handed out, now at the head of the other bucket.
+			// The overflow heap is a stack: the entry k1 just freed is the
+			// next one handed out, now at the head of bucket 1.
 			hookErr = tb.Insert(1, other, 7)
 		}
 		defer func() { testHookBeforeCopy = nil }()

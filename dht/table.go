@@ -32,9 +32,11 @@ var (
 
 // Config sizes a table. It must be the same on every rank.
 type Config struct {
-	// Buckets is the number of buckets on each rank.
+	// Buckets is the number of buckets on each rank. Every bucket has room
+	// for one entry of its own, so a rank holds up to Buckets+Entries keys.
 	Buckets int
-	// Entries is the number of entries each rank's heap holds.
+	// Entries is the number of overflow entries in each rank's heap, for
+	// keys whose bucket's own entry is taken.
 	Entries int
 	// MaxKey is the longest key in bytes.
 	MaxKey int
@@ -64,33 +66,52 @@ func next(l link, e int) link { return (l>>32+1)<<32 | uint64(e) }
 // safe for concurrent use by goroutines of that rank.
 type Table struct {
 	comm      rma.Comm
-	table     rma.Window
-	heap      *bgdl.Pool
-	data      rma.Window
+	table     rma.Window // bucket slots: link, home state, home entry
+	heap      *bgdl.Pool // overflow entries
+	data      rma.Window // the heap's data window
 	entrySize int
+	slotSize  int
 	buckets   int
 	maxKey    int
 	bufs      sync.Pool
 }
+
+// A bucket slot holds the bucket's link word, the state of its home entry
+// (homeFree or homeUsed), and the home entry itself.
+const (
+	slotState = 8
+	slotEntry = 16
+	homeFree  = 0
+	homeUsed  = 1
+	cacheLine = 64
+)
 
 // New creates a table on all ranks. It is collective.
 func New(c rma.Comm, cfg Config) (*Table, error) {
 	if cfg.MaxKey == 0 {
 		cfg.MaxKey = DefaultMaxKey
 	}
-	if cfg.Buckets < 1 || cfg.Buckets > 1<<32-1 || cfg.Entries < 1 || cfg.Entries > maxEntries || cfg.MaxKey < 0 || cfg.MaxKey > 1<<20 {
-		return nil, fmt.Errorf("%w: %d buckets, %d entries (1 to %d), keys up to %d bytes",
+	if cfg.Buckets < 1 || cfg.Entries < 1 || cfg.Buckets > maxEntries-cfg.Entries || cfg.MaxKey < 0 || cfg.MaxKey > 1<<20 {
+		return nil, fmt.Errorf("%w: %d buckets and %d entries (each at least 1, together below %d), keys up to %d bytes",
 			ErrConfig, cfg.Buckets, cfg.Entries, maxEntries, cfg.MaxKey)
+	}
+	entrySize := headerSize + (cfg.MaxKey+7)&^7
+	slotSize := slotEntry + entrySize
+	if slotSize <= cacheLine {
+		// One slot per cache line: a lookup that finds its key in the
+		// bucket's home entry then costs a single memory access.
+		slotSize = cacheLine
 	}
 	t := &Table{
 		comm:      c,
-		entrySize: headerSize + (cfg.MaxKey+7)&^7,
+		entrySize: entrySize,
+		slotSize:  slotSize,
 		buckets:   cfg.Buckets,
 		maxKey:    cfg.MaxKey,
 	}
 	t.bufs.New = func() any { b := make([]byte, t.entrySize); return &b }
 	var err error
-	if t.table, err = c.NewWindow(cfg.Buckets * 8); err != nil {
+	if t.table, err = c.NewWindow(cfg.Buckets * t.slotSize); err != nil {
 		return nil, fmt.Errorf("dht: bucket window: %w", err)
 	}
 	if t.heap, err = bgdl.NewPool(c, bgdl.Config{BlockSize: t.entrySize, Blocks: cfg.Entries}); err != nil {
@@ -121,10 +142,21 @@ func (t *Table) Home(label uint32, key []byte) int {
 	return r
 }
 
-func (t *Table) place(h uint64) (rank, bucketOffset int) {
+// place returns the rank and bucket of a hash.
+func (t *Table) place(h uint64) (rank, bucket int) {
 	rank = int((h >> 32) * uint64(t.comm.Size()) >> 32)
-	bucket := int(uint64(uint32(h)) * uint64(t.buckets) >> 32)
-	return rank, bucket * 8
+	return rank, int(uint64(uint32(h)) * uint64(t.buckets) >> 32)
+}
+
+// Entries are numbered from 1 on each rank: 1 … Buckets are the buckets'
+// home entries, the rest are blocks of the overflow heap.
+
+// entryAt returns the window and offset of entry e.
+func (t *Table) entryAt(e int) (rma.Window, int) {
+	if e <= t.buckets {
+		return t.table, (e-1)*t.slotSize + slotEntry
+	}
+	return t.data, (e - t.buckets) * t.entrySize
 }
 
 // pos is where find stopped: the link that points at the current entry, and
@@ -143,11 +175,11 @@ type pos struct {
 // find walks the chain of key's bucket and stops at the entry holding key,
 // or at the end. It unlinks marked entries on its way.
 func (t *Table) find(h uint64, label uint32, key []byte, buf []byte) (bool, pos, error) {
-	r, boff := t.place(h)
+	r, b := t.place(h)
 again:
-	p := pos{rank: r, prevWin: t.table, prevOff: boff}
+	p := pos{rank: r, prevWin: t.table, prevOff: b * t.slotSize}
 	var err error
-	if p.prevLink, err = t.table.AtomicGet(r, boff); err != nil {
+	if p.prevLink, err = t.table.AtomicGet(r, p.prevOff); err != nil {
 		return false, p, err
 	}
 	p.head = p.prevLink
@@ -162,10 +194,11 @@ again:
 		if testHookBeforeCopy != nil {
 			testHookBeforeCopy()
 		}
-		if err := t.data.Get(buf, r, p.cur*t.entrySize); err != nil {
+		win, off := t.entryAt(p.cur)
+		if err := win.Get(buf, r, off); err != nil {
 			return false, p, err
 		}
-		if err := t.data.Flush(r); err != nil {
+		if err := win.Flush(r); err != nil {
 			return false, p, err
 		}
 		// Revalidate: if the link we followed is unchanged, cur stayed in
@@ -188,8 +221,8 @@ again:
 			if prev != p.prevLink {
 				goto again
 			}
-			if err := t.heap.Release(t.entryPtr(r, p.cur)); err != nil {
-				return false, p, fmt.Errorf("dht: reclaiming entry %d on rank %d: %w", p.cur, r, err)
+			if err := t.release(r, p.cur); err != nil {
+				return false, p, err
 			}
 			p.prevLink = swung
 			continue
@@ -198,7 +231,7 @@ again:
 			p.value = binary.LittleEndian.Uint64(buf[8:])
 			return true, p, nil
 		}
-		p.prevWin, p.prevOff, p.prevLink = t.data, p.cur*t.entrySize, p.curLink
+		p.prevWin, p.prevOff, p.prevLink = win, off, p.curLink
 	}
 }
 
@@ -212,9 +245,40 @@ func (t *Table) holds(buf []byte, h uint64, label uint32, key []byte) bool {
 	return uint32(lk) == label && n == len(key) && n <= t.maxKey && bytes.Equal(buf[headerSize:headerSize+n], key)
 }
 
-func (t *Table) entryPtr(rank, e int) bgdl.DPtr {
-	p, _ := bgdl.MakeDPtr(rank, e*t.entrySize) // in range by construction
-	return p
+// acquire takes a free entry on rank r for a key of bucket b: the bucket's
+// home entry if it is free, an overflow entry otherwise.
+func (t *Table) acquire(r, b int) (int, error) {
+	prev, err := t.table.CompareAndSwap(r, b*t.slotSize+slotState, homeFree, homeUsed)
+	if err != nil {
+		return 0, err
+	}
+	if prev == homeFree {
+		return b + 1, nil
+	}
+	ptr, err := t.heap.Acquire(r)
+	if errors.Is(err, bgdl.ErrExhausted) {
+		return 0, fmt.Errorf("%w on rank %d (%d buckets, %d overflow entries)", ErrFull, r, t.buckets, t.heap.Blocks())
+	}
+	if err != nil {
+		return 0, err
+	}
+	return t.buckets + ptr.Offset()/t.entrySize, nil
+}
+
+// release returns entry e of rank r, which must be unlinked, for reuse.
+func (t *Table) release(r, e int) error {
+	if e <= t.buckets {
+		prev, err := t.table.CompareAndSwap(r, (e-1)*t.slotSize+slotState, homeUsed, homeFree)
+		if err == nil && prev != homeUsed {
+			err = fmt.Errorf("dht: home entry %d on rank %d released while free", e, r)
+		}
+		return err
+	}
+	ptr, _ := bgdl.MakeDPtr(r, (e-t.buckets)*t.entrySize) // in range by construction
+	if err := t.heap.Release(ptr); err != nil {
+		return fmt.Errorf("dht: reclaiming entry %d on rank %d: %w", e, r, err)
+	}
+	return nil
 }
 
 func (t *Table) buf() *[]byte  { return t.bufs.Get().(*[]byte) }
@@ -244,16 +308,16 @@ func (t *Table) Insert(label uint32, key []byte, value uint64) error {
 	if err := t.checkKey(key); err != nil {
 		return err
 	}
-	b := t.buf()
-	defer t.put(b)
-	buf := *b
+	bp := t.buf()
+	defer t.put(bp)
+	buf := *bp
 	h := Hash(label, key)
-	r, boff := t.place(h)
+	r, b := t.place(h)
 	entry := 0
 	var tag link
 	defer func() {
 		if entry != 0 { // not published
-			_ = t.heap.Release(t.entryPtr(r, entry))
+			_ = t.release(r, entry)
 		}
 	}()
 	for {
@@ -265,16 +329,17 @@ func (t *Table) Insert(label uint32, key []byte, value uint64) error {
 			return fmt.Errorf("%w: label %d, key %q", ErrExists, label, key)
 		}
 		if entry == 0 {
-			if entry, tag, err = t.newEntry(r, h, label, key, value, buf); err != nil {
+			if entry, tag, err = t.newEntry(r, b, h, label, key, value, buf); err != nil {
 				return err
 			}
 		}
 		// The entry's link gets a tag above any it had in an earlier life,
 		// so readers that still hold an old link to it fail to revalidate.
-		if err := t.data.AtomicPut(r, entry*t.entrySize, next(tag, entryOf(p.head))); err != nil {
+		win, off := t.entryAt(entry)
+		if err := win.AtomicPut(r, off, next(tag, entryOf(p.head))); err != nil {
 			return err
 		}
-		prev, err := t.table.CompareAndSwap(r, boff, p.head, next(p.head, entry))
+		prev, err := t.table.CompareAndSwap(r, b*t.slotSize, p.head, next(p.head, entry))
 		if err != nil {
 			return err
 		}
@@ -285,21 +350,18 @@ func (t *Table) Insert(label uint32, key []byte, value uint64) error {
 	}
 }
 
-// newEntry takes an entry on rank r and writes everything but its link.
-// It returns the entry and its current link, whose tag the new link must
-// exceed.
-func (t *Table) newEntry(r int, h uint64, label uint32, key []byte, value uint64, buf []byte) (int, link, error) {
-	ptr, err := t.heap.Acquire(r)
-	if errors.Is(err, bgdl.ErrExhausted) {
-		return 0, 0, fmt.Errorf("%w on rank %d (%d entries)", ErrFull, r, t.heap.Blocks())
-	}
+// newEntry takes an entry on rank r for bucket b and writes everything but
+// its link. It returns the entry and its current link, whose tag the new link
+// must exceed.
+func (t *Table) newEntry(r, b int, h uint64, label uint32, key []byte, value uint64, buf []byte) (int, link, error) {
+	e, err := t.acquire(r, b)
 	if err != nil {
 		return 0, 0, err
 	}
-	e := ptr.Offset() / t.entrySize
-	old, err := t.data.AtomicGet(r, ptr.Offset())
+	win, off := t.entryAt(e)
+	old, err := win.AtomicGet(r, off)
 	if err != nil {
-		return 0, 0, errors.Join(err, t.heap.Release(ptr))
+		return 0, 0, errors.Join(err, t.release(r, e))
 	}
 	n := headerSize + len(key)
 	body := buf[8:n]
@@ -307,11 +369,11 @@ func (t *Table) newEntry(r int, h uint64, label uint32, key []byte, value uint64
 	binary.LittleEndian.PutUint64(body[8:], h)
 	binary.LittleEndian.PutUint64(body[16:], uint64(len(key))<<32|uint64(label))
 	copy(body[24:], key)
-	if err := t.data.Put(body, r, ptr.Offset()+8); err != nil {
-		return 0, 0, errors.Join(err, t.heap.Release(ptr))
+	if err := win.Put(body, r, off+8); err != nil {
+		return 0, 0, errors.Join(err, t.release(r, e))
 	}
-	if err := t.data.Flush(r); err != nil {
-		return 0, 0, errors.Join(err, t.heap.Release(ptr))
+	if err := win.Flush(r); err != nil {
+		return 0, 0, errors.Join(err, t.release(r, e))
 	}
 	return e, old &^ markBit, nil
 }
@@ -332,7 +394,8 @@ func (t *Table) Delete(label uint32, key []byte) (bool, error) {
 		// Mark cur's own link: from here on the key is deleted, and no
 		// one can insert after cur.
 		markedLink := next(p.curLink, entryOf(p.curLink)) | markBit
-		prev, err := t.data.CompareAndSwap(p.rank, p.cur*t.entrySize, p.curLink, markedLink)
+		win, off := t.entryAt(p.cur)
+		prev, err := win.CompareAndSwap(p.rank, off, p.curLink, markedLink)
 		if err != nil {
 			return false, err
 		}
@@ -347,7 +410,7 @@ func (t *Table) Delete(label uint32, key []byte) (bool, error) {
 			return true, err
 		}
 		if prev == p.prevLink {
-			return true, t.heap.Release(t.entryPtr(p.rank, p.cur))
+			return true, t.release(p.rank, p.cur)
 		}
 		_, _, err = t.find(h, label, key, *b)
 		return true, err
