@@ -26,6 +26,9 @@ type Backend struct {
 	Params func() any
 	// Ranks lists the rank counts to run on; nil means {1, 2, 4}.
 	Ranks []int
+	// Skip names cases (by Case.Name) the backend does not pass yet, each
+	// with the reason, which the subtest reports with t.Skip.
+	Skip map[string]string
 }
 
 // Case is one rule of the GDI contract, checked on every rank. Run is called
@@ -171,6 +174,9 @@ func Run(t *testing.T, b Backend) {
 		t.Run(fmt.Sprintf("ranks=%d", n), func(t *testing.T) {
 			for _, tc := range Cases {
 				t.Run(tc.Name, func(t *testing.T) {
+					if why, ok := b.Skip[tc.Name]; ok {
+						t.Skipf("%s: skipped: %s", b.Name, why)
+					}
 					dir := t.TempDir()
 					shared := &board{}
 					err := b.Launch(n, func(comm rma.Comm) error {

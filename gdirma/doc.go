@@ -1,0 +1,114 @@
+// Package gdirma is GDI-RMA: the Graph Database Interface (package gdi)
+// implemented over one-sided communication (package rma), the blocked
+// graph data layout (package bgdl) and the distributed hash table (package
+// dht). Ranks share nothing but RMA windows and collectives: every vertex,
+// edge and index entry lives in a window, and a rank reaches data of other
+// ranks only with Get, Put and remote atomics.
+//
+// # Parameters
+//
+// CreateDatabase takes a Params (or *Params, or nil for the defaults):
+// the block size (64 to 4096 bytes, default 256), the block memory per rank
+// (default 8 MiB), and the DHT's buckets and entries per rank. All ranks
+// must pass the same values (they are compared, ErrNotSame otherwise).
+// Running out of blocks or DHT entries is reported as gdi.ErrNoMemory (a
+// commit that needs blocks fails with ErrTransactionCommitFail and changes
+// nothing); a process never crashes for it.
+//
+// # Holders and blocks
+//
+// Every vertex and every edge is a holder: a chain of bgdl blocks. Its
+// number — and, with the database tag, its UID — is the DPtr of its
+// primary block, so UIDs are stable for the object's life. UIDs are tag
+// (16 bits) | rank (16 bits) | block number (32 bits).
+//
+// Each block begins with a marker word (primary of a vertex, primary of an
+// edge, continuation) and the DPtr of the next block. The primary block
+// adds the version of the committed holder and the length of its byte
+// image; the image follows, continued in as many blocks as needed:
+//
+//	labels      count, label numbers
+//	properties  count, then (property type, datatype, length, raw bytes)
+//	vertex      count and numbers of the incident edges
+//	edge        direction, origin and target vertex numbers
+//
+// Every edge is stored as a holder of its own (with a stable edge UID) and
+// listed in the holders of both of its ends, so neighbour and edge queries
+// work from either side. (The paper's lightweight edges, stored inline in
+// the source vertex, are not implemented: see Caveats.)
+//
+// Blocks are taken from the creating rank first and from the other ranks
+// when it has none left. A rank's high-water mark of blocks handed out
+// (control window) bounds the scans that index queries make.
+//
+// # Metadata
+//
+// Labels, property types and indexes are replicated on every rank and
+// changed only by collective calls, which exchange a summary of their
+// arguments and each rank's verdict (Allgatherv), so that they succeed or
+// fail everywhere, and give ErrNotSame on different arguments. Holders
+// store metadata by object number; a transaction that meets a number this
+// rank does not know (freed or changed meanwhile) gets a
+// transaction-critical error.
+//
+// # Implicit index
+//
+// Application-level IDs of vertices with labels are kept unique in the
+// DHT, key (label, ID) → vertex number. DHT keys are limited to 32 bytes
+// while IDs are not: an ID shorter than 32 bytes is its own key, a longer
+// one is replaced by its SHA-256 digest (exactly 32 bytes, so it cannot
+// equal a short ID). A hit is always checked against the ID stored in the
+// holder. IDs of vertices without labels (which need not be unique) and of
+// edges are found by scanning the holders.
+//
+// # Transactions and locks
+//
+// A transaction copies every holder it touches into a private cache (the
+// version seen is remembered) and works on these copies; nothing is
+// visible to others before commit, and abort just drops the copies and
+// gives back the primary blocks of holders it created. Reads of a
+// committed holder take its read lock (package txn: the bgdl lock word of
+// the primary block) for the copy.
+//
+// Commit is two-phase locking over the holders of the transaction:
+//
+//  1. take the commit gate (a lock word on rank 0) for reading, or for
+//     writing if the transaction made queries over many holders (ID
+//     lookups, index queries) that must be revalidated; this keeps two
+//     revalidating commits from waiting on each other's locks;
+//  2. take the lock word of every holder in the cache, in the order of
+//     their numbers — for writing those changed, created or deleted, for
+//     reading the rest; a lock that stays busy fails the commit
+//     (ErrTransactionCommitFail) after a bounded number of short retries;
+//  3. validate: every copied holder still has the version seen, and every
+//     query would return the same holders (skipped when the global commit
+//     counter has not moved since the first query);
+//  4. install: update the implicit index (insert-if-absent decides ID
+//     uniqueness; on a clash everything is undone), take the blocks the
+//     new images need, draw a version from the commit counter, write each
+//     image (continuation blocks first, primary block last);
+//  5. release the locks, then return unused blocks to the pool.
+//
+// No transaction ever waits for a lock without bound, so there is no
+// deadlock. Committed transactions are serializable.
+//
+// Collective read transactions run on a quiet database and end with an
+// Allreduce of a failure flag so that all ranks agree on commit or abort.
+//
+// # Indexes and constraints
+//
+// Explicit indexes store no entries: a query scans the holders of all
+// ranks up to their high-water marks and keeps those that gdi.IndexCovers
+// admits and that satisfy the constraint (gdi.DNF). Local queries keep the
+// holders whose primary block is on the calling rank. Edge and neighbour
+// filters evaluate the constraint on the copies of the transaction.
+//
+// # Caveats
+//
+//   - Lightweight edges are not implemented: every edge has its own holder.
+//   - Index queries and lookups of IDs without labels scan all holders.
+//   - CSV loads and metadata rewrites are done by rank 0 on a quiet
+//     database, holder by holder.
+//   - Internal UIDs of deleted holders may name a reused block later; using
+//     them is erroneous and not always detected.
+package gdirma

@@ -1,0 +1,119 @@
+package gdirma
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math/rand/v2"
+	"sync/atomic"
+
+	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/rma"
+)
+
+// Driver is the GDI-RMA backend. Its zero value is ready to use:
+//
+//	db, err := gdirma.Driver{}.CreateDatabase(comm, gdirma.Params{BlockSize: 512})
+type Driver struct{}
+
+// Params are the parameters of CreateDatabase. Zero fields get defaults;
+// nil params mean all defaults. Every rank must pass the same values.
+type Params struct {
+	// BlockSize is the size of a BGDL block in bytes: a multiple of 8 from
+	// 64 to 4096. Default 256.
+	BlockSize int
+	// MemoryPerRank is the size of each rank's block memory in bytes.
+	// Default 8 MiB.
+	MemoryPerRank int
+	// DHTBuckets is the number of buckets of the implicit index per rank.
+	// Default 4096.
+	DHTBuckets int
+	// DHTEntries is the number of implicit-index entries per rank (one per
+	// label of each vertex with an ID). Default MemoryPerRank/BlockSize.
+	DHTEntries int
+}
+
+// Defaults of Params.
+const (
+	DefaultBlockSize     = 256
+	DefaultMemoryPerRank = 8 << 20
+	DefaultDHTBuckets    = 4096
+)
+
+func (p Params) withDefaults() (Params, error) {
+	if p.BlockSize == 0 {
+		p.BlockSize = DefaultBlockSize
+	}
+	if p.MemoryPerRank == 0 {
+		p.MemoryPerRank = DefaultMemoryPerRank
+	}
+	if p.DHTBuckets == 0 {
+		p.DHTBuckets = DefaultDHTBuckets
+	}
+	switch {
+	case p.BlockSize < 64 || p.BlockSize > 4096 || p.BlockSize%8 != 0:
+		return p, gdi.Errorf(gdi.ErrArgument, "gdirma: block size %d: want a multiple of 8 from 64 to 4096", p.BlockSize)
+	case p.MemoryPerRank < 2*p.BlockSize || p.MemoryPerRank/p.BlockSize > 1<<31:
+		return p, gdi.Errorf(gdi.ErrArgument, "gdirma: memory per rank %d for blocks of %d bytes", p.MemoryPerRank, p.BlockSize)
+	case p.DHTBuckets < 1 || p.DHTBuckets > 1<<28:
+		return p, gdi.Errorf(gdi.ErrArgument, "gdirma: %d DHT buckets", p.DHTBuckets)
+	case p.DHTEntries < 0 || p.DHTEntries > 1<<30:
+		return p, gdi.Errorf(gdi.ErrArgument, "gdirma: %d DHT entries", p.DHTEntries)
+	}
+	if p.DHTEntries == 0 {
+		p.DHTEntries = max(64, p.MemoryPerRank/p.BlockSize)
+	}
+	return p, nil
+}
+
+var _ gdi.Driver = Driver{}
+
+// lastTag numbers the databases of the process; rank 0's choice is
+// broadcast, so UIDs of two databases differ in their tag.
+var lastTag atomic.Uint32
+
+func init() { lastTag.Store(rand.Uint32()) }
+
+// CreateDatabase creates a database over the ranks of comm (collective).
+func (Driver) CreateDatabase(comm rma.Comm, params any) (gdi.Database, error) {
+	if comm == nil {
+		return nil, gdi.Errorf(gdi.ErrArgument, "nil Comm")
+	}
+	var local error
+	var p Params
+	switch q := params.(type) {
+	case nil:
+	case Params:
+		p = q
+	case *Params:
+		if q != nil {
+			p = *q
+		}
+	default:
+		local = gdi.Errorf(gdi.ErrArgument, "gdirma does not know parameters of type %T", params)
+	}
+	if local == nil {
+		p, local = p.withDefaults()
+	}
+	tag := uint16(0)
+	if comm.Rank() == 0 {
+		for tag == 0 {
+			tag = uint16(lastTag.Add(1))
+		}
+	}
+	buf := binary.LittleEndian.AppendUint16(nil, tag)
+	if err := comm.Bcast(buf, 0); err != nil {
+		return nil, gdi.Errorf(gdi.ErrIntern, "gdirma: broadcast of the tag: %w", err)
+	}
+	tag = binary.LittleEndian.Uint16(buf)
+	db := newDatabase(nil, comm)
+	if err := db.agree(fmt.Sprintf("CreateDatabase %+v", p), local); err != nil {
+		return nil, err
+	}
+	st, err := newStore(comm, p, tag)
+	if err != nil {
+		// Window allocation is collective and fails alike on every rank.
+		return nil, gdi.Errorf(gdi.ErrNoMemory, "gdirma: %v", err)
+	}
+	db.st = st
+	return db, nil
+}

@@ -1,0 +1,356 @@
+package gdirma
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/gdi-go/gdi/gdi"
+)
+
+// Queries over many objects: the implicit index (TranslateVertexID and the
+// uniqueness of IDs) and the explicit indexes. Each evaluates a predicate
+// over the committed store overlaid with the transaction's copies, and
+// records which committed objects matched, for validation at commit.
+
+// overlay combines the committed matches of a query with the
+// transaction's copies, for which match decides. The result is sorted.
+func (tx *Transaction) overlay(k kind, committed map[uint64]struct{}, match func(n uint64, r *record) bool) []uint64 {
+	var out []uint64
+	for n := range committed {
+		if tx.objs[k][n] == nil {
+			out = append(out, n)
+		}
+	}
+	for n, o := range tx.objs[k] {
+		if !o.deleted && match(n, o.rec) {
+			out = append(out, n)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// beforeScan notes the number of commits before the first scan of the
+// transaction: if it is unchanged at commit, no scan needs revalidation.
+func (tx *Transaction) beforeScan() error {
+	if tx.epochSet {
+		return nil
+	}
+	v, err := tx.db.st.ctl.AtomicGet(0, ctlCommits)
+	if err != nil {
+		return internal(err)
+	}
+	tx.epoch, tx.epochSet = v, true
+	return nil
+}
+
+// record remembers a scan for validation. Collective read transactions run
+// on a quiet database and need none.
+func (tx *Transaction) record(eval func(st *store) (map[uint64]struct{}, error), seen map[uint64]struct{}) {
+	if tx.typ == gdi.SingleProcessTransaction {
+		tx.scans = append(tx.scans, scan{eval: eval, seen: seen})
+	}
+}
+
+// lookupID returns the objects of kind k found under key, as the
+// transaction sees them.
+func (tx *Transaction) lookupID(k kind, key idKey) ([]uint64, error) {
+	eval := func(st *store) (map[uint64]struct{}, error) { return st.committedIDMatches(k, key) }
+	if err := tx.beforeScan(); err != nil {
+		return nil, err
+	}
+	committed, err := eval(tx.db.st)
+	if err != nil {
+		if gdi.ErrorClass(err) == gdi.ErrTransactionCritical {
+			return nil, tx.fail("%v", err)
+		}
+		return nil, err
+	}
+	if tx.typ == gdi.SingleProcessTransaction {
+		tx.scans = append(tx.scans, scan{eval: eval, seen: maps.Clone(committed), id: &idScan{k, key}})
+	}
+	return tx.overlay(k, committed, func(_ uint64, r *record) bool { return r.matchesID(key) }), nil
+}
+
+// idClash returns ErrNonUniqueID if another object of kind k than n has
+// one of the given labels and the application-level ID id.
+func (tx *Transaction) idClash(k kind, n uint64, labels []uint32, id string) error {
+	for _, l := range labels {
+		ms, err := tx.lookupID(k, idKey{l, id})
+		if err != nil {
+			return err
+		}
+		for _, m := range ms {
+			if m != n {
+				return gdi.Errorf(gdi.ErrNonUniqueID, "another %v has label %d and ID %q", k, l, id)
+			}
+		}
+	}
+	return nil
+}
+
+// TranslateVertexID finds the vertex with label l and application-level ID
+// id.
+func (tx *Transaction) TranslateVertexID(l gdi.Label, id []byte) (gdi.VertexUID, bool, error) {
+	tx.mu.Lock()
+	defer tx.mu.Unlock()
+	if err := tx.valid(); err != nil {
+		return 0, false, err
+	}
+	ln, err := tx.db.labelNum(l, true)
+	if err != nil {
+		return 0, false, err
+	}
+	found, err := tx.lookupID(vertexKind, idKey{ln, string(id)})
+	if err != nil {
+		return 0, false, err
+	}
+	switch len(found) {
+	case 0:
+		return 0, false, nil
+	case 1:
+		return tx.vertexUID(found[0]), true, nil
+	}
+	if ln != uint32(gdi.LabelNone) {
+		return 0, false, tx.fail("label %v and ID %q name %d vertices", l, id, len(found))
+	}
+	return tx.vertexUID(found[0]), true, gdi.Errorf(gdi.WarnNonUniqueID, "%d vertices without labels have ID %q", len(found), id)
+}
+
+// objView shows a record to gdi.DNF and gdi.IndexCovers with this rank's
+// handles.
+type objView struct {
+	db      *Database
+	r       *record
+	degrees func() (deg, in, out uint64) // nil for edges
+}
+
+func (v objView) Labels() []gdi.Label {
+	out := make([]gdi.Label, len(v.r.labels))
+	for i, n := range v.r.labels {
+		out[i] = v.db.labelHandle(n)
+	}
+	return out
+}
+
+func (v objView) PropertyTypes() []gdi.PropertyType {
+	var out []gdi.PropertyType
+	for _, n := range v.r.ptypes() {
+		out = append(out, v.db.ptypeHandle(n))
+	}
+	return out
+}
+
+func (v objView) Values(p gdi.PropertyType) []gdi.Value {
+	if p.IsReadOnly() {
+		if v.degrees == nil {
+			return nil
+		}
+		deg, in, out := v.degrees()
+		return []gdi.Value{degreeValue(p, deg, in, out)}
+	}
+	if p.Tag() != 0 && p.Tag() != v.db.tag {
+		return nil
+	}
+	return v.r.values(p.ID())
+}
+
+func degreeValue(p gdi.PropertyType, deg, in, out uint64) gdi.Value {
+	switch p {
+	case gdi.PropertyTypeInDegree:
+		return gdi.Uint64s(in)
+	case gdi.PropertyTypeOutDegree:
+		return gdi.Uint64s(out)
+	}
+	return gdi.Uint64s(deg)
+}
+
+// addDegree counts edge e of vertex n: a loop counts twice in the degree.
+func addDegree(deg, in, out uint64, n uint64, e *record) (uint64, uint64, uint64) {
+	for _, end := range []uint64{e.origin, e.target} {
+		if end != n {
+			continue
+		}
+		deg++
+	}
+	if e.dir == gdi.Directed {
+		if e.origin == n {
+			out++
+		}
+		if e.target == n {
+			in++
+		}
+	}
+	return deg, in, out
+}
+
+// txDegrees computes the degrees of vertex n as the transaction sees it.
+func (tx *Transaction) txDegrees(n uint64, r *record) (deg, in, out uint64, err error) {
+	for _, e := range sortedKeys(r.edges) {
+		o, err := tx.related(edgeKind, e)
+		if err != nil {
+			return 0, 0, 0, err
+		}
+		deg, in, out = addDegree(deg, in, out, n, o.rec)
+	}
+	return deg, in, out, nil
+}
+
+func sortedKeys(m map[uint64]struct{}) []uint64 {
+	return slices.Sorted(maps.Keys(m))
+}
+
+// predicate is what an index query asks of an object.
+type predicate struct {
+	db        *Database
+	labels    []gdi.Label
+	ptypes    []gdi.PropertyType
+	dnf       gdi.DNF
+	hasFilter bool
+	home      int // -1: any rank
+}
+
+func (p predicate) holds(v objView) bool {
+	if p.home >= 0 && v.r.home != p.home {
+		return false
+	}
+	if !gdi.IndexCovers(p.labels, p.ptypes, v.Labels(), v.PropertyTypes()) {
+		return false
+	}
+	if !p.hasFilter {
+		return true
+	}
+	ok, err := p.dnf.Eval(v)
+	return err == nil && ok
+}
+
+// query runs an index query for objects of kind k.
+func (tx *Transaction) query(k kind, idx gdi.Index, c gdi.Constraint, local bool) ([]uint64, error) {
+	if err := tx.valid(); err != nil {
+		return nil, err
+	}
+	db := tx.db
+	if idx == nil {
+		return nil, gdi.Errorf(gdi.ErrIndex, "nil index")
+	}
+	x, ok := idx.(*Index)
+	if !ok || x == nil || x.db != db {
+		return nil, gdi.Errorf(gdi.ErrObjectMismatch, "index of another database or rank")
+	}
+	pred := predicate{db: db, home: -1}
+	if local {
+		pred.home = db.rank
+	}
+	db.mu.RLock()
+	err := x.validLocked()
+	for _, n := range x.labels {
+		pred.labels = append(pred.labels, db.labelHandle(n))
+	}
+	for _, n := range x.ptypes {
+		pred.ptypes = append(pred.ptypes, db.ptypeHandle(n))
+	}
+	db.mu.RUnlock()
+	if err != nil {
+		return nil, err
+	}
+	if pred.dnf, pred.hasFilter, err = db.filter(c); err != nil {
+		return nil, err
+	}
+	eval := func(st *store) (map[uint64]struct{}, error) {
+		out := map[uint64]struct{}{}
+		var degErr error
+		err := st.scan(k, func(n uint64, r *record) error {
+			v := objView{db: db, r: r}
+			if k == vertexKind {
+				v.degrees = func() (uint64, uint64, uint64) {
+					d, i, o, err := st.degrees(n, r)
+					if err != nil && degErr == nil {
+						degErr = err
+					}
+					return d, i, o
+				}
+			}
+			if pred.holds(v) {
+				out[n] = struct{}{}
+			}
+			return degErr
+		})
+		return out, err
+	}
+	if err := tx.beforeScan(); err != nil {
+		return nil, err
+	}
+	committed, err := eval(db.st)
+	if err != nil {
+		if gdi.ErrorClass(err) == gdi.ErrTransactionCritical {
+			return nil, tx.fail("%v", err)
+		}
+		return nil, err
+	}
+	tx.record(eval, maps.Clone(committed))
+	var degErr error
+	found := tx.overlay(k, committed, func(n uint64, r *record) bool {
+		v := objView{db: db, r: r}
+		if k == vertexKind {
+			v.degrees = func() (uint64, uint64, uint64) {
+				d, i, o, err := tx.txDegrees(n, r)
+				if err != nil {
+					degErr = err
+				}
+				return d, i, o
+			}
+		}
+		return pred.holds(v)
+	})
+	return found, degErr
+}
+
+// VerticesOfIndex returns the vertices in idx that satisfy c.
+func (tx *Transaction) VerticesOfIndex(idx gdi.Index, c gdi.Constraint) ([]gdi.VertexUID, error) {
+	return tx.vertexQuery(idx, c, false)
+}
+
+// LocalVerticesOfIndex returns the vertices in idx that satisfy c and have
+// the calling rank as home.
+func (tx *Transaction) LocalVerticesOfIndex(idx gdi.Index, c gdi.Constraint) ([]gdi.VertexUID, error) {
+	return tx.vertexQuery(idx, c, true)
+}
+
+func (tx *Transaction) vertexQuery(idx gdi.Index, c gdi.Constraint, local bool) ([]gdi.VertexUID, error) {
+	tx.mu.Lock()
+	defer tx.mu.Unlock()
+	ns, err := tx.query(vertexKind, idx, c, local)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]gdi.VertexUID, len(ns))
+	for i, n := range ns {
+		out[i] = tx.vertexUID(n)
+	}
+	return out, nil
+}
+
+// EdgesOfIndex returns the edges in idx that satisfy c.
+func (tx *Transaction) EdgesOfIndex(idx gdi.Index, c gdi.Constraint) ([]gdi.EdgeUID, error) {
+	return tx.edgeQuery(idx, c, false)
+}
+
+// LocalEdgesOfIndex returns the edges in idx that satisfy c and have the
+// calling rank as home.
+func (tx *Transaction) LocalEdgesOfIndex(idx gdi.Index, c gdi.Constraint) ([]gdi.EdgeUID, error) {
+	return tx.edgeQuery(idx, c, true)
+}
+
+func (tx *Transaction) edgeQuery(idx gdi.Index, c gdi.Constraint, local bool) ([]gdi.EdgeUID, error) {
+	tx.mu.Lock()
+	defer tx.mu.Unlock()
+	ns, err := tx.query(edgeKind, idx, c, local)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]gdi.EdgeUID, len(ns))
+	for i, n := range ns {
+		out[i] = tx.edgeUID(n)
+	}
+	return out, nil
+}

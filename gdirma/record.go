@@ -1,0 +1,256 @@
+package gdirma
+
+import (
+	"encoding/binary"
+	"errors"
+	"maps"
+	"slices"
+
+	"github.com/gdi-go/gdi/gdi"
+)
+
+// kind tells vertices and edges apart. Most of the data model is shared.
+type kind uint8
+
+const (
+	vertexKind kind = iota
+	edgeKind
+)
+
+func (k kind) String() string {
+	if k == vertexKind {
+		return "vertex"
+	}
+	return "edge"
+}
+
+// invalidCode is the "invalid argument" code of holders of this kind.
+func (k kind) invalidCode() gdi.Code {
+	if k == vertexKind {
+		return gdi.ErrVertex
+	}
+	return gdi.ErrEdge
+}
+
+// property is one (property type, value) pair of an object. The property
+// type is stored by object number, which all ranks share.
+type property struct {
+	ptype uint32
+	value gdi.Value
+}
+
+// record is a vertex or an edge: the committed version in the store, or a
+// transaction's private copy of it.
+type record struct {
+	version uint64 // commit number that wrote it (store only)
+	home    int    // home rank
+
+	labels []uint32   // label numbers, each once, in the order added
+	props  []property // each (type, value) pair once
+
+	// vertices only: the edges that have the vertex as an end.
+	edges map[uint64]struct{}
+
+	// edges only.
+	dir            gdi.DirectionType
+	origin, target uint64 // vertex numbers
+}
+
+// clone returns a deep copy of r.
+func (r *record) clone() *record {
+	c := *r
+	c.labels = slices.Clone(r.labels)
+	c.props = slices.Clone(r.props)
+	if r.edges != nil {
+		c.edges = maps.Clone(r.edges)
+	}
+	return &c
+}
+
+func (r *record) hasLabel(l uint32) bool { return slices.Contains(r.labels, l) }
+
+// values returns the values of the properties of type p.
+func (r *record) values(p uint32) []gdi.Value {
+	var vs []gdi.Value
+	for _, pr := range r.props {
+		if pr.ptype == p {
+			vs = append(vs, pr.value)
+		}
+	}
+	return vs
+}
+
+func (r *record) hasProperty(p uint32, v gdi.Value) bool {
+	return slices.Contains(r.props, property{p, v})
+}
+
+// ptypes returns the numbers of the property types present, each once, in
+// the order of first appearance.
+func (r *record) ptypes() []uint32 {
+	var ps []uint32
+	for _, pr := range r.props {
+		if !slices.Contains(ps, pr.ptype) {
+			ps = append(ps, pr.ptype)
+		}
+	}
+	return ps
+}
+
+// removeProperties removes every property of type p and reports whether
+// there was one.
+func (r *record) removeProperties(p uint32) bool {
+	n := len(r.props)
+	r.props = slices.DeleteFunc(r.props, func(pr property) bool { return pr.ptype == p })
+	return len(r.props) != n
+}
+
+// appID returns the application-level ID, if the object has one.
+func (r *record) appID() (string, bool) {
+	for _, pr := range r.props {
+		if pr.ptype == uint32(gdi.PropertyTypeID) {
+			return string(pr.value.Raw()), true
+		}
+	}
+	return "", false
+}
+
+// idKeys returns the keys of the implicit index under which the object is
+// found: (label, ID) for every label, or (LabelNone, ID) if it has none.
+func (r *record) idKeys() []idKey {
+	id, ok := r.appID()
+	if !ok {
+		return nil
+	}
+	if len(r.labels) == 0 {
+		return []idKey{{uint32(gdi.LabelNone), id}}
+	}
+	keys := make([]idKey, len(r.labels))
+	for i, l := range r.labels {
+		keys[i] = idKey{l, id}
+	}
+	return keys
+}
+
+// matchesID reports whether the object is found under key k.
+func (r *record) matchesID(k idKey) bool {
+	id, ok := r.appID()
+	if !ok || id != k.id {
+		return false
+	}
+	if k.label == uint32(gdi.LabelNone) {
+		return len(r.labels) == 0
+	}
+	return r.hasLabel(k.label)
+}
+
+// ends returns the ends of an edge.
+func (r *record) ends() []uint64 {
+	if r.origin == r.target {
+		return []uint64{r.origin}
+	}
+	return []uint64{r.origin, r.target}
+}
+
+// idKey is a key of the implicit index: a label number (LabelNone for
+// objects without labels) and an application-level ID.
+type idKey struct {
+	label uint32
+	id    string
+}
+
+// The byte image of a holder, spread over its blocks:
+//
+//	uvarint   number of labels, then each label number (uvarint)
+//	uvarint   number of properties, then each: property type number
+//	          (uvarint), datatype (1 byte), length (uvarint), raw bytes
+//	vertices: uvarint number of incident edges, then each edge's number
+//	          (8 bytes, ascending)
+//	edges:    direction (1 byte), origin and target numbers (8 bytes each)
+func encodeRecord(k kind, r *record) []byte {
+	b := binary.AppendUvarint(nil, uint64(len(r.labels)))
+	for _, l := range r.labels {
+		b = binary.AppendUvarint(b, uint64(l))
+	}
+	b = binary.AppendUvarint(b, uint64(len(r.props)))
+	for _, p := range r.props {
+		b = binary.AppendUvarint(b, uint64(p.ptype))
+		b = append(b, byte(p.value.Datatype()))
+		raw := p.value.Raw()
+		b = binary.AppendUvarint(b, uint64(len(raw)))
+		b = append(b, raw...)
+	}
+	if k == vertexKind {
+		es := slices.Sorted(maps.Keys(r.edges))
+		b = binary.AppendUvarint(b, uint64(len(es)))
+		for _, e := range es {
+			b = binary.LittleEndian.AppendUint64(b, e)
+		}
+		return b
+	}
+	b = append(b, byte(r.dir))
+	b = binary.LittleEndian.AppendUint64(b, r.origin)
+	return binary.LittleEndian.AppendUint64(b, r.target)
+}
+
+var errImage = errors.New("corrupt holder image")
+
+func decodeRecord(k kind, b []byte) (*record, error) {
+	uv := func() uint64 {
+		x, n := binary.Uvarint(b)
+		if n <= 0 {
+			b = nil
+			return 0
+		}
+		b = b[n:]
+		return x
+	}
+	r := &record{}
+	nl := uv()
+	if nl > uint64(len(b)) {
+		return nil, errImage
+	}
+	for range nl {
+		r.labels = append(r.labels, uint32(uv()))
+	}
+	np := uv()
+	if np > uint64(len(b)) {
+		return nil, errImage
+	}
+	for range np {
+		pt := uint32(uv())
+		if len(b) < 1 {
+			return nil, errImage
+		}
+		dt := gdi.Datatype(b[0])
+		b = b[1:]
+		l := uv()
+		if l > uint64(len(b)) {
+			return nil, errImage
+		}
+		v, err := gdi.NewValue(dt, b[:l])
+		if err != nil {
+			return nil, err
+		}
+		b = b[l:]
+		r.props = append(r.props, property{pt, v})
+	}
+	if k == vertexKind {
+		ne := uv()
+		if ne*8 > uint64(len(b)) {
+			return nil, errImage
+		}
+		r.edges = make(map[uint64]struct{}, ne)
+		for range ne {
+			r.edges[binary.LittleEndian.Uint64(b)] = struct{}{}
+			b = b[8:]
+		}
+		return r, nil
+	}
+	if len(b) < 17 {
+		return nil, errImage
+	}
+	r.dir = gdi.DirectionType(b[0])
+	r.origin = binary.LittleEndian.Uint64(b[1:])
+	r.target = binary.LittleEndian.Uint64(b[9:])
+	return r, nil
+}

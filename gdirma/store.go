@@ -1,0 +1,590 @@
+package gdirma
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
+	"fmt"
+
+	"github.com/gdi-go/gdi/bgdl"
+	"github.com/gdi-go/gdi/dht"
+	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/rma"
+	"github.com/gdi-go/gdi/txn"
+)
+
+// Block layout. Every block of a holder starts with a marker word and the
+// DPtr of the next block of the holder (Null ends the chain). The primary
+// block adds the version of the committed holder and the length of its
+// byte image.
+const (
+	markerPrimary = uint64(0x4744495052494d00)  // "GDIPRIM\x00" | kind
+	markerCont    = uint64(0x47444943_4f4e5400) // "GDICONT\x00"
+	primaryHeader = 32
+	contHeader    = 16
+)
+
+// Control window words: word 0 of each rank is the highest block number
+// handed out on that rank (scans stop there); word 1 of rank 0 counts
+// commits (versions); word 2 of rank 0 is the commit gate, a
+// reader-writer lock word that commits without scans take for reading and
+// commits that must revalidate scans take for writing.
+const (
+	ctlHighWater = 0
+	ctlCommits   = 8
+	ctlGate      = 16
+	ctlSize      = 24
+)
+
+// store is one rank's handle on the graph data of a database. It holds no
+// graph data itself: holders live in the blocks of pool, the implicit index
+// in the DHT ids, and the counters in ctl. All of them are RMA windows, so
+// every rank reaches all data only with one-sided operations.
+type store struct {
+	tag  uint16 // database tag, part of every UID
+	comm rma.Comm
+	rank int
+	size int
+
+	pool  *bgdl.Pool
+	data  rma.Window
+	locks rma.Window
+	ctl   rma.Window
+	ids   *dht.Table
+	bs    int
+
+	// held, if set, names the objects whose lock words the caller holds
+	// (during a commit): reads of them take no read lock.
+	held func(n uint64) bool
+}
+
+func newStore(comm rma.Comm, p Params, tag uint16) (*store, error) {
+	st := &store{tag: tag, comm: comm, rank: comm.Rank(), size: comm.Size(), bs: p.BlockSize}
+	var err error
+	st.pool, err = bgdl.NewPool(comm, bgdl.Config{BlockSize: p.BlockSize, Blocks: p.MemoryPerRank / p.BlockSize})
+	if err != nil {
+		return nil, err
+	}
+	st.data, st.locks = st.pool.Data(), st.pool.Locks()
+	if st.ctl, err = comm.NewWindow(ctlSize); err != nil {
+		return nil, errors.Join(err, st.pool.Free())
+	}
+	if st.ids, err = dht.New(comm, dht.Config{Buckets: p.DHTBuckets, Entries: p.DHTEntries, MaxKey: idKeyLen}); err != nil {
+		return nil, errors.Join(err, st.pool.Free(), st.ctl.Free())
+	}
+	return st, nil
+}
+
+// free releases the windows (collective).
+func (st *store) free() error {
+	return errors.Join(st.ids.Free(), st.ctl.Free(), st.pool.Free())
+}
+
+// internal wraps a failure of the RMA layer.
+func internal(err error) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, bgdl.ErrExhausted) || errors.Is(err, dht.ErrFull) {
+		return gdi.Errorf(gdi.ErrNoMemory, "gdirma: %v", err)
+	}
+	return gdi.Errorf(gdi.ErrIntern, "gdirma: %v", err)
+}
+
+// blockIndex returns the block number of DPtr n.
+func (st *store) blockIndex(n uint64) int { return bgdl.DPtr(n).Offset() / st.bs }
+
+// valid reports whether n names a block of the pool.
+func (st *store) valid(n uint64) bool {
+	_, err := st.pool.LockOffset(bgdl.DPtr(n))
+	return err == nil
+}
+
+func (st *store) lockAddr(n uint64) txn.Addr {
+	off, _ := st.pool.LockOffset(bgdl.DPtr(n))
+	return txn.Addr{Rank: bgdl.DPtr(n).Rank(), Off: off}
+}
+
+// acquire takes a block, from rank target if it has one, else from the
+// other ranks in turn. Its marker word is cleared.
+func (st *store) acquire(target int) (uint64, error) {
+	for i := range st.size {
+		r := (target + i) % st.size
+		p, err := st.pool.Acquire(r)
+		if errors.Is(err, bgdl.ErrExhausted) {
+			continue
+		}
+		if err != nil {
+			return 0, internal(err)
+		}
+		if err := st.data.AtomicPut(r, p.Offset(), 0); err != nil {
+			return 0, internal(err)
+		}
+		b := uint64(p.Offset() / st.bs)
+		for {
+			hw, err := st.ctl.AtomicGet(r, ctlHighWater)
+			if err != nil {
+				return 0, internal(err)
+			}
+			if hw >= b {
+				break
+			}
+			if prev, err := st.ctl.CompareAndSwap(r, ctlHighWater, hw, b); err != nil {
+				return 0, internal(err)
+			} else if prev == hw {
+				break
+			}
+		}
+		return uint64(p), nil
+	}
+	return 0, gdi.Errorf(gdi.ErrNoMemory, "gdirma: no free block on any rank (%d blocks of %d bytes per rank)", st.pool.Blocks(), st.bs)
+}
+
+// release clears the marker of block n and gives it back to the pool.
+func (st *store) release(n uint64) error {
+	p := bgdl.DPtr(n)
+	if err := st.data.AtomicPut(p.Rank(), p.Offset(), 0); err != nil {
+		return internal(err)
+	}
+	return internal(st.pool.Release(p))
+}
+
+// newNumber creates the primary block of a new object on rank home; its
+// DPtr is the object's number.
+func (st *store) newNumber(home int) (uint64, error) { return st.acquire(home) }
+
+// get reads len(buf) bytes of block n at offset off.
+func (st *store) get(buf []byte, n uint64, off int) error {
+	p := bgdl.DPtr(n)
+	if err := st.data.Get(buf, p.Rank(), p.Offset()+off); err != nil {
+		return internal(err)
+	}
+	return internal(st.data.Flush(p.Rank()))
+}
+
+func (st *store) put(buf []byte, n uint64, off int) error {
+	p := bgdl.DPtr(n)
+	if err := st.data.Put(buf, p.Rank(), p.Offset()+off); err != nil {
+		return internal(err)
+	}
+	return internal(st.data.Flush(p.Rank()))
+}
+
+// errBusy is the transaction-critical error of a lock that is held.
+func errBusy(n uint64) error {
+	return gdi.Errorf(gdi.ErrTransactionCritical, "gdirma: holder %v is locked by another transaction", bgdl.DPtr(n))
+}
+
+// image is a committed holder as read from its blocks.
+type image struct {
+	k       kind
+	version uint64
+	chain   []uint64 // the blocks, primary first
+	bytes   []byte
+}
+
+// readImage reads the holder whose primary block is n, under a read lock
+// unless the caller holds its lock. ok is false if n is no primary block.
+func (st *store) readImage(n uint64) (img image, ok bool, err error) {
+	if !st.valid(n) {
+		return img, false, nil
+	}
+	if st.held == nil || !st.held(n) {
+		a := st.lockAddr(n)
+		if err := txn.Lock(st.locks, a.Rank, a.Off, txn.Read); err != nil {
+			if errors.Is(err, txn.ErrBusy) {
+				return img, false, errBusy(n)
+			}
+			return img, false, internal(err)
+		}
+		defer txn.Unlock(st.locks, a.Rank, a.Off, txn.Read)
+	}
+	blk := make([]byte, st.bs)
+	if err := st.get(blk, n, 0); err != nil {
+		return img, false, err
+	}
+	marker := binary.LittleEndian.Uint64(blk)
+	if marker&^0xff != markerPrimary {
+		return img, false, nil
+	}
+	img.k = kind(marker & 0xff)
+	next := binary.LittleEndian.Uint64(blk[8:])
+	img.version = binary.LittleEndian.Uint64(blk[16:])
+	length := int(binary.LittleEndian.Uint64(blk[24:]))
+	if length < 0 || length > st.pool.Blocks()*st.size*st.bs {
+		return img, false, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v has a corrupt length %d", bgdl.DPtr(n), length)
+	}
+	img.chain = []uint64{n}
+	img.bytes = make([]byte, 0, length)
+	img.bytes = append(img.bytes, blk[primaryHeader:primaryHeader+min(length, st.bs-primaryHeader)]...)
+	for len(img.bytes) < length {
+		if next == 0 || !st.valid(next) || len(img.chain) > st.pool.Blocks()*st.size {
+			return img, false, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v has a broken chain", bgdl.DPtr(n))
+		}
+		if err := st.get(blk, next, 0); err != nil {
+			return img, false, err
+		}
+		if binary.LittleEndian.Uint64(blk) != markerCont {
+			return img, false, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: block %v is no continuation", bgdl.DPtr(n), bgdl.DPtr(next))
+		}
+		img.chain = append(img.chain, next)
+		rest := length - len(img.bytes)
+		img.bytes = append(img.bytes, blk[contHeader:contHeader+min(rest, st.bs-contHeader)]...)
+		next = binary.LittleEndian.Uint64(blk[8:])
+	}
+	return img, true, nil
+}
+
+// load returns the committed object n of kind k, or nil if there is none.
+func (st *store) load(k kind, n uint64) (*record, error) {
+	img, ok, err := st.readImage(n)
+	if err != nil || !ok || img.k != k {
+		return nil, err
+	}
+	r, err := decodeRecord(k, img.bytes)
+	if err != nil {
+		return nil, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: %v", bgdl.DPtr(n), err)
+	}
+	r.version = img.version
+	r.home = bgdl.DPtr(n).Rank()
+	return r, nil
+}
+
+// blocksFor is the number of blocks an image of length l needs.
+func (st *store) blocksFor(l int) int {
+	if l <= st.bs-primaryHeader {
+		return 1
+	}
+	c := st.bs - contHeader
+	return 1 + (l-(st.bs-primaryHeader)+c-1)/c
+}
+
+// writeImage writes img over the blocks chain (primary first): the
+// continuation blocks first, the primary block last.
+func (st *store) writeImage(k kind, version uint64, chain []uint64, b []byte) error {
+	first := min(len(b), st.bs-primaryHeader)
+	rest := b[first:]
+	c := st.bs - contHeader
+	for i := 1; i < len(chain); i++ {
+		blk := make([]byte, contHeader+min(len(rest), c))
+		binary.LittleEndian.PutUint64(blk, markerCont)
+		if i+1 < len(chain) {
+			binary.LittleEndian.PutUint64(blk[8:], chain[i+1])
+		}
+		copy(blk[contHeader:], rest)
+		rest = rest[min(len(rest), c):]
+		if err := st.put(blk, chain[i], 0); err != nil {
+			return err
+		}
+	}
+	blk := make([]byte, primaryHeader+first)
+	binary.LittleEndian.PutUint64(blk, markerPrimary|uint64(k))
+	if len(chain) > 1 {
+		binary.LittleEndian.PutUint64(blk[8:], chain[1])
+	}
+	binary.LittleEndian.PutUint64(blk[16:], version)
+	binary.LittleEndian.PutUint64(blk[24:], uint64(len(b)))
+	copy(blk[primaryHeader:], b[:first])
+	return st.put(blk, chain[0], 0)
+}
+
+// scan calls fn for every committed object of kind k, rank by rank. It
+// reads the marker words up to each rank's high-water mark, then loads each
+// primary block it found under a read lock.
+func (st *store) scan(k kind, fn func(n uint64, r *record) error) error {
+	const chunk = 1 << 20
+	for rank := range st.size {
+		hw, err := st.ctl.AtomicGet(rank, ctlHighWater)
+		if err != nil {
+			return internal(err)
+		}
+		per := max(1, chunk/st.bs)
+		buf := make([]byte, per*st.bs)
+		for b0 := 1; b0 <= int(hw); b0 += per {
+			cnt := min(per, int(hw)-b0+1)
+			if err := st.data.Get(buf[:cnt*st.bs], rank, b0*st.bs); err != nil {
+				return internal(err)
+			}
+			if err := st.data.Flush(rank); err != nil {
+				return internal(err)
+			}
+			for i := range cnt {
+				if binary.LittleEndian.Uint64(buf[i*st.bs:]) != markerPrimary|uint64(k) {
+					continue
+				}
+				n := uint64(bgdl.DPtr(uint64(rank)<<48 | uint64((b0+i)*st.bs)))
+				r, err := st.load(k, n)
+				if err != nil {
+					return err
+				}
+				if r != nil {
+					if err := fn(n, r); err != nil {
+						return err
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// all returns every committed object of kind k.
+func (st *store) all(k kind) (map[uint64]*record, error) {
+	out := map[uint64]*record{}
+	err := st.scan(k, func(n uint64, r *record) error { out[n] = r; return nil })
+	return out, err
+}
+
+// idKeyLen is the DHT key length: IDs shorter than it are their own key,
+// longer ones are replaced by their SHA-256 digest (exactly idKeyLen
+// bytes, so a digest never equals a short ID). A DHT hit is always checked
+// against the ID stored in the holder.
+const idKeyLen = sha256.Size
+
+func dhtKey(id string) []byte {
+	if len(id) < idKeyLen {
+		return []byte(id)
+	}
+	d := sha256.Sum256([]byte(id))
+	return d[:]
+}
+
+// committedIDMatches returns the committed objects of kind k found under
+// key. Vertices with a label are found through the DHT; the others (edges,
+// vertices without labels, whose IDs need not be unique) by a scan.
+func (st *store) committedIDMatches(k kind, key idKey) (map[uint64]struct{}, error) {
+	out := map[uint64]struct{}{}
+	if k == vertexKind && key.label != uint32(gdi.LabelNone) {
+		n, found, err := st.ids.Lookup(key.label, dhtKey(key.id))
+		if err != nil || !found {
+			return out, internal(err)
+		}
+		r, err := st.load(vertexKind, n)
+		if err != nil {
+			return nil, err
+		}
+		if r != nil && r.matchesID(key) {
+			out[n] = struct{}{}
+		}
+		return out, nil
+	}
+	err := st.scan(k, func(n uint64, r *record) error {
+		if r.matchesID(key) {
+			out[n] = struct{}{}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// degrees returns degree, in-degree and out-degree of committed vertex r.
+func (st *store) degrees(n uint64, r *record) (deg, in, out uint64, err error) {
+	for e := range r.edges {
+		er, err := st.load(edgeKind, e)
+		if err != nil {
+			return 0, 0, 0, err
+		}
+		if er != nil {
+			deg, in, out = addDegree(deg, in, out, n, er)
+		}
+	}
+	return
+}
+
+// change is one object to install: new == nil deletes it; old is the
+// committed record it replaces (nil for a new object).
+type change struct {
+	k        kind
+	n        uint64
+	old, new *record
+}
+
+// apply installs changes, which the caller has locked for writing (or the
+// database is quiet). It maintains the implicit index, takes the blocks
+// the images need, and writes them with a new version. On error nothing is
+// changed. It returns the blocks to release once the locks are dropped.
+func (st *store) apply(changes []change) (freed []uint64, err error) {
+	// The implicit index first: it is where uniqueness is decided.
+	type undo struct {
+		insert bool
+		label  uint32
+		key    []byte
+		n      uint64
+	}
+	var log []undo
+	rollback := func() {
+		for i := len(log) - 1; i >= 0; i-- {
+			u := log[i]
+			if u.insert {
+				_, _ = st.ids.Delete(u.label, u.key)
+			} else {
+				_ = st.ids.Insert(u.label, u.key, u.n)
+			}
+		}
+	}
+	keysOf := func(r *record) []idKey {
+		if r == nil {
+			return nil
+		}
+		var ks []idKey
+		for _, key := range r.idKeys() {
+			if key.label != uint32(gdi.LabelNone) {
+				ks = append(ks, key)
+			}
+		}
+		return ks
+	}
+	has := func(ks []idKey, k idKey) bool {
+		for _, x := range ks {
+			if x == k {
+				return true
+			}
+		}
+		return false
+	}
+	for _, c := range changes {
+		if c.k != vertexKind {
+			continue
+		}
+		nk := keysOf(c.new)
+		for _, key := range keysOf(c.old) {
+			if has(nk, key) {
+				continue
+			}
+			dk := dhtKey(key.id)
+			v, found, err := st.ids.Lookup(key.label, dk)
+			if err != nil {
+				rollback()
+				return nil, internal(err)
+			}
+			if found && v == c.n {
+				if _, err := st.ids.Delete(key.label, dk); err != nil {
+					rollback()
+					return nil, internal(err)
+				}
+				log = append(log, undo{false, key.label, dk, c.n})
+			}
+		}
+	}
+	for _, c := range changes {
+		if c.k != vertexKind {
+			continue
+		}
+		ok := keysOf(c.old)
+		for _, key := range keysOf(c.new) {
+			if has(ok, key) {
+				continue
+			}
+			dk := dhtKey(key.id)
+			if err := st.ids.Insert(key.label, dk, c.n); err != nil {
+				rollback()
+				if errors.Is(err, dht.ErrExists) {
+					return nil, gdi.Errorf(gdi.ErrNonUniqueID, "label %d and ID %q not unique", key.label, key.id)
+				}
+				return nil, internal(err)
+			}
+			log = append(log, undo{true, key.label, dk, c.n})
+		}
+	}
+	// Blocks.
+	type plan struct {
+		chain []uint64
+		img   []byte
+	}
+	plans := make([]plan, len(changes))
+	var taken []uint64
+	fail := func(err error) ([]uint64, error) {
+		for _, b := range taken {
+			_ = st.release(b)
+		}
+		rollback()
+		return nil, err
+	}
+	for i, c := range changes {
+		var chain []uint64
+		if c.old != nil {
+			img, ok, err := st.readImage(c.n)
+			if err != nil {
+				return fail(err)
+			}
+			if ok {
+				chain = img.chain
+			}
+		}
+		if len(chain) == 0 {
+			chain = []uint64{c.n}
+		}
+		if c.new == nil {
+			freed = append(freed, chain...)
+			continue
+		}
+		b := encodeRecord(c.k, c.new)
+		need := st.blocksFor(len(b))
+		for len(chain) < need {
+			nb, err := st.acquire(bgdl.DPtr(c.n).Rank())
+			if err != nil {
+				return fail(err)
+			}
+			taken = append(taken, nb)
+			chain = append(chain, nb)
+		}
+		if len(chain) > need {
+			freed = append(freed, chain[need:]...)
+			chain = chain[:need]
+		}
+		plans[i] = plan{chain, b}
+	}
+	version, err := st.ctl.FetchAndAdd(0, ctlCommits, 1)
+	if err != nil {
+		return fail(internal(err))
+	}
+	version++
+	for i, c := range changes {
+		if c.new == nil {
+			if err := st.data.AtomicPut(bgdl.DPtr(c.n).Rank(), bgdl.DPtr(c.n).Offset(), 0); err != nil {
+				return nil, internal(err)
+			}
+			continue
+		}
+		c.new.version = version
+		if err := st.writeImage(c.k, version, plans[i].chain, plans[i].img); err != nil {
+			return nil, err
+		}
+	}
+	return freed, nil
+}
+
+// releaseAll gives blocks back to the pool.
+func (st *store) releaseAll(blocks []uint64) error {
+	var first error
+	for _, b := range blocks {
+		if err := st.release(b); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// UIDs carry the database tag (16 bits), the rank (16 bits) and the block
+// number (32 bits) of the primary block.
+func (st *store) uid(n uint64) uint64 {
+	p := bgdl.DPtr(n)
+	return uint64(st.tag)<<48 | uint64(p.Rank())<<32 | uint64(p.Offset()/st.bs)
+}
+
+// number decodes a UID of this database.
+func (st *store) number(u uint64, k kind) (uint64, error) {
+	switch {
+	case u == 0:
+		return 0, gdi.Errorf(gdi.ErrUID, "zero %v UID", k)
+	case uint16(u>>48) != st.tag:
+		return 0, gdi.Errorf(gdi.ErrObjectMismatch, "%v UID %#x of another database", k, u)
+	}
+	rank, b := int(u>>32&0xffff), int(u&0xffffffff)
+	if rank >= st.size || b < 1 || b > st.pool.Blocks() {
+		return 0, gdi.Errorf(gdi.ErrUID, "%v UID %#x names no block", k, u)
+	}
+	return uint64(rank)<<48 | uint64(b*st.bs), nil
+}
+
+var _ = fmt.Sprintf

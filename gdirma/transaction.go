@@ -1,0 +1,584 @@
+package gdirma
+
+import (
+	"cmp"
+	"slices"
+	"sync"
+
+	"github.com/gdi-go/gdi/bgdl"
+	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/rma"
+	"github.com/gdi-go/gdi/txn"
+)
+
+// txObj is a transaction's private copy of a vertex or edge.
+type txObj struct {
+	rec     *record
+	base    uint64 // version of the committed record copied; 0 if created here
+	created bool
+	dirty   bool // rec differs from the committed record: install at commit
+	deleted bool // freed in this transaction
+	// installed: created here and committed, so its block stays in use.
+	installed bool
+	vh        *vertexHolder
+	eh        *edgeHolder
+}
+
+// scan records a query over many objects: which committed objects matched
+// when it ran, and how to ask the store again at commit.
+type scan struct {
+	eval func(st *store) (map[uint64]struct{}, error)
+	// id, for lookups of the implicit index: those that need a scan are
+	// revalidated together, in one pass over the objects.
+	id   *idScan
+	seen map[uint64]struct{}
+}
+
+// idScan is a lookup of the implicit index.
+type idScan struct {
+	k   kind
+	key idKey
+}
+
+// scans reports whether the lookup needs a scan rather than the DHT.
+func (i *idScan) scans() bool { return i.k != vertexKind || i.key.label == uint32(gdi.LabelNone) }
+
+// Transaction is a transaction of one rank. Its methods, and those of its
+// holders, lock mu, so a transaction is safe (if pointless) to use from
+// several goroutines.
+type Transaction struct {
+	db  *Database
+	typ gdi.TransactionType
+
+	mu       sync.Mutex
+	open     bool
+	critical error // the first transaction-critical error, if any
+	objs     [2]map[uint64]*txObj
+	scans    []scan
+	// epoch is the commit counter before the first scan (if epochSet).
+	epoch    uint64
+	epochSet bool
+}
+
+var _ gdi.Transaction = (*Transaction)(nil)
+
+func (db *Database) newTransaction(t gdi.TransactionType) *Transaction {
+	tx := &Transaction{db: db, typ: t, open: true, objs: [2]map[uint64]*txObj{{}, {}}}
+	db.transactions = append(db.transactions, tx)
+	return tx
+}
+
+// StartTransaction starts a single-process transaction.
+func (db *Database) StartTransaction() (gdi.Transaction, error) {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	if db.freed {
+		return nil, errFreedDB()
+	}
+	for _, tx := range db.transactions {
+		if tx.typ == gdi.CollectiveReadTransaction {
+			return nil, gdi.Errorf(gdi.ErrConsistency, "a collective read transaction is open")
+		}
+	}
+	return db.newTransaction(gdi.SingleProcessTransaction), nil
+}
+
+// StartCollectiveTransaction starts a collective read transaction
+// (collective, barrier, quiet database).
+func (db *Database) StartCollectiveTransaction() (gdi.Transaction, error) {
+	if db.isFreed() {
+		return nil, errFreedDB()
+	}
+	if err := db.agree("StartCollectiveTransaction", db.quietCheck("StartCollectiveTransaction")); err != nil {
+		return nil, err
+	}
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	return db.newTransaction(gdi.CollectiveReadTransaction), nil
+}
+
+// valid returns ErrTransaction once the transaction ended. The caller
+// holds tx.mu.
+func (tx *Transaction) valid() error {
+	if !tx.open {
+		return gdi.Errorf(gdi.ErrTransaction, "transaction ended")
+	}
+	return nil
+}
+
+// fail records a transaction-critical error and returns it.
+func (tx *Transaction) fail(format string, args ...any) error {
+	err := gdi.Errorf(gdi.ErrTransactionCritical, format, args...)
+	if tx.critical == nil {
+		tx.critical = err
+	}
+	return err
+}
+
+// writable returns ErrReadOnlyTransaction in a collective read transaction.
+func (tx *Transaction) writable() error {
+	if tx.typ == gdi.CollectiveReadTransaction {
+		return gdi.Errorf(gdi.ErrReadOnlyTransaction, "write in a collective read transaction")
+	}
+	return nil
+}
+
+// Type returns the transaction type.
+func (tx *Transaction) Type() (gdi.TransactionType, error) {
+	tx.mu.Lock()
+	defer tx.mu.Unlock()
+	if err := tx.valid(); err != nil {
+		return 0, err
+	}
+	return tx.typ, nil
+}
+
+// get returns the transaction's copy of object n of kind k, copying it
+// from its blocks on first use, or nil if there is no such committed
+// object. Deleted objects are returned too; callers check. A holder that
+// stays locked by a committing transaction is a transaction-critical error.
+func (tx *Transaction) get(k kind, n uint64) (*txObj, error) {
+	if o := tx.objs[k][n]; o != nil {
+		return o, nil
+	}
+	r, err := tx.db.st.load(k, n)
+	if err != nil {
+		if gdi.ErrorClass(err) == gdi.ErrTransactionCritical {
+			return nil, tx.fail("%v", err)
+		}
+		return nil, err
+	}
+	if r == nil {
+		return nil, nil
+	}
+	o := &txObj{rec: r, base: r.version}
+	tx.objs[k][n] = o
+	return o, nil
+}
+
+// related returns an object that another object of the transaction refers
+// to (an edge of a vertex, an end of an edge). If it is gone, a concurrent
+// commit changed what the transaction read: a transaction-critical error.
+func (tx *Transaction) related(k kind, n uint64) (*txObj, error) {
+	o, err := tx.get(k, n)
+	if err != nil {
+		return nil, err
+	}
+	if o == nil || o.deleted {
+		return nil, tx.fail("%v %d vanished: a concurrent transaction changed it", k, n)
+	}
+	return o, nil
+}
+
+// conflicted reports whether a committed object the transaction copied
+// has changed since (or cannot be read now).
+func (tx *Transaction) conflicted(st *store) bool {
+	for k := range tx.objs {
+		for n, o := range tx.objs[k] {
+			if o.created {
+				continue
+			}
+			img, ok, err := st.readImage(n)
+			if err != nil || !ok || img.k != kind(k) || img.version != o.base {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// validate checks, with the transaction's locks held, that everything it
+// read is as it was: the versions of its copies, and the committed matches
+// of its scans.
+func (tx *Transaction) validate(st *store) bool {
+	if tx.conflicted(st) {
+		return false
+	}
+	// No commit since the first scan: every scan would match the same.
+	if tx.epochSet {
+		if now, err := st.ctl.AtomicGet(0, ctlCommits); err == nil && now == tx.epoch {
+			return true
+		}
+	}
+	// Lookups of IDs that scan (edges, vertices without labels) share one
+	// pass per kind.
+	byKey := map[idScan]map[uint64]struct{}{}
+	for _, s := range tx.scans {
+		if s.id != nil && s.id.scans() {
+			byKey[*s.id] = map[uint64]struct{}{}
+		}
+	}
+	for _, k := range []kind{vertexKind, edgeKind} {
+		need := false
+		for key := range byKey {
+			need = need || key.k == k
+		}
+		if !need {
+			continue
+		}
+		err := st.scan(k, func(n uint64, r *record) error {
+			for key, m := range byKey {
+				if key.k == k && r.matchesID(key.key) {
+					m[n] = struct{}{}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return false
+		}
+	}
+	for _, s := range tx.scans {
+		var now map[uint64]struct{}
+		var err error
+		if s.id != nil && s.id.scans() {
+			now = byKey[*s.id]
+		} else {
+			now, err = s.eval(st)
+		}
+		if err != nil || len(now) != len(s.seen) {
+			return false
+		}
+		for n := range now {
+			if _, ok := s.seen[n]; !ok {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// Commit ends the transaction and installs its changes, or rolls back and
+// returns ErrTransactionCommitFail.
+func (tx *Transaction) Commit() error {
+	tx.mu.Lock()
+	defer tx.mu.Unlock()
+	if err := tx.valid(); err != nil {
+		return err
+	}
+	if tx.typ == gdi.CollectiveReadTransaction {
+		return tx.closeCollective(true)
+	}
+	defer tx.end()
+	if tx.critical != nil {
+		return gdi.Errorf(gdi.ErrTransactionCommitFail, "a transaction-critical error occurred: %v", tx.critical)
+	}
+	return tx.commit()
+}
+
+// commit is the commit protocol of a single-process transaction:
+//
+//  1. lock every object the transaction holds a copy of, in the order of
+//     their numbers: for writing those it changed, created or deleted, for
+//     reading the others; a lock that cannot be had fails the commit;
+//  2. validate versions and scans under these locks;
+//  3. install: implicit index, blocks, images with a fresh version;
+//  4. drop the locks, then give back the blocks no longer used.
+func (tx *Transaction) commit() error {
+	st0 := tx.db.st
+	ls := txn.NewLockSet(st0.locks)
+	st := *st0
+	st.held = ls.Holds
+	type item struct {
+		k kind
+		n uint64
+		o *txObj
+	}
+	var items []item
+	for k := range tx.objs {
+		for n, o := range tx.objs[k] {
+			items = append(items, item{kind(k), n, o})
+		}
+	}
+	slices.SortFunc(items, func(a, b item) int { return cmp.Compare(a.n, b.n) })
+	var freed []uint64
+	err := func() error {
+		gate := txn.Read
+		if len(tx.scans) > 0 {
+			gate = txn.Write
+		}
+		if err := txn.LockN(st.ctl, 0, ctlGate, gate, txn.Attempts*16); err != nil {
+			return gdi.Errorf(gdi.ErrTransactionCommitFail, "commit gate: %v", err)
+		}
+		defer txn.Unlock(st.ctl, 0, ctlGate, gate)
+		defer ls.ReleaseAll()
+		for _, it := range items {
+			m := txn.Read
+			if it.o.dirty || it.o.deleted || it.o.created {
+				m = txn.Write
+			}
+			if err := ls.Lock(it.n, st.lockAddr(it.n), m); err != nil {
+				return gdi.Errorf(gdi.ErrTransactionCommitFail, "%v %v: %v", it.k, bgdl.DPtr(it.n), err)
+			}
+		}
+		if !tx.validate(&st) {
+			return gdi.Errorf(gdi.ErrTransactionCommitFail, "a concurrent transaction changed data this one read")
+		}
+		var changes []change
+		for _, it := range items {
+			o := it.o
+			switch {
+			case o.deleted && o.created, !o.dirty && !o.deleted:
+				continue
+			}
+			c := change{k: it.k, n: it.n}
+			if !o.created {
+				old, err := st.load(it.k, it.n)
+				if err != nil {
+					return gdi.Errorf(gdi.ErrTransactionCommitFail, "%v", err)
+				}
+				c.old = old
+			}
+			if !o.deleted {
+				c.new = o.rec.clone()
+			}
+			changes = append(changes, c)
+		}
+		f, err := st.apply(changes)
+		if err != nil {
+			return gdi.Errorf(gdi.ErrTransactionCommitFail, "%v", err)
+		}
+		freed = f
+		for _, it := range items {
+			if it.o.created && !it.o.deleted {
+				it.o.installed = true
+			}
+		}
+		return nil
+	}()
+	if err != nil {
+		return err
+	}
+	if err := st0.releaseAll(freed); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Abort ends the transaction and rolls back.
+func (tx *Transaction) Abort() error {
+	tx.mu.Lock()
+	defer tx.mu.Unlock()
+	if err := tx.valid(); err != nil {
+		return err
+	}
+	if tx.typ == gdi.CollectiveReadTransaction {
+		return tx.closeCollective(false)
+	}
+	tx.end()
+	return nil
+}
+
+// closeCollective ends a collective read transaction: the ranks agree on
+// the outcome with an Allreduce of a failure flag.
+func (tx *Transaction) closeCollective(commit bool) error {
+	defer tx.end()
+	flag := []int64{0}
+	if !commit || tx.critical != nil {
+		flag[0] = 1
+	}
+	if err := tx.db.comm.AllreduceInt64(flag, rma.OpMax); err != nil {
+		return gdi.Errorf(gdi.ErrIntern, "gdirma: closing a collective transaction: %w", err)
+	}
+	if commit && flag[0] != 0 {
+		return gdi.Errorf(gdi.ErrTransactionCommitFail, "a rank aborted or met a transaction-critical error")
+	}
+	return nil
+}
+
+// end closes the transaction: holders and UIDs become invalid, and the
+// primary blocks of objects it created but did not commit go back to the
+// pool. The caller holds tx.mu.
+func (tx *Transaction) end() {
+	if !tx.open {
+		return
+	}
+	tx.open = false
+	for n, o := range tx.objs[vertexKind] {
+		if o.created && !o.installed {
+			_ = tx.db.st.release(n)
+		}
+	}
+	for n, o := range tx.objs[edgeKind] {
+		if o.created && !o.installed {
+			_ = tx.db.st.release(n)
+		}
+	}
+	tx.objs = [2]map[uint64]*txObj{}
+	tx.scans = nil
+	tx.db.mu.Lock()
+	tx.db.transactions = removeItem(tx.db.transactions, tx)
+	tx.db.mu.Unlock()
+}
+
+func (tx *Transaction) vertexUID(n uint64) gdi.VertexUID {
+	return gdi.VertexUID(tx.db.st.uid(n))
+}
+
+func (tx *Transaction) edgeUID(n uint64) gdi.EdgeUID {
+	return gdi.EdgeUID{tx.db.st.uid(n), 0}
+}
+
+// decodeUID returns the object number of a UID of this database.
+func (tx *Transaction) decodeUID(u uint64, k kind) (uint64, error) {
+	return tx.db.st.number(u, k)
+}
+
+// associate returns the copy of object n, or ErrUID if there is none (or
+// a transaction-critical error if the object vanished under it).
+func (tx *Transaction) associate(k kind, n uint64) (*txObj, error) {
+	o, err := tx.get(k, n)
+	if err != nil {
+		return nil, err
+	}
+	if o != nil && !o.deleted {
+		return o, nil
+	}
+	if o == nil && tx.typ == gdi.SingleProcessTransaction && tx.conflicted(tx.db.st) {
+		return nil, tx.fail("%v %d not found after a concurrent commit", k, n)
+	}
+	return nil, gdi.Errorf(gdi.ErrUID, "no %v with number %d", k, n)
+}
+
+// CreateVertex creates a vertex, with application-level ID id if not empty.
+func (tx *Transaction) CreateVertex(id []byte) (gdi.VertexHolder, error) {
+	tx.mu.Lock()
+	defer tx.mu.Unlock()
+	if err := tx.valid(); err != nil {
+		return nil, err
+	}
+	if err := tx.writable(); err != nil {
+		return nil, err
+	}
+	n, err := tx.db.st.newNumber(tx.db.rank)
+	if err != nil {
+		return nil, err
+	}
+	r := &record{home: bgdl.DPtr(n).Rank(), edges: map[uint64]struct{}{}}
+	if len(id) > 0 {
+		r.props = []property{{uint32(gdi.PropertyTypeID), gdi.Bytes(id)}}
+	}
+	o := &txObj{rec: r, created: true, dirty: true}
+	tx.objs[vertexKind][n] = o
+	return tx.vertexHolder(n, o), nil
+}
+
+// AssociateVertex returns a holder of the vertex uid.
+func (tx *Transaction) AssociateVertex(uid gdi.VertexUID) (gdi.VertexHolder, error) {
+	tx.mu.Lock()
+	defer tx.mu.Unlock()
+	if err := tx.valid(); err != nil {
+		return nil, err
+	}
+	n, err := tx.decodeUID(uint64(uid), vertexKind)
+	if err != nil {
+		return nil, err
+	}
+	o, err := tx.associate(vertexKind, n)
+	if err != nil {
+		return nil, err
+	}
+	return tx.vertexHolder(n, o), nil
+}
+
+// CreateEdge creates an edge from origin to target.
+func (tx *Transaction) CreateEdge(d gdi.DirectionType, origin, target gdi.VertexHolder) (gdi.EdgeHolder, error) {
+	tx.mu.Lock()
+	defer tx.mu.Unlock()
+	if err := tx.valid(); err != nil {
+		return nil, err
+	}
+	if err := tx.writable(); err != nil {
+		return nil, err
+	}
+	if !d.Valid() {
+		return nil, gdi.Errorf(gdi.ErrState, "direction %v", d)
+	}
+	on, err := tx.ownVertex(origin)
+	if err != nil {
+		return nil, err
+	}
+	tn, err := tx.ownVertex(target)
+	if err != nil {
+		return nil, err
+	}
+	n, err := tx.db.st.newNumber(tx.db.rank)
+	if err != nil {
+		return nil, err
+	}
+	r := &record{home: bgdl.DPtr(n).Rank(), dir: d, origin: on, target: tn}
+	o := &txObj{rec: r, created: true, dirty: true}
+	tx.objs[edgeKind][n] = o
+	if err := tx.attach(n, nil, r.ends()); err != nil {
+		return nil, err
+	}
+	return tx.edgeHolder(n, o), nil
+}
+
+// ownVertex checks that v is a valid holder of this transaction and
+// returns the vertex number.
+func (tx *Transaction) ownVertex(v gdi.VertexHolder) (uint64, error) {
+	if v == nil {
+		return 0, gdi.Errorf(gdi.ErrVertex, "nil vertex holder")
+	}
+	vh, ok := v.(*vertexHolder)
+	if !ok || vh == nil {
+		return 0, gdi.Errorf(gdi.ErrObjectMismatch, "vertex holder of another backend")
+	}
+	if vh.tx != tx {
+		return 0, gdi.Errorf(gdi.ErrObjectMismatch, "vertex holder of another transaction")
+	}
+	if _, err := vh.obj(); err != nil {
+		return 0, err
+	}
+	return vh.num, nil
+}
+
+// attach moves edge e from the incidence sets of the vertices in oldEnds
+// to those in newEnds.
+func (tx *Transaction) attach(e uint64, oldEnds, newEnds []uint64) error {
+	for _, v := range oldEnds {
+		if slices.Contains(newEnds, v) {
+			continue
+		}
+		o, err := tx.related(vertexKind, v)
+		if err != nil {
+			return err
+		}
+		delete(o.rec.edges, e)
+		o.dirty = true
+	}
+	for _, v := range newEnds {
+		if slices.Contains(oldEnds, v) {
+			continue
+		}
+		o, err := tx.related(vertexKind, v)
+		if err != nil {
+			return err
+		}
+		o.rec.edges[e] = struct{}{}
+		o.dirty = true
+	}
+	return nil
+}
+
+// AssociateEdge returns a holder of the edge uid.
+func (tx *Transaction) AssociateEdge(uid gdi.EdgeUID) (gdi.EdgeHolder, error) {
+	tx.mu.Lock()
+	defer tx.mu.Unlock()
+	if err := tx.valid(); err != nil {
+		return nil, err
+	}
+	if uid[1] != 0 {
+		return nil, gdi.Errorf(gdi.ErrUID, "edge UID %v", uid)
+	}
+	n, err := tx.decodeUID(uid[0], edgeKind)
+	if err != nil {
+		return nil, err
+	}
+	o, err := tx.associate(edgeKind, n)
+	if err != nil {
+		return nil, err
+	}
+	return tx.edgeHolder(n, o), nil
+}
