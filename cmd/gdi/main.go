@@ -21,6 +21,7 @@ type command struct {
 
 var commands = []command{
 	{"demo", "exercise the foundation layer (rma, bgdl, dht) on several ranks", runDemo},
+	{"gen", "generate a Graph500 Kronecker graph with labels and properties", runGen},
 }
 
 func main() {

@@ -1,0 +1,138 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+func gen(t *testing.T, args ...string) (stdout, stderr string) {
+	t.Helper()
+	var out, errs bytes.Buffer
+	if code := run(append([]string{"gen"}, args...), &out, &errs); code != 0 {
+		t.Fatalf("gdi gen %v exited %d: %s", args, code, errs.String())
+	}
+	return out.String(), errs.String()
+}
+
+func TestGenEdgeListSameForAnyRanks(t *testing.T) {
+	one, _ := gen(t, "-scale", "10", "-edgefactor", "8", "-seed", "5")
+	lines := strings.Split(strings.TrimSuffix(one, "\n"), "\n")
+	if len(lines) != 8<<10 {
+		t.Fatalf("%d lines, want %d", len(lines), 8<<10)
+	}
+	for _, line := range lines {
+		f := strings.Fields(line)
+		if len(f) != 2 {
+			t.Fatalf("line %q", line)
+		}
+		for _, x := range f {
+			if n, err := strconv.ParseUint(x, 10, 64); err != nil || n >= 1<<10 {
+				t.Fatalf("line %q: vertex out of [0, 1024)", line)
+			}
+		}
+	}
+	for _, ranks := range []string{"2", "4"} {
+		if other, _ := gen(t, "-scale", "10", "-edgefactor", "8", "-seed", "5", "-ranks", ranks); other != one {
+			t.Errorf("the edge list on %s ranks differs from that on 1", ranks)
+		}
+	}
+	if other, _ := gen(t, "-scale", "10", "-edgefactor", "8", "-seed", "6"); other == one {
+		t.Error("seeds 5 and 6 give the same edge list")
+	}
+	dir := t.TempDir()
+	gen(t, "-scale", "10", "-edgefactor", "8", "-seed", "5", "-ranks", "3", "-o", dir)
+	if data, err := os.ReadFile(filepath.Join(dir, "edgelist.txt")); err != nil || string(data) != one {
+		t.Errorf("edgelist.txt differs from the standard output (%v)", err)
+	}
+}
+
+func TestGenCSV(t *testing.T) {
+	a, b := t.TempDir(), filepath.Join(t.TempDir(), "new", "dir")
+	gen(t, "-scale", "9", "-format", "csv", "-o", a)
+	gen(t, "-scale", "9", "-format", "csv", "-o", b, "-ranks", "3")
+	files, _ := filepath.Glob(filepath.Join(a, "*.csv"))
+	if len(files) != 20 {
+		t.Fatalf("%d CSV files, want 20: %v", len(files), files)
+	}
+	for _, f := range files {
+		x, _ := os.ReadFile(f)
+		y, err := os.ReadFile(filepath.Join(b, filepath.Base(f)))
+		if err != nil || !bytes.Equal(x, y) {
+			t.Errorf("%s differs between 1 and 3 ranks (%v)", filepath.Base(f), err)
+		}
+	}
+	gen(t, "-scale", "6", "-format", "csv", "-o", a, "-directed")
+	files, _ = filepath.Glob(filepath.Join(a, "edge_worksAt_*.csv"))
+	if len(files) != 2 {
+		t.Errorf("directed: %d worksAt files, want 2 (Company-Person and Person-Company)", len(files))
+	}
+}
+
+func TestGenErrors(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	if err := os.WriteFile(file, nil, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"-bogus"},
+		{"-scale", "x"},
+		{"-scale", "0"},
+		{"-scale", "-3"},
+		{"-scale", "49"},
+		{"-edgefactor", "0"},
+		{"-edgefactor", "99999999999999999999"},
+		{"-scale", "40", "-edgefactor", "1000000"},
+		{"-seed", "-1"},
+		{"-ranks", "0"},
+		{"-format", "xml"},
+		{"-format", "csv"},
+		{"-format", "csv", "-o", "-"},
+		{"-o", ""},
+		{"-o", file},
+		{"-format", "csv", "-o", filepath.Join(file, "sub")},
+		{"extra"},
+		{"-h"},
+	} {
+		var out, errs bytes.Buffer
+		code := run(append([]string{"gen", "-scale", "4"}, args...), &out, &errs)
+		if code == 0 {
+			t.Errorf("gdi gen %v exited 0", args)
+		}
+		if errs.Len() == 0 {
+			t.Errorf("gdi gen %v: no message on stderr", args)
+		}
+	}
+}
+
+func TestProgressBar(t *testing.T) {
+	var w bytes.Buffer
+	b := newProgressBar(&w, 1000, 200, "edges")
+	b.add(100)
+	if w.Len() != 0 {
+		t.Errorf("drawn before %v: %q", progressEvery, w.String())
+	}
+	b.last = time.Now().Add(-progressEvery)
+	b.add(200)
+	if !strings.Contains(w.String(), " 50% 500/1000 edges") {
+		t.Errorf("bar at 500 of 1000: %q", w.String())
+	}
+	b.finish(time.Second)
+	sc := bufio.NewScanner(&w)
+	var last string
+	for sc.Scan() {
+		last = sc.Text()
+	}
+	if last != "gen: 1000 edges in 1s (0.0 M/s)" {
+		t.Errorf("summary %q", last)
+	}
+	var nilBar *progressBar
+	nilBar.add(5)
+	nilBar.finish(time.Second)
+}
