@@ -1,0 +1,299 @@
+package gdirma_test
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdirma"
+	"github.com/gdi-go/gdi/rma"
+	"github.com/gdi-go/gdi/rma/launch"
+)
+
+// run starts n ranks, each creating a database with p and running fn.
+func run(t *testing.T, n int, p gdirma.Params, fn func(c rma.Comm, db gdi.Database) error) {
+	t.Helper()
+	err := launch.Run(n, func(c rma.Comm) error {
+		db, err := gdirma.Driver{}.CreateDatabase(c, p)
+		if err != nil {
+			return err
+		}
+		if err := fn(c, db); err != nil {
+			return fmt.Errorf("rank %d: %w", c.Rank(), err)
+		}
+		return db.Free()
+	})
+	if errors.Is(err, rma.ErrRanks) {
+		t.Skip(err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestParams(t *testing.T) {
+	run(t, 1, gdirma.Params{}, func(c rma.Comm, db gdi.Database) error { return nil })
+	for _, p := range []any{
+		gdirma.Params{BlockSize: 32},
+		gdirma.Params{BlockSize: 8192},
+		gdirma.Params{BlockSize: 100},
+		gdirma.Params{MemoryPerRank: 64},
+		gdirma.Params{DHTBuckets: -1},
+		"params",
+	} {
+		err := launch.Run(2, func(c rma.Comm) error {
+			db, err := gdirma.Driver{}.CreateDatabase(c, p)
+			if err == nil {
+				db.Free()
+				return fmt.Errorf("CreateDatabase(%v) succeeded", p)
+			}
+			if gdi.ErrorClass(err) != gdi.ErrArgument {
+				return fmt.Errorf("CreateDatabase(%v): %v, want ErrArgument", p, err)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// TestOutOfMemory fills a tiny database until blocks run out: creation or
+// commit must fail with a gdi error, and what was committed stays intact.
+func TestOutOfMemory(t *testing.T) {
+	run(t, 2, gdirma.Params{BlockSize: 64, MemoryPerRank: 64 * 40, DHTEntries: 64}, func(c rma.Comm, db gdi.Database) error {
+		l, err := db.CreateLabel("L")
+		if err != nil {
+			return err
+		}
+		var committed []string
+		var failed error
+		for i := 0; i < 200 && failed == nil; i++ {
+			tx, err := db.StartTransaction()
+			if err != nil {
+				return err
+			}
+			id := fmt.Sprintf("r%d-v%d-with-a-long-enough-id-%d", c.Rank(), i, i)
+			v, err := tx.CreateVertex([]byte(id))
+			if err != nil {
+				failed = err
+				tx.Abort()
+				break
+			}
+			if err := v.AddLabel(l); err != nil {
+				return err
+			}
+			if err := tx.Commit(); err != nil {
+				failed = err
+				break
+			}
+			committed = append(committed, id)
+		}
+		if failed == nil {
+			return fmt.Errorf("200 vertices fit in 80 blocks")
+		}
+		t.Logf("rank %d: %d vertices committed, then %v", c.Rank(), len(committed), failed)
+		if c := gdi.ErrorClass(failed); c != gdi.ErrNoMemory && c != gdi.ErrTransactionCommitFail {
+			return fmt.Errorf("out of blocks: %v", failed)
+		}
+		if err := c.Barrier(); err != nil {
+			return err
+		}
+		tx, err := db.StartTransaction()
+		if err != nil {
+			return err
+		}
+		for _, id := range committed {
+			uid, ok, err := tx.TranslateVertexID(l, []byte(id))
+			if err != nil || !ok {
+				return fmt.Errorf("vertex %s lost: %v", id, err)
+			}
+			if _, err := tx.AssociateVertex(uid); err != nil {
+				return err
+			}
+		}
+		return tx.Commit()
+	})
+}
+
+// TestSerializability moves amounts between accounts (an Int64 property
+// of vertices spread over all ranks) from many goroutines on every rank,
+// while other goroutines sum all accounts. Every committed read must see
+// the initial total, and so must the end state.
+func TestSerializability(t *testing.T) {
+	ranks, workers, transfers, accounts := 4, 4, 60, 16
+	if testing.Short() {
+		ranks, workers, transfers = 2, 3, 25
+	}
+	const initial = 100
+	run(t, ranks, gdirma.Params{BlockSize: 64, MemoryPerRank: 1 << 20}, func(c rma.Comm, db gdi.Database) error {
+		acct, err := db.CreateLabel("Account")
+		if err != nil {
+			return err
+		}
+		bal, err := db.CreatePropertyType(gdi.PropertyTypeInfo{Name: "balance", Entity: gdi.SingleEntity, Datatype: gdi.Int64, Size: gdi.FixedSize, Count: 1})
+		if err != nil {
+			return err
+		}
+		// Each rank creates its share of the accounts.
+		tx, err := db.StartTransaction()
+		if err != nil {
+			return err
+		}
+		for i := c.Rank(); i < accounts; i += c.Size() {
+			v, err := tx.CreateVertex([]byte(fmt.Sprintf("acct%d", i)))
+			if err != nil {
+				return err
+			}
+			if err := v.AddLabel(acct); err != nil {
+				return err
+			}
+			if err := v.AddProperty(bal, gdi.Int64s(initial)); err != nil {
+				return err
+			}
+		}
+		if err := tx.Commit(); err != nil {
+			return err
+		}
+		if err := c.Barrier(); err != nil {
+			return err
+		}
+		balance := func(tx gdi.Transaction, i int) (gdi.VertexHolder, int64, error) {
+			uid, ok, err := tx.TranslateVertexID(acct, []byte(fmt.Sprintf("acct%d", i)))
+			if err != nil {
+				return nil, 0, err
+			}
+			if !ok {
+				return nil, 0, fmt.Errorf("account %d not found", i)
+			}
+			v, err := tx.AssociateVertex(uid)
+			if err != nil {
+				return nil, 0, err
+			}
+			vals, err := v.Properties(bal)
+			if err != nil {
+				return nil, 0, err
+			}
+			if len(vals) != 1 {
+				return nil, 0, fmt.Errorf("account %d has %d balances", i, len(vals))
+			}
+			xs, err := vals[0].Int64Slice()
+			return v, xs[0], err
+		}
+		// recoverable: the transaction lost a race and may be retried.
+		recoverable := func(err error) bool {
+			c := gdi.ErrorClass(err)
+			return c == gdi.ErrTransactionCritical || c == gdi.ErrTransactionCommitFail
+		}
+		var wg sync.WaitGroup
+		var commits, reads atomic.Int64
+		errs := make(chan error, 2*workers)
+		for w := range workers {
+			wg.Add(2)
+			go func() { // transfers
+				defer wg.Done()
+				rng := rand.New(rand.NewPCG(uint64(c.Rank()), uint64(w)))
+				for range transfers {
+					a, b := rng.IntN(accounts), rng.IntN(accounts)
+					if a == b {
+						continue
+					}
+					amount := int64(rng.IntN(10))
+					err := func() error {
+						tx, err := db.StartTransaction()
+						if err != nil {
+							return err
+						}
+						va, xa, err := balance(tx, a)
+						if err == nil {
+							var vb gdi.VertexHolder
+							var xb int64
+							vb, xb, err = balance(tx, b)
+							if err == nil {
+								err = va.UpdateProperty(bal, gdi.Int64s(xa-amount))
+							}
+							if err == nil {
+								err = vb.UpdateProperty(bal, gdi.Int64s(xb+amount))
+							}
+						}
+						if err != nil {
+							tx.Abort()
+							return err
+						}
+						if err := tx.Commit(); err != nil {
+							return err
+						}
+						commits.Add(1)
+						return nil
+					}()
+					if err != nil && !recoverable(err) {
+						errs <- err
+						return
+					}
+				}
+			}()
+			go func() { // audits
+				defer wg.Done()
+				for range transfers / 2 {
+					tx, err := db.StartTransaction()
+					if err != nil {
+						errs <- err
+						return
+					}
+					var sum int64
+					for i := range accounts {
+						_, x, err := balance(tx, i)
+						if err != nil {
+							break
+						}
+						sum += x
+					}
+					err = tx.Commit()
+					if err == nil && sum != int64(accounts*initial) {
+						errs <- fmt.Errorf("a committed read saw a total of %d, want %d", sum, accounts*initial)
+						return
+					}
+					if err != nil && !recoverable(err) {
+						errs <- err
+						return
+					}
+					if err == nil {
+						reads.Add(1)
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			return err
+		}
+		t.Logf("rank %d: %d transfers and %d audits committed", c.Rank(), commits.Load(), reads.Load())
+		if commits.Load() == 0 || reads.Load() == 0 {
+			return fmt.Errorf("%d transfers and %d audits committed", commits.Load(), reads.Load())
+		}
+		if err := c.Barrier(); err != nil {
+			return err
+		}
+		tx, err = db.StartTransaction()
+		if err != nil {
+			return err
+		}
+		var sum int64
+		for i := range accounts {
+			_, x, err := balance(tx, i)
+			if err != nil {
+				return err
+			}
+			sum += x
+		}
+		if sum != int64(accounts*initial) {
+			return fmt.Errorf("final total %d, want %d", sum, accounts*initial)
+		}
+		return tx.Commit()
+	})
+}
