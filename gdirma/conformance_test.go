@@ -6,7 +6,7 @@ import (
 
 	"github.com/gdi-go/gdi/conformance"
 	"github.com/gdi-go/gdi/gdirma"
-	"github.com/gdi-go/gdi/rma/local"
+	"github.com/gdi-go/gdi/rma/launch"
 )
 
 // notYet lists the conformance cases gdirma does not pass yet, with why.
@@ -20,7 +20,7 @@ func TestConformance(t *testing.T) {
 			conformance.Run(t, conformance.Backend{
 				Name:   "gdirma",
 				Driver: gdirma.Driver{},
-				Launch: local.Run,
+				Launch: launch.Run,
 				Params: func() any { return gdirma.Params{BlockSize: bs, MemoryPerRank: 1 << 20} },
 				Ranks:  []int{1, 2, 4},
 				Skip:   notYet,
