@@ -205,18 +205,22 @@ func inverseOdd(a uint64) uint64 {
 	return x
 }
 
-// EdgesRange calls fn for the edges lo <= i < hi in order.
+// EdgesRange calls fn for the edges lo <= i < hi in order (hi is capped
+// at NumEdges()).
 func (g *Graph) EdgesRange(lo, hi uint64, fn func(i, u, v uint64)) {
-	for i := lo; i < hi; i++ {
+	for i := lo; i < min(hi, g.m); i++ {
 		u, v := g.Edge(i)
 		fn(i, u, v)
 	}
 }
 
-// Fill writes edges lo, lo+1, ... into us and vs (one per element, as
-// many as the shorter slice holds).
+// Fill writes edges lo, lo+1, ... into us and vs, as many as the shorter
+// slice holds: the fast way to generate a slice of the edges. The indices
+// must stay below NumEdges(); beyond, the "edges" are draws of the same
+// model that belong to no graph.
 func (g *Graph) Fill(lo uint64, us, vs []uint64) {
-	vs = vs[:len(us)]
+	n := min(len(us), len(vs))
+	us, vs = us[:n], vs[:n]
 	for k := range us {
 		u, v := g.kronecker(lo + uint64(k))
 		us[k], vs[k] = g.Scramble(u), g.Scramble(v)
