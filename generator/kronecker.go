@@ -152,18 +152,22 @@ func (g *Graph) kronecker(i uint64) (u, v uint64) {
 	tAB1, tA1, dt := g.tAB-1, g.tA-1, g.tABC-g.tA
 	state := g.edgeKey + (i<<5)*wyInc
 	scale := g.cfg.Scale
-	for l := 0; l < scale; l += 2 {
+	for l := 1; l < scale; l += 2 {
 		state += wyInc
 		r := wyrand(state)
 		lo, hi := r&0xffffffff, r>>32
+		ub0 := (tAB1 - lo) >> 63
+		ub1 := (tAB1 - hi) >> 63
+		vb0 := (tA1 + ub0*dt - lo) >> 63
+		vb1 := (tA1 + ub1*dt - hi) >> 63
+		u = u<<2 | ub0<<1 | ub1
+		v = v<<2 | vb0<<1 | vb1
+	}
+	if scale&1 != 0 {
+		state += wyInc
+		lo := wyrand(state) & 0xffffffff
 		ub := (tAB1 - lo) >> 63
 		vb := (tA1 + ub*dt - lo) >> 63
-		u, v = u<<1|ub, v<<1|vb
-		if l+1 == scale {
-			break
-		}
-		ub = (tAB1 - hi) >> 63
-		vb = (tA1 + ub*dt - hi) >> 63
 		u, v = u<<1|ub, v<<1|vb
 	}
 	return u, v
