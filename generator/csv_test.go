@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync/atomic"
 	"testing"
 
 	"github.com/gdi-go/gdi/conformance/refdb"
@@ -245,4 +246,94 @@ func cmpInts(xs ...uint64) int {
 		}
 	}
 	return 0
+}
+
+// TestInsert creates the graph through transactions on several ranks and
+// checks it as TestCSVRoundTrip does.
+func TestInsert(t *testing.T) {
+	for _, directed := range []bool{false, true} {
+		g := newGraph(t, generator.Config{Scale: 7, EdgeFactor: 8, Seed: 78, Directed: directed})
+		err := local.Run(3, func(c rma.Comm) error {
+			db, err := refdb.Driver{}.CreateDatabase(c, nil)
+			if err != nil {
+				return err
+			}
+			meta, err := g.Scheme().CreateMetadata(db)
+			if err != nil {
+				return err
+			}
+			if err := g.Insert(c, db, meta, generator.InsertOptions{Batch: 16}); err != nil {
+				return err
+			}
+			if c.Rank() == 2 {
+				err = checkDatabase(g, db, meta)
+			}
+			return errJoin(err, c.Barrier(), db.Free())
+		})
+		if err != nil {
+			t.Fatalf("directed=%v: %v", directed, err)
+		}
+	}
+}
+
+// flakyDB fails the commit of every third transaction that creates edges,
+// as a conflict with another rank would.
+type flakyDB struct {
+	gdi.Database
+	commits *atomic.Int64
+}
+
+type flakyTx struct {
+	gdi.Transaction
+	db    flakyDB
+	edges bool
+}
+
+func (db flakyDB) StartTransaction() (gdi.Transaction, error) {
+	tx, err := db.Database.StartTransaction()
+	if err != nil {
+		return nil, err
+	}
+	return &flakyTx{Transaction: tx, db: db}, nil
+}
+
+func (tx *flakyTx) CreateEdge(d gdi.DirectionType, o, t gdi.VertexHolder) (gdi.EdgeHolder, error) {
+	tx.edges = true
+	return tx.Transaction.CreateEdge(d, o, t)
+}
+
+func (tx *flakyTx) Commit() error {
+	if tx.edges && tx.db.commits.Add(1)%3 == 0 {
+		return errJoin(tx.Transaction.Abort(), gdi.Errorf(gdi.ErrTransactionCommitFail, "injected conflict"))
+	}
+	return tx.Transaction.Commit()
+}
+
+func TestInsertRetries(t *testing.T) {
+	g := newGraph(t, generator.Config{Scale: 6, EdgeFactor: 8, Seed: 79})
+	err := local.Run(2, func(c rma.Comm) error {
+		db, err := refdb.Driver{}.CreateDatabase(c, nil)
+		if err != nil {
+			return err
+		}
+		meta, err := g.Scheme().CreateMetadata(db)
+		if err != nil {
+			return err
+		}
+		flaky := flakyDB{db, &atomic.Int64{}}
+		if err := g.Insert(c, flaky, meta, generator.InsertOptions{Batch: 8}); err != nil {
+			return err
+		}
+		if c.Rank() == 0 {
+			if flaky.commits.Load() < 10 {
+				err = fmt.Errorf("only %d edge commits", flaky.commits.Load())
+			} else {
+				err = checkDatabase(g, db, meta)
+			}
+		}
+		return errJoin(err, c.Barrier(), db.Free())
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 }

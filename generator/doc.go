@@ -66,7 +66,9 @@
 // label, the ends ordered by label), which Graph.LoadCSV loads through
 // gdi.CSVLoader with CSVFile.TextIDs. Both write collectively: each rank
 // generates its slice and the ranks append in rank order (Sequential). The
-// command gdi gen drives them.
+// command gdi gen drives them. Graph.Insert builds the same database with
+// ordinary transactions, all ranks in parallel, for backends without a
+// bulk loader.
 //
 // # Trade-offs
 //
