@@ -154,7 +154,6 @@ type progressBar struct {
 	total, done uint64
 	unit        string
 	start, last time.Time
-	drawn       bool
 }
 
 func newProgressBar(w io.Writer, total, offset uint64, unit string) *progressBar {
@@ -180,13 +179,12 @@ func (b *progressBar) draw() {
 	const width = 30
 	full := int(frac * width)
 	fmt.Fprintf(b.w, "\rgen [%s%s] %3.0f%% %d/%d %s", strings.Repeat("#", full), strings.Repeat(".", width-full), 100*frac, b.done, b.total, b.unit)
-	b.drawn = true
 }
 
-// finish ends the bar with a summary line, if it was drawn: short runs
-// stay quiet.
+// finish draws the full bar and a summary line after a long run (of all
+// ranks: the last rank calls it); short runs stay quiet.
 func (b *progressBar) finish(elapsed time.Duration) {
-	if b == nil || !b.drawn {
+	if b == nil || elapsed < progressEvery {
 		return
 	}
 	b.draw()
