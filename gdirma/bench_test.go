@@ -1,0 +1,294 @@
+package gdirma_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"testing"
+
+	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdirma"
+	"github.com/gdi-go/gdi/internal/ranktest"
+	"github.com/gdi-go/gdi/rma"
+)
+
+// benchVertices is the graph size of BenchmarkOLTP: 2^16 vertices by
+// default, GDIRMA_BENCH_VERTICES to change it. Every vertex has 16
+// outgoing edges to random vertices.
+func benchVertices() int {
+	if s := os.Getenv("GDIRMA_BENCH_VERTICES"); s != "" {
+		if n, err := strconv.Atoi(s); err == nil && n > 0 {
+			return n
+		}
+	}
+	return 1 << 16
+}
+
+const benchDegree = 16
+
+// benchGraph builds the graph collectively: each rank creates every
+// size-th vertex, then their outgoing edges, in batches, retrying batches
+// that conflict with other ranks.
+type benchGraph struct {
+	db   gdi.Database
+	v    gdi.Label
+	num  gdi.PropertyType
+	uids []gdi.VertexUID // all vertices, by number
+}
+
+func retry(db gdi.Database, fn func(tx gdi.Transaction) error) error {
+	for attempt := 0; ; attempt++ {
+		tx, err := db.StartTransaction()
+		if err != nil {
+			return err
+		}
+		err = fn(tx)
+		if err == nil {
+			err = tx.Commit()
+		} else {
+			tx.Abort()
+		}
+		c := gdi.ErrorClass(err)
+		if err == nil || attempt > 50 || (c != gdi.ErrTransactionCommitFail && c != gdi.ErrTransactionCritical) {
+			return err
+		}
+	}
+}
+
+func buildBenchGraph(c rma.Comm, n int) (*benchGraph, error) {
+	blocks := 8 * n * (benchDegree + 2) / c.Size() // generous
+	db, err := gdirma.Driver{}.CreateDatabase(c, gdirma.Params{BlockSize: 256, MemoryPerRank: max(64<<20, blocks*256), DHTEntries: 2*n/c.Size() + (1 << 16)})
+	if err != nil {
+		return nil, err
+	}
+	g := &benchGraph{db: db}
+	if g.v, err = db.CreateLabel("V"); err != nil {
+		return nil, err
+	}
+	if g.num, err = db.CreatePropertyType(gdi.PropertyTypeInfo{Name: "num", Entity: gdi.SingleEntity, Datatype: gdi.Int64, Size: gdi.FixedSize, Count: 1}); err != nil {
+		return nil, err
+	}
+	const batch = 256
+	var mine []int
+	for i := c.Rank(); i < n; i += c.Size() {
+		mine = append(mine, i)
+	}
+	for s := 0; s < len(mine); s += batch {
+		err := retry(db, func(tx gdi.Transaction) error {
+			for _, i := range mine[s:min(s+batch, len(mine))] {
+				x, err := tx.CreateVertex([]byte(fmt.Sprintf("v%d", i)))
+				if err != nil {
+					return err
+				}
+				if err := x.AddLabel(g.v); err != nil {
+					return err
+				}
+				if err := x.AddProperty(g.num, gdi.Int64s(int64(i))); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	if err := c.Barrier(); err != nil {
+		return nil, err
+	}
+	g.uids = make([]gdi.VertexUID, n)
+	err = retry(db, func(tx gdi.Transaction) error {
+		for i := range n {
+			u, ok, err := tx.TranslateVertexID(g.v, []byte(fmt.Sprintf("v%d", i)))
+			if err != nil || !ok {
+				return fmt.Errorf("vertex v%d: %v %v", i, ok, err)
+			}
+			g.uids[i] = u
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	rng := rand.New(rand.NewPCG(uint64(c.Rank()), 1))
+	const ebatch = 4
+	for s := 0; s < len(mine); s += ebatch {
+		var targets []int
+		for range ebatch * benchDegree {
+			targets = append(targets, rng.IntN(n))
+		}
+		err := retry(db, func(tx gdi.Transaction) error {
+			k := 0
+			for _, i := range mine[s:min(s+ebatch, len(mine))] {
+				x, err := tx.AssociateVertex(g.uids[i])
+				if err != nil {
+					return err
+				}
+				for range benchDegree {
+					y, err := tx.AssociateVertex(g.uids[targets[k]])
+					k++
+					if err != nil {
+						return err
+					}
+					if _, err := tx.CreateEdge(gdi.Directed, x, y); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return g, c.Barrier()
+}
+
+// BenchmarkOLTP times single-process transactions, each one operation, on
+// every rank at once, over a graph of benchVertices() vertices with 16
+// edges each. The graph is built anew for every b.N round, so run it with
+// a fixed count, for example:
+//
+//	go test -run '^$' -bench OLTP -benchtime 2000x ./gdirma/
+func BenchmarkOLTP(b *testing.B) {
+	type op func(g *benchGraph, tx gdi.Transaction, rng *rand.Rand, i int, extra []gdi.VertexUID) error
+	n := benchVertices()
+	ops := []struct {
+		name string
+		fn   op
+	}{
+		{"GetVertexProperties", func(g *benchGraph, tx gdi.Transaction, rng *rand.Rand, _ int, _ []gdi.VertexUID) error {
+			u, ok, err := tx.TranslateVertexID(g.v, []byte(fmt.Sprintf("v%d", rng.IntN(n))))
+			if err != nil || !ok {
+				return fmt.Errorf("translate: %v %v", ok, err)
+			}
+			x, err := tx.AssociateVertex(u)
+			if err != nil {
+				return err
+			}
+			_, err = x.Properties(g.num)
+			return err
+		}},
+		{"CountEdges", func(g *benchGraph, tx gdi.Transaction, rng *rand.Rand, _ int, _ []gdi.VertexUID) error {
+			x, err := tx.AssociateVertex(g.uids[rng.IntN(n)])
+			if err != nil {
+				return err
+			}
+			_, err = x.Properties(gdi.PropertyTypeDegree)
+			return err
+		}},
+		{"GetEdges", func(g *benchGraph, tx gdi.Transaction, rng *rand.Rand, _ int, _ []gdi.VertexUID) error {
+			x, err := tx.AssociateVertex(g.uids[rng.IntN(n)])
+			if err != nil {
+				return err
+			}
+			_, err = x.Edges(gdi.EdgeAll, nil)
+			return err
+		}},
+		{"AddVertex", func(g *benchGraph, tx gdi.Transaction, rng *rand.Rand, i int, _ []gdi.VertexUID) error {
+			x, err := tx.CreateVertex([]byte(fmt.Sprintf("new%d-%d", rng.Uint64(), i)))
+			if err != nil {
+				return err
+			}
+			if err := x.AddLabel(g.v); err != nil {
+				return err
+			}
+			return x.AddProperty(g.num, gdi.Int64s(int64(i)))
+		}},
+		{"DeleteVertex", func(g *benchGraph, tx gdi.Transaction, _ *rand.Rand, i int, extra []gdi.VertexUID) error {
+			x, err := tx.AssociateVertex(extra[i])
+			if err != nil {
+				return err
+			}
+			return x.Free()
+		}},
+		{"UpdateVertexProperty", func(g *benchGraph, tx gdi.Transaction, rng *rand.Rand, i int, _ []gdi.VertexUID) error {
+			x, err := tx.AssociateVertex(g.uids[rng.IntN(n)])
+			if err != nil {
+				return err
+			}
+			return x.UpdateProperty(g.num, gdi.Int64s(int64(i)))
+		}},
+		{"AddEdge", func(g *benchGraph, tx gdi.Transaction, rng *rand.Rand, _ int, _ []gdi.VertexUID) error {
+			x, err := tx.AssociateVertex(g.uids[rng.IntN(n)])
+			if err != nil {
+				return err
+			}
+			y, err := tx.AssociateVertex(g.uids[rng.IntN(n)])
+			if err != nil {
+				return err
+			}
+			_, err = tx.CreateEdge(gdi.Directed, x, y)
+			return err
+		}},
+	}
+	for _, o := range ops {
+		b.Run(o.name, func(b *testing.B) {
+			for _, ranks := range []int{1, 2} {
+				b.Run(fmt.Sprintf("ranks=%d", ranks), func(b *testing.B) {
+					ranktest.Bench(b, ranks, func(c rma.Comm, N int) (func(i int) error, func() error, error) {
+						g, err := buildBenchGraph(c, n)
+						if err != nil {
+							return nil, nil, err
+						}
+						var extra []gdi.VertexUID
+						if o.name == "DeleteVertex" { // vertices to delete, one per op
+							err := retry(g.db, func(tx gdi.Transaction) error {
+								extra = extra[:0]
+								for range N {
+									x, err := tx.CreateVertex(nil)
+									if err != nil {
+										return err
+									}
+									u, err := x.UID()
+									if err != nil {
+										return err
+									}
+									extra = append(extra, u)
+								}
+								return nil
+							})
+							if err != nil {
+								return nil, nil, err
+							}
+						}
+						rng := rand.New(rand.NewPCG(uint64(c.Rank()), 7))
+						conflicts := 0
+						opFn := func(i int) error {
+							return func() error {
+								tx, err := g.db.StartTransaction()
+								if err != nil {
+									return err
+								}
+								if err := o.fn(g, tx, rng, i, extra); err != nil {
+									tx.Abort()
+									if gdi.ErrorClass(err) == gdi.ErrTransactionCritical {
+										conflicts++
+										return nil
+									}
+									return err
+								}
+								if err := tx.Commit(); err != nil {
+									if gdi.ErrorClass(err) == gdi.ErrTransactionCommitFail {
+										conflicts++
+										return nil
+									}
+									return err
+								}
+								return nil
+							}()
+						}
+						cleanup := func() error {
+							if c.Rank() == 0 && conflicts > 0 {
+								b.ReportMetric(float64(conflicts)/float64(N), "aborts/op")
+							}
+							return g.db.Free()
+						}
+						return opFn, cleanup, nil
+					})
+				})
+			}
+		})
+	}
+}
