@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"runtime"
+	"sync"
 )
 
 // The initiator probabilities of Graph500 3.0.0 (specification, table
@@ -229,6 +231,21 @@ func (g *Graph) Fill(lo uint64, us, vs []uint64) {
 		u, v := g.kronecker(lo + uint64(k))
 		us[k], vs[k] = g.Scramble(u), g.Scramble(v)
 	}
+}
+
+// FillParallel is Fill on workers goroutines (0: GOMAXPROCS), each
+// filling a contiguous part of the slices.
+func (g *Graph) FillParallel(lo uint64, us, vs []uint64, workers int) {
+	n := min(len(us), len(vs))
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		a, b := Split(uint64(n), w, workers)
+		wg.Go(func() { g.Fill(lo+a, us[a:b], vs[a:b]) })
+	}
+	wg.Wait()
 }
 
 // RankSlice returns the slice [lo, hi) of the edge sequence that rank

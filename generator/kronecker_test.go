@@ -80,6 +80,13 @@ func TestSameEdgesForAnyRanks(t *testing.T) {
 			t.Errorf("the edge list on %d ranks differs from that on 1", size)
 		}
 	}
+	us, vs := make([]uint64, g.NumEdges()), make([]uint64, g.NumEdges())
+	g.FillParallel(0, us, vs, 3)
+	for k := range us {
+		if one[k] != [2]uint64{us[k], vs[k]} {
+			t.Fatalf("FillParallel differs from Fill at edge %d", k)
+		}
+	}
 	var viaRange [][2]uint64
 	g.EdgesRange(0, g.NumEdges(), func(i, u, v uint64) {
 		if i != uint64(len(viaRange)) {
@@ -133,6 +140,19 @@ func BenchmarkGenerate(b *testing.B) {
 	if cpu > 0 {
 		b.ReportMetric(float64(i)/cpu.Seconds(), "edges/cpu-s")
 	}
+}
+
+// BenchmarkGenerateParallel measures FillParallel on all cores.
+func BenchmarkGenerateParallel(b *testing.B) {
+	g := mustNew(b, Config{Scale: 26, EdgeFactor: 16, Seed: 1})
+	const batch = 1 << 18
+	us, vs := make([]uint64, batch), make([]uint64, batch)
+	var i uint64
+	for b.Loop() {
+		g.FillParallel(i%g.NumEdges(), us, vs, 0)
+		i += batch
+	}
+	b.ReportMetric(float64(i)/b.Elapsed().Seconds(), "edges/s")
 }
 
 // BenchmarkWriteEdges measures the text edge list (generation, formatting
