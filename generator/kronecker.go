@@ -38,7 +38,8 @@ type Config struct {
 	// Directed makes the edges directed, from the first vertex of each
 	// generated pair to the second. Otherwise they are undirected.
 	Directed bool
-	// Scheme assigns labels and properties; nil means DefaultScheme().
+	// Scheme assigns labels and properties; nil means DefaultScheme(). It
+	// must not change after New.
 	Scheme *Scheme
 }
 
