@@ -1,0 +1,90 @@
+// Package olap is the OLAP workload of GDI: graph analytics (BFS, k-hop,
+// the six LDBC Graphalytics kernels), a business-intelligence aggregation
+// and a GNN layer, written against the gdi interfaces and rma.Comm only,
+// so that they run on any backend.
+//
+// # How queries use GDI
+//
+// As in sections 4 and 6 of the GDI paper, every query runs in a
+// collective read transaction (Database.StartCollectiveTransaction) and
+// starts from the local vertices of an index over the vertex label
+// (VertexIndex creates it collectively; Transaction.LocalVerticesOfIndex
+// gives each rank its share). Results are combined with collectives:
+// Allreduce for aggregates (BI, frontier sizes, PageRank's sink mass) and
+// Alltoallv for per-vertex data.
+//
+// The BI query (BI) and the GNN layer (GNNLayer) work on gdi holders
+// directly, as Listings 3 and 2 of the paper do. The graph algorithms
+// first extract the graph into dense per-rank arrays (Extract) and then
+// never touch gdi again.
+//
+// # Extraction: dense per-rank arrays
+//
+// Following RGraph and Carafe (reference/DESIGN.md), a rank keeps its
+// local vertices in a contiguous range of global numbers: rank r owns
+// [Offsets[r], Offsets[r+1]), in the order of application-level ID (the
+// Graphalytics vertex id). Inside the collective transaction every rank
+//
+//  1. reads its local vertices (LocalVerticesOfIndex, the ID property) and
+//     their edges (VertexHolder.Edges, EdgeHolder.Vertices, Direction and
+//     the weight property) — only local reads;
+//  2. agrees on the ranges (one Allgather of the counts);
+//  3. registers (UID -> global number, ID) with a directory rank chosen by
+//     a hash of the UID (Alltoallv), asks the directory about the UIDs of
+//     its remote neighbours (Alltoallv) and gets the answers (Alltoallv).
+//     UIDs are opaque, so nothing is assumed about the bits a backend
+//     puts in them, and no remote vertex is ever read through gdi;
+//  4. builds the local CSR (out- and in-lists; an undirected edge is both)
+//     over slots: local vertex i is slot i, remote neighbours ("ghosts")
+//     follow, sorted by global number and hence grouped by owner;
+//  5. tells each owner which of its vertices it holds as ghosts
+//     (Alltoallv), which gives the halo-exchange plan.
+//
+// # Exchanging updates
+//
+// Algorithms exchange data in per-destination batches through Alltoallv,
+// in one of two patterns:
+//
+//   - Halo exchange (Exchange): before a pull step every rank sends each
+//     neighbour rank one batch holding the values of the vertices that rank
+//     has as ghosts; the values land directly in the ghost slots, so a
+//     kernel reads local and remote neighbours from one array. PageRank,
+//     WCC, CDLP and BFS validation pull this way; LCC fetches the ghosts'
+//     out-lists once the same way.
+//   - Push batches: frontier algorithms (BFS, k-hop, SSSP) relax local
+//     neighbours in place and queue (remote local index, value) pairs per
+//     owner, delivered by one Alltoallv per round. A ghost is sent a BFS
+//     parent at most once, and an SSSP distance only if it improves on
+//     what was sent before.
+//
+// Every round ends with an Allreduce (changed labels, frontier size) so
+// that all ranks agree on termination.
+//
+// Trade-off. Extraction costs one pass over the local graph through gdi
+// plus four Alltoallv rounds, and memory for a CSR copy and the ghosts;
+// afterwards every iteration costs memory-speed local work plus one
+// collective, instead of a gdi holder and a possibly remote read per edge
+// per iteration. That pays off for the iterative kernels (PR, CDLP, WCC,
+// SSSP) and for BFS on large graphs; for a single shallow query (a k-hop
+// from one vertex, the BI aggregation) reading through gdi directly, as BI
+// and GNNLayer do, avoids extracting the whole graph. The halo exchange
+// sends every ghost value in every round, whether it changed or not: that
+// is simple and bounded by the edge cut, but wasteful when few values
+// change (late WCC rounds); the push batches send only changes but cost a
+// (rank, index) pair per update. The extraction is a snapshot: it is
+// consistent because it is read in one collective transaction, and the
+// algorithms run on it after commit.
+//
+// # Semantics
+//
+// The kernels follow LDBC Graphalytics exactly (see the package
+// graphalytics and testdata/graphalytics/README.md): BFS depth along
+// out-edges with Unreached for unreachable vertices; PageRank with exactly
+// the given number of iterations and the sink mass spread over all
+// vertices; WCC labels the minimum vertex id of the component; CDLP counts
+// in- and out-neighbours (twice for reciprocal edges) and breaks ties
+// towards the smallest label; LCC uses the undirected neighbour set and
+// counts directed edges among it; SSSP gives +Inf ("infinity") for
+// unreachable vertices. Validate checks a BFS tree with the five rules of
+// Graph500.
+package olap

@@ -1,0 +1,536 @@
+package olap
+
+import (
+	"encoding/binary"
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/rma"
+)
+
+// Graph is one rank's part of a graph extracted from a gdi database: its
+// local vertices numbered densely, their edges in CSR form, and the ghost
+// vertices (remote neighbours) with the halo-exchange plan.
+//
+// Slots. Local vertex i (0 <= i < NumLocal) is slot i; ghost k is slot
+// NumLocal+k. Adjacency lists hold slots, so an algorithm indexes one
+// array of length NumSlots() for local and remote values alike, and
+// Exchange fills the ghost part from the owners.
+//
+// Global numbers. Rank r owns the contiguous global numbers
+// [Offsets[r], Offsets[r+1]); local vertex i of rank r is Offsets[r]+i.
+// Local vertices are ordered by application ID, so ranks output sorted
+// runs.
+type Graph struct {
+	comm rma.Comm
+	// Directed tells whether the graph had directed edges. In an
+	// undirected graph every edge {u,v} is an out- and an in-edge of both
+	// ends.
+	Directed bool
+	// N is the number of vertices of all ranks; M the number of edges
+	// (undirected edges counted once).
+	N, M int64
+	// Offsets has Size()+1 entries: the global numbers of each rank.
+	Offsets []int64
+	// NumLocal is the number of local vertices.
+	NumLocal int
+	// ID holds the application-level ID (Graphalytics vertex id) of every
+	// slot; GID its global number.
+	ID  []uint64
+	GID []int64
+	// OutOff/Out and InOff/In are the out- and in-adjacency of the local
+	// vertices in CSR form: the neighbours of i are Out[OutOff[i]:OutOff[i+1]].
+	OutOff, InOff []int32
+	Out, In       []int32
+	// OutW are the weights of Out, nil without a weight property.
+	OutW []float64
+
+	// ghostOff[r]..ghostOff[r+1] are the ghosts owned by rank r (ghost
+	// numbers, not slots): ghosts are sorted by global number.
+	ghostOff []int
+	// sendIdx[r] are the local vertices that rank r holds as ghosts, in
+	// the order of its ghost segment.
+	sendIdx [][]int32
+}
+
+// Comm returns the communicator of the graph.
+func (g *Graph) Comm() rma.Comm { return g.comm }
+
+// NumSlots is NumLocal plus the number of ghosts.
+func (g *Graph) NumSlots() int { return len(g.ID) }
+
+// OutDegree and InDegree of local vertex i.
+func (g *Graph) OutDegree(i int) int { return int(g.OutOff[i+1] - g.OutOff[i]) }
+
+// InDegree of local vertex i.
+func (g *Graph) InDegree(i int) int { return int(g.InOff[i+1] - g.InOff[i]) }
+
+// Owner returns the rank owning global number gid and its local index
+// there.
+func (g *Graph) Owner(gid int64) (rank, idx int) {
+	r, found := slices.BinarySearch(g.Offsets, gid)
+	if !found {
+		r--
+	}
+	for r+1 < len(g.Offsets)-1 && g.Offsets[r+1] == gid { // skip empty ranks
+		r++
+	}
+	return r, int(gid - g.Offsets[r])
+}
+
+// LocalOf returns the local index of the vertex with application ID id, or
+// -1 if it is not local.
+func (g *Graph) LocalOf(id uint64) int {
+	i, ok := slices.BinarySearch(g.ID[:g.NumLocal], id)
+	if !ok {
+		return -1
+	}
+	return i
+}
+
+// ExtractOptions says what Extract reads.
+type ExtractOptions struct {
+	// Index holds the vertices to extract (for example an index over the
+	// vertex label); each rank starts from LocalVerticesOfIndex.
+	Index gdi.Index
+	// Weight, if not PropertyTypeNull, is a numeric single-value edge
+	// property read into OutW (a missing weight is an error).
+	Weight gdi.PropertyType
+}
+
+// ParseID turns an application-level ID, decimal text as the Graphalytics
+// loader writes it, into a number.
+func ParseID(b []byte) (uint64, error) {
+	x, err := strconv.ParseUint(string(b), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("olap: application-level ID %q is not a decimal vertex id", b)
+	}
+	return x, nil
+}
+
+// rawEdge is an edge of a local vertex as read from gdi.
+type rawEdge struct {
+	local int32 // local index of the vertex
+	other gdi.VertexUID
+	out   bool // local -> other (also for undirected)
+	in    bool // other -> local (also for undirected)
+	w     float64
+}
+
+// Extract reads the local vertices of opts.Index and their edges inside the
+// collective read transaction tx into a Graph. It is collective: every
+// rank calls it in the same transaction. Only local reads are issued
+// through gdi (the vertices and their edges); everything about remote
+// vertices comes from the owners through three Alltoallv rounds, see the
+// package documentation.
+func Extract(tx gdi.Transaction, comm rma.Comm, opts ExtractOptions) (*Graph, error) {
+	g, local := extractLocal(tx, comm, opts)
+	return g, agreeErr(comm, local)
+}
+
+type localPart struct {
+	uids  []gdi.VertexUID
+	ids   []uint64
+	edges []rawEdge
+}
+
+func readLocal(tx gdi.Transaction, opts ExtractOptions) (*localPart, bool, error) {
+	uids, err := tx.LocalVerticesOfIndex(opts.Index, nil)
+	if err != nil {
+		return nil, false, fmt.Errorf("olap: local vertices: %w", err)
+	}
+	type vtx struct {
+		uid gdi.VertexUID
+		id  uint64
+		h   gdi.VertexHolder
+	}
+	vs := make([]vtx, len(uids))
+	for i, u := range uids {
+		h, err := tx.AssociateVertex(u)
+		if err != nil {
+			return nil, false, err
+		}
+		idv, err := h.Properties(gdi.PropertyTypeID)
+		if err != nil {
+			return nil, false, err
+		}
+		if len(idv) != 1 {
+			return nil, false, fmt.Errorf("olap: vertex %v has no application-level ID", u)
+		}
+		id, err := ParseID(idv[0].Raw())
+		if err != nil {
+			return nil, false, err
+		}
+		vs[i] = vtx{u, id, h}
+	}
+	slices.SortFunc(vs, func(a, b vtx) int { return cmpU64(a.id, b.id) })
+	p := &localPart{}
+	directed := false
+	for i, v := range vs {
+		if i > 0 && v.id == vs[i-1].id {
+			return nil, false, fmt.Errorf("olap: application-level ID %d used twice", v.id)
+		}
+		p.uids = append(p.uids, v.uid)
+		p.ids = append(p.ids, v.id)
+		es, err := v.h.Edges(gdi.EdgeAll, nil)
+		if err != nil {
+			return nil, false, err
+		}
+		for _, eu := range es {
+			eh, err := tx.AssociateEdge(eu)
+			if err != nil {
+				return nil, false, err
+			}
+			o, t, err := eh.Vertices()
+			if err != nil {
+				return nil, false, err
+			}
+			d, err := eh.Direction()
+			if err != nil {
+				return nil, false, err
+			}
+			re := rawEdge{local: int32(i)}
+			switch {
+			case d == gdi.Undirected:
+				re.out, re.in = true, true
+				re.other = t
+				if t == v.uid {
+					re.other = o
+				}
+			case o == v.uid && t == v.uid: // a directed loop
+				directed = true
+				re.out, re.in, re.other = true, true, o
+			case o == v.uid:
+				directed = true
+				re.out, re.other = true, t
+			default:
+				directed = true
+				re.in, re.other = true, o
+			}
+			if re.out && opts.Weight != gdi.PropertyTypeNull {
+				if re.w, err = weight(eh, opts.Weight); err != nil {
+					return nil, false, fmt.Errorf("olap: edge of vertex %d: %w", v.id, err)
+				}
+			}
+			p.edges = append(p.edges, re)
+		}
+	}
+	return p, directed, nil
+}
+
+func weight(eh gdi.EdgeHolder, p gdi.PropertyType) (float64, error) {
+	vals, err := eh.Properties(p)
+	if err != nil {
+		return 0, err
+	}
+	if len(vals) != 1 || vals[0].Len() != 1 {
+		return 0, fmt.Errorf("edge has %d weights, want 1", len(vals))
+	}
+	v := vals[0]
+	if f, err := v.Float64Slice(); err == nil {
+		return f[0], nil
+	}
+	if x, err := v.Int64Slice(); err == nil {
+		return float64(x[0]), nil
+	}
+	if x, err := v.Uint64Slice(); err == nil {
+		return float64(x[0]), nil
+	}
+	return 0, fmt.Errorf("weight of datatype %v is not numeric", v.Datatype())
+}
+
+func cmpU64(a, b uint64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// dirRank is the directory rank of a UID: a hash, so that directory load
+// is even whatever bits the backend puts into UIDs. Every rank must
+// compute the same rank, so a fixed function is used (maphash seeds differ
+// between processes).
+func dirRank(u gdi.VertexUID, p int) int {
+	x := uint64(u)
+	x ^= x >> 33
+	x *= 0xff51afd7ed558ccd
+	x ^= x >> 33
+	x *= 0xc4ceb9fe1a85ec53
+	x ^= x >> 33
+	return int(x % uint64(p))
+}
+
+func extractLocal(tx gdi.Transaction, comm rma.Comm, opts ExtractOptions) (*Graph, error) {
+	p, me := comm.Size(), comm.Rank()
+	part, directed, local := readLocal(tx, opts)
+	if err := agreeErr(comm, local); err != nil {
+		return nil, err
+	}
+	g := &Graph{comm: comm, NumLocal: len(part.ids)}
+
+	// Global numbering: contiguous ranges in rank order.
+	counts := []int64{int64(g.NumLocal)}
+	all, err := allgatherInt64(comm, counts)
+	if err != nil {
+		return nil, err
+	}
+	g.Offsets = make([]int64, p+1)
+	for r := 0; r < p; r++ {
+		g.Offsets[r+1] = g.Offsets[r] + all[r]
+	}
+	g.N = g.Offsets[p]
+	flags := []int64{0, 0}
+	if directed {
+		flags[0] = 1
+	}
+	for _, e := range part.edges {
+		if e.out {
+			flags[1]++
+		}
+	}
+	if err := comm.AllreduceInt64(flags, rma.OpSum); err != nil {
+		return nil, err
+	}
+	g.Directed = flags[0] > 0 || g.N == 0
+	g.M = flags[1]
+	if !g.Directed {
+		g.M /= 2
+	}
+
+	// Round 1: register (uid -> gid, id) with the directory ranks.
+	reg := make([][]byte, p)
+	for i, u := range part.uids {
+		d := dirRank(u, p)
+		reg[d] = appendU64(reg[d], uint64(u), uint64(g.Offsets[me]+int64(i)), part.ids[i])
+	}
+	got, err := comm.Alltoallv(reg)
+	if err != nil {
+		return nil, err
+	}
+	type entry struct {
+		gid int64
+		id  uint64
+	}
+	dir := map[gdi.VertexUID]entry{}
+	for _, b := range got {
+		for len(b) >= 24 {
+			dir[gdi.VertexUID(u64(b))] = entry{int64(u64(b[8:])), u64(b[16:])}
+			b = b[24:]
+		}
+	}
+
+	// Round 2: ask the directory about every remote neighbour.
+	localOf := make(map[gdi.VertexUID]int32, len(part.uids))
+	for i, u := range part.uids {
+		localOf[u] = int32(i)
+	}
+	asked := map[gdi.VertexUID]bool{}
+	queries := make([][]gdi.VertexUID, p)
+	for _, e := range part.edges {
+		if _, ok := localOf[e.other]; ok || asked[e.other] {
+			continue
+		}
+		asked[e.other] = true
+		d := dirRank(e.other, p)
+		queries[d] = append(queries[d], e.other)
+	}
+	send := make([][]byte, p)
+	for r, q := range queries {
+		for _, u := range q {
+			send[r] = appendU64(send[r], uint64(u))
+		}
+	}
+	if got, err = comm.Alltoallv(send); err != nil {
+		return nil, err
+	}
+	// Round 3: answer (gid, id), gid -1 for a vertex outside the index.
+	for r, b := range got {
+		send[r] = send[r][:0]
+		for ; len(b) >= 8; b = b[8:] {
+			e, ok := dir[gdi.VertexUID(u64(b))]
+			if !ok {
+				e.gid = -1
+			}
+			send[r] = appendU64(send[r], uint64(e.gid), e.id)
+		}
+	}
+	if got, err = comm.Alltoallv(send); err != nil {
+		return nil, err
+	}
+	remote := map[gdi.VertexUID]entry{}
+	for r, q := range queries {
+		b := got[r]
+		if len(b) != 16*len(q) {
+			return nil, fmt.Errorf("olap: directory rank %d answered %d bytes for %d queries", r, len(b), len(q))
+		}
+		for _, u := range q {
+			remote[u] = entry{int64(u64(b)), u64(b[8:])}
+			b = b[16:]
+		}
+	}
+
+	// Ghosts: the remote neighbours inside the index, by global number.
+	var ghosts []entry
+	for _, e := range remote {
+		if e.gid >= 0 {
+			ghosts = append(ghosts, e)
+		}
+	}
+	slices.SortFunc(ghosts, func(a, b entry) int { return cmpI64(a.gid, b.gid) })
+	slotOfGID := make(map[int64]int32, len(ghosts))
+	g.ID = append(slices.Clone(part.ids), make([]uint64, len(ghosts))...)
+	g.GID = make([]int64, g.NumLocal+len(ghosts))
+	for i := range g.NumLocal {
+		g.GID[i] = g.Offsets[me] + int64(i)
+	}
+	g.ghostOff = make([]int, p+1)
+	for k, e := range ghosts {
+		s := g.NumLocal + k
+		g.ID[s], g.GID[s] = e.id, e.gid
+		slotOfGID[e.gid] = int32(s)
+		r, _ := g.Owner(e.gid)
+		g.ghostOff[r+1]++
+	}
+	for r := 0; r < p; r++ {
+		g.ghostOff[r+1] += g.ghostOff[r]
+	}
+
+	// CSR, neighbours sorted by slot.
+	slot := func(u gdi.VertexUID) int32 {
+		if i, ok := localOf[u]; ok {
+			return i
+		}
+		if e := remote[u]; e.gid >= 0 {
+			return slotOfGID[e.gid]
+		}
+		return -1 // outside the index: not part of the graph
+	}
+	type arc struct {
+		v, s int32
+		w    float64
+	}
+	var outs, ins []arc
+	for _, e := range part.edges {
+		s := slot(e.other)
+		if s < 0 {
+			continue
+		}
+		if e.out {
+			outs = append(outs, arc{e.local, s, e.w})
+		}
+		if e.in {
+			ins = append(ins, arc{e.local, s, 0})
+		}
+	}
+	byVS := func(a, b arc) int {
+		if a.v != b.v {
+			return int(a.v - b.v)
+		}
+		return int(a.s - b.s)
+	}
+	slices.SortFunc(outs, byVS)
+	slices.SortFunc(ins, byVS)
+	g.OutOff, g.Out = make([]int32, g.NumLocal+1), make([]int32, len(outs))
+	if opts.Weight != gdi.PropertyTypeNull {
+		g.OutW = make([]float64, len(outs))
+	}
+	for k, a := range outs {
+		g.OutOff[a.v+1]++
+		g.Out[k] = a.s
+		if g.OutW != nil {
+			g.OutW[k] = a.w
+		}
+	}
+	g.InOff, g.In = make([]int32, g.NumLocal+1), make([]int32, len(ins))
+	for k, a := range ins {
+		g.InOff[a.v+1]++
+		g.In[k] = a.s
+	}
+	for i := range g.NumLocal {
+		g.OutOff[i+1] += g.OutOff[i]
+		g.InOff[i+1] += g.InOff[i]
+	}
+
+	// Halo plan: tell every owner which of its vertices we hold as ghosts.
+	for r := 0; r < p; r++ {
+		send[r] = send[r][:0]
+		for k := g.ghostOff[r]; k < g.ghostOff[r+1]; k++ {
+			_, idx := g.Owner(g.GID[g.NumLocal+k])
+			send[r] = appendU64(send[r], uint64(idx))
+		}
+	}
+	if got, err = comm.Alltoallv(send); err != nil {
+		return nil, err
+	}
+	g.sendIdx = make([][]int32, p)
+	for r, b := range got {
+		for ; len(b) >= 8; b = b[8:] {
+			g.sendIdx[r] = append(g.sendIdx[r], int32(u64(b)))
+		}
+	}
+	return g, nil
+}
+
+func cmpI64(a, b int64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func appendU64(b []byte, xs ...uint64) []byte {
+	for _, x := range xs {
+		b = binary.LittleEndian.AppendUint64(b, x)
+	}
+	return b
+}
+
+func u64(b []byte) uint64 { return binary.LittleEndian.Uint64(b) }
+
+func allgatherInt64(comm rma.Comm, xs []int64) ([]int64, error) {
+	send := appendU64(nil, toU64(xs)...)
+	recv := make([]byte, len(send)*comm.Size())
+	if err := comm.Allgather(send, recv); err != nil {
+		return nil, err
+	}
+	out := make([]int64, len(recv)/8)
+	for i := range out {
+		out[i] = int64(u64(recv[8*i:]))
+	}
+	return out, nil
+}
+
+func toU64(xs []int64) []uint64 {
+	out := make([]uint64, len(xs))
+	for i, x := range xs {
+		out[i] = uint64(x)
+	}
+	return out
+}
+
+// agreeErr returns an error on every rank if local is not nil on any
+// rank, so that all ranks leave a collective algorithm together.
+func agreeErr(comm rma.Comm, local error) error {
+	flag := []int64{0}
+	if local != nil {
+		flag[0] = 1
+	}
+	if err := comm.AllreduceInt64(flag, rma.OpSum); err != nil {
+		return err
+	}
+	switch {
+	case local != nil:
+		return local
+	case flag[0] > 0:
+		return fmt.Errorf("olap: failed on %d other rank(s)", flag[0])
+	}
+	return nil
+}
