@@ -37,7 +37,7 @@ func TestValidateCatches(t *testing.T) {
 	// In test-bfs-undirected from 1: 2 and 3 are at level 1, 4 at level 2
 	// (edges 1-2, 1-3, 2-4 among others).
 	cases := []struct {
-		rule  string
+		rule   string
 		break_ func(g *Graph, r *BFSResult)
 	}{
 		{"rule 5", func(g *Graph, r *BFSResult) { setParent(g, r, 4, 3) }}, // 3-4 is no edge
