@@ -22,6 +22,7 @@ type command struct {
 var commands = []command{
 	{"demo", "exercise the foundation layer (rma, bgdl, dht) on several ranks", runDemo},
 	{"gen", "generate a Graph500 Kronecker graph with labels and properties", runGen},
+	{"olap", "run a graph algorithm on a Graphalytics data set (bfs, khop, pr, wcc, cdlp, lcc, sssp)", runOlap},
 }
 
 func main() {
