@@ -434,8 +434,17 @@ func (tx *Transaction) associate(k kind, n uint64) (*txObj, error) {
 	if o != nil && !o.deleted {
 		return o, nil
 	}
-	if o == nil && tx.typ == gdi.SingleProcessTransaction && tx.conflicted(tx.db.st) {
-		return nil, tx.fail("%v %d not found after a concurrent commit", k, n)
+	if o == nil && tx.typ == gdi.SingleProcessTransaction {
+		// Gone although a query of this transaction found it, or some
+		// object read has changed: a concurrent commit got in between.
+		for _, s := range tx.scans {
+			if _, ok := s.seen[n]; ok {
+				return nil, tx.fail("%v %d deleted by a concurrent commit", k, n)
+			}
+		}
+		if tx.conflicted(tx.db.st) {
+			return nil, tx.fail("%v %d not found after a concurrent commit", k, n)
+		}
 	}
 	return nil, gdi.Errorf(gdi.ErrUID, "no %v with number %d", k, n)
 }
