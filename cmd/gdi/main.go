@@ -1,7 +1,10 @@
 // Command gdi is the command-line tool of the GDI Go project.
 //
-//	gdi demo [-ranks N] [-keys K]   exercise rma, bgdl and the DHT on N ranks
+//	gdi demo [-ranks N] [-keys K]               exercise rma, bgdl and the DHT
+//	gdi gen -scale S [-format edgelist|csv] ...  generate a Kronecker LPG graph
+//	gdi olap -algo A -graph PATH/NAME ...        run a Graphalytics algorithm
 //
+// Each subcommand lists its flags with -h.
 // Ranks are goroutines (rma/local) unless the binary was built with -tags mpi
 // and started by mpirun.
 package main
