@@ -37,9 +37,10 @@ func readDataset(t testing.TB, name string) *graphalytics.Dataset {
 	return d
 }
 
-// onGraph loads d on ranks refdb ranks, extracts it, and calls fn on every
-// rank with the graph (inside no transaction).
-func onGraph(t testing.TB, d *graphalytics.Dataset, ranks int, mode graphalytics.LoadMode, fn func(g *Graph) error) {
+// onDB loads d on ranks refdb ranks, creates the vertex index, and calls fn
+// on every rank.
+func onDB(t testing.TB, d *graphalytics.Dataset, ranks int, mode graphalytics.LoadMode,
+	fn func(db gdi.Database, comm rma.Comm, s graphalytics.Schema, idx gdi.Index) error) {
 	t.Helper()
 	err := local.Run(ranks, func(comm rma.Comm) error {
 		db, err := refdb.Driver{}.CreateDatabase(comm, nil)
@@ -55,15 +56,24 @@ func onGraph(t testing.TB, d *graphalytics.Dataset, ranks int, mode graphalytics
 		if err != nil {
 			return err
 		}
+		return fn(db, comm, s, idx)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// onGraph loads d on ranks refdb ranks, extracts it, and calls fn on every
+// rank with the graph (inside no transaction).
+func onGraph(t testing.TB, d *graphalytics.Dataset, ranks int, mode graphalytics.LoadMode, fn func(g *Graph) error) {
+	t.Helper()
+	onDB(t, d, ranks, mode, func(db gdi.Database, comm rma.Comm, s graphalytics.Schema, idx gdi.Index) error {
 		g, err := ExtractGraph(db, comm, ExtractOptions{Index: idx, Weight: s.Weight})
 		if err != nil {
 			return err
 		}
 		return fn(g)
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 // TestGraphalytics runs every algorithm with an expected output on every
@@ -160,5 +170,3 @@ func TestLoadTransactions(t *testing.T) {
 		return graphalytics.Validate("SSSP", exp, got)
 	})
 }
-
-var _ gdi.Driver = refdb.Driver{}
