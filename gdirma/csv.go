@@ -252,7 +252,7 @@ func (db *Database) LoadVertexCSV(req gdi.VertexCSV) error {
 		skipped := 0
 		for i, p := range parsed {
 			home := i % db.comm.Size()
-			r := &record{home: home, labels: slices.Clone(labels), edges: map[uint64]struct{}{}}
+			r := &record{home: home, labels: slices.Clone(labels), edges: map[uint64]edgeRef{}}
 			if p.ids[0] != "" {
 				r.props = append(r.props, property{uint32(gdi.PropertyTypeID), gdi.Bytes([]byte(p.ids[0]))})
 			}
@@ -399,7 +399,7 @@ func (db *Database) LoadEdgeCSV(req gdi.EdgeCSV) error {
 					return internalOr(err, "vertex vanished during a load")
 				}
 				nr := old.clone()
-				nr.edges[e] = struct{}{}
+				nr.edges[e] = refOf(r)
 				changes = append(changes, change{k: vertexKind, n: v, old: old, new: nr})
 			}
 			if err := st.applyNow(changes); err != nil {

@@ -74,7 +74,7 @@ func (e *edgeHolder) setEnd(v gdi.VertexHolder, origin bool) error {
 		o.rec.target = n
 	}
 	o.dirty = true
-	return e.tx.attach(e.num, old, o.rec.ends())
+	return e.tx.attach(e.num, old, o.rec)
 }
 
 // SetOrigin makes v the origin.
@@ -96,6 +96,7 @@ func (e *edgeHolder) SetDirection(d gdi.DirectionType) error {
 	if o.rec.dir != d {
 		o.rec.dir = d
 		o.dirty = true
+		return e.tx.attach(e.num, o.rec.ends(), o.rec)
 	}
 	return nil
 }

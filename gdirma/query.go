@@ -186,17 +186,17 @@ func addDegree(deg, in, out uint64, n uint64, e *record) (uint64, uint64, uint64
 
 // txDegrees computes the degrees of vertex n as the transaction sees it.
 func (tx *Transaction) txDegrees(n uint64, r *record) (deg, in, out uint64, err error) {
-	for _, e := range sortedKeys(r.edges) {
-		o, err := tx.related(edgeKind, e)
-		if err != nil {
-			return 0, 0, 0, err
+	for e, x := range r.edges {
+		er := x.asRecord()
+		if o := tx.objs[edgeKind][e]; o != nil && !o.deleted {
+			er = o.rec
 		}
-		deg, in, out = addDegree(deg, in, out, n, o.rec)
+		deg, in, out = addDegree(deg, in, out, n, er)
 	}
 	return deg, in, out, nil
 }
 
-func sortedKeys(m map[uint64]struct{}) []uint64 {
+func sortedKeys[V any](m map[uint64]V) []uint64 {
 	return slices.Sorted(maps.Keys(m))
 }
 

@@ -48,13 +48,27 @@ type record struct {
 	labels []uint32   // label numbers, each once, in the order added
 	props  []property // each (type, value) pair once
 
-	// vertices only: the edges that have the vertex as an end.
-	edges map[uint64]struct{}
+	// vertices only: the edges that have the vertex as an end, each with
+	// its direction and ends (kept in step with the edge's own holder).
+	edges map[uint64]edgeRef
 
 	// edges only.
 	dir            gdi.DirectionType
 	origin, target uint64 // vertex numbers
 }
+
+// edgeRef is what a vertex holder keeps of each incident edge: enough to
+// answer orientation and neighbour queries and degrees without reading the
+// edge's own holder (the paper's lightweight edge information).
+type edgeRef struct {
+	dir            gdi.DirectionType
+	origin, target uint64
+}
+
+func refOf(r *record) edgeRef { return edgeRef{r.dir, r.origin, r.target} }
+
+// asRecord returns the structural part of the edge as a record.
+func (x edgeRef) asRecord() *record { return &record{dir: x.dir, origin: x.origin, target: x.target} }
 
 // clone returns a deep copy of r.
 func (r *record) clone() *record {
@@ -163,8 +177,9 @@ type idKey struct {
 //	uvarint   number of labels, then each label number (uvarint)
 //	uvarint   number of properties, then each: property type number
 //	          (uvarint), datatype (1 byte), length (uvarint), raw bytes
-//	vertices: uvarint number of incident edges, then each edge's number
-//	          (8 bytes, ascending)
+//	vertices: uvarint number of incident edges, then for each (ascending
+//	          numbers): number (8 bytes), direction (1 byte), origin and
+//	          target (8 bytes each)
 //	edges:    direction (1 byte), origin and target numbers (8 bytes each)
 func encodeRecord(k kind, r *record) []byte {
 	b := binary.AppendUvarint(nil, uint64(len(r.labels)))
@@ -183,7 +198,11 @@ func encodeRecord(k kind, r *record) []byte {
 		es := slices.Sorted(maps.Keys(r.edges))
 		b = binary.AppendUvarint(b, uint64(len(es)))
 		for _, e := range es {
+			x := r.edges[e]
 			b = binary.LittleEndian.AppendUint64(b, e)
+			b = append(b, byte(x.dir))
+			b = binary.LittleEndian.AppendUint64(b, x.origin)
+			b = binary.LittleEndian.AppendUint64(b, x.target)
 		}
 		return b
 	}
@@ -236,13 +255,13 @@ func decodeRecord(k kind, b []byte) (*record, error) {
 	}
 	if k == vertexKind {
 		ne := uv()
-		if ne*8 > uint64(len(b)) {
+		if ne*25 > uint64(len(b)) {
 			return nil, errImage
 		}
-		r.edges = make(map[uint64]struct{}, ne)
+		r.edges = make(map[uint64]edgeRef, ne)
 		for range ne {
-			r.edges[binary.LittleEndian.Uint64(b)] = struct{}{}
-			b = b[8:]
+			r.edges[binary.LittleEndian.Uint64(b)] = edgeRef{gdi.DirectionType(b[8]), binary.LittleEndian.Uint64(b[9:]), binary.LittleEndian.Uint64(b[17:])}
+			b = b[25:]
 		}
 		return r, nil
 	}

@@ -379,14 +379,8 @@ func (st *store) committedIDMatches(k kind, key idKey) (map[uint64]struct{}, err
 
 // degrees returns degree, in-degree and out-degree of committed vertex r.
 func (st *store) degrees(n uint64, r *record) (deg, in, out uint64, err error) {
-	for e := range r.edges {
-		er, err := st.load(edgeKind, e)
-		if err != nil {
-			return 0, 0, 0, err
-		}
-		if er != nil {
-			deg, in, out = addDegree(deg, in, out, n, er)
-		}
+	for _, x := range r.edges {
+		deg, in, out = addDegree(deg, in, out, n, x.asRecord())
 	}
 	return
 }

@@ -463,7 +463,7 @@ func (tx *Transaction) CreateVertex(id []byte) (gdi.VertexHolder, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &record{home: bgdl.DPtr(n).Rank(), edges: map[uint64]struct{}{}}
+	r := &record{home: bgdl.DPtr(n).Rank(), edges: map[uint64]edgeRef{}}
 	if len(id) > 0 {
 		r.props = []property{{uint32(gdi.PropertyTypeID), gdi.Bytes(id)}}
 	}
@@ -518,7 +518,7 @@ func (tx *Transaction) CreateEdge(d gdi.DirectionType, origin, target gdi.Vertex
 	r := &record{home: bgdl.DPtr(n).Rank(), dir: d, origin: on, target: tn}
 	o := &txObj{rec: r, created: true, dirty: true}
 	tx.objs[edgeKind][n] = o
-	if err := tx.attach(n, nil, r.ends()); err != nil {
+	if err := tx.attach(n, nil, r); err != nil {
 		return nil, err
 	}
 	return tx.edgeHolder(n, o), nil
@@ -544,8 +544,13 @@ func (tx *Transaction) ownVertex(v gdi.VertexHolder) (uint64, error) {
 }
 
 // attach moves edge e from the incidence sets of the vertices in oldEnds
-// to those in newEnds.
-func (tx *Transaction) attach(e uint64, oldEnds, newEnds []uint64) error {
+// to those of the ends of r (none if r is nil), and brings the reference
+// each end keeps of the edge up to date with r.
+func (tx *Transaction) attach(e uint64, oldEnds []uint64, r *record) error {
+	var newEnds []uint64
+	if r != nil {
+		newEnds = r.ends()
+	}
 	for _, v := range oldEnds {
 		if slices.Contains(newEnds, v) {
 			continue
@@ -558,15 +563,14 @@ func (tx *Transaction) attach(e uint64, oldEnds, newEnds []uint64) error {
 		o.dirty = true
 	}
 	for _, v := range newEnds {
-		if slices.Contains(oldEnds, v) {
-			continue
-		}
 		o, err := tx.related(vertexKind, v)
 		if err != nil {
 			return err
 		}
-		o.rec.edges[e] = struct{}{}
-		o.dirty = true
+		if x, ok := o.rec.edges[e]; !ok || x != refOf(r) {
+			o.rec.edges[e] = refOf(r)
+			o.dirty = true
+		}
 	}
 	return nil
 }

@@ -78,11 +78,21 @@ func (v *vertexHolder) incident(or gdi.Orientation, c gdi.Constraint, f func(e u
 		return err
 	}
 	for _, e := range sortedKeys(o.rec.edges) {
-		eo, err := v.tx.related(edgeKind, e)
-		if err != nil {
-			return err
+		// Without a constraint the vertex's own reference to the edge
+		// suffices; the edge's holder is read only for its labels and
+		// properties (or if this transaction has a copy of it).
+		var r *record
+		if eo := v.tx.objs[edgeKind][e]; eo != nil && !eo.deleted {
+			r = eo.rec
+		} else if !has {
+			r = o.rec.edges[e].asRecord()
+		} else {
+			eo, err := v.tx.related(edgeKind, e)
+			if err != nil {
+				return err
+			}
+			r = eo.rec
 		}
-		r := eo.rec
 		isO, isT := r.origin == v.num, r.target == v.num
 		if !or.Matches(r.dir, isO, isT) {
 			continue
