@@ -29,13 +29,19 @@
 //
 //	labels      count, label numbers
 //	properties  count, then (property type, datatype, length, raw bytes)
-//	vertex      count and numbers of the incident edges
+//	vertex      count of incident edges, then for each: its number,
+//	            direction, origin and target
 //	edge        direction, origin and target vertex numbers
 //
-// Every edge is stored as a holder of its own (with a stable edge UID) and
-// listed in the holders of both of its ends, so neighbour and edge queries
-// work from either side. (The paper's lightweight edges, stored inline in
-// the source vertex, are not implemented: see Caveats.)
+// Every edge is stored as a holder of its own (with a stable edge UID:
+// the DPtr of its primary block) for its labels and properties, and the
+// holders of both of its ends keep a reference to it with its direction
+// and ends — the structural part of the paper's lightweight edges. Edge
+// and neighbour queries without a constraint, and the degree property
+// types, are therefore answered from the vertex holder alone; the edge's
+// holder is read only when a constraint needs its labels or properties.
+// A transaction that changes an edge's direction or ends rewrites the
+// references at both ends in the same commit, so they never disagree.
 //
 // Blocks are taken from the creating rank first and from the other ranks
 // when it has none left. A rank's high-water mark of blocks handed out
@@ -105,7 +111,11 @@
 //
 // # Caveats
 //
-//   - Lightweight edges are not implemented: every edge has its own holder.
+//   - Lightweight edges are only half there: the vertex keeps each edge's
+//     direction and ends, but every edge still has a holder of its own
+//     (at least one block), even without labels and properties.
+//   - Every commit takes the commit gate and draws a version on rank 0:
+//     three remote atomics to one rank per commit.
 //   - Index queries and lookups of IDs without labels scan all holders.
 //   - CSV loads and metadata rewrites are done by rank 0 on a quiet
 //     database, holder by holder.

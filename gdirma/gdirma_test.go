@@ -297,3 +297,71 @@ func TestSerializability(t *testing.T) {
 		return tx.Commit()
 	})
 }
+
+// TestBadUIDs feeds random and foreign UIDs to the association calls: each
+// must fail with a gdi error, never panic, and leave the data intact.
+func TestBadUIDs(t *testing.T) {
+	run(t, 2, gdirma.Params{BlockSize: 64, MemoryPerRank: 1 << 16}, func(c rma.Comm, db gdi.Database) error {
+		tx, err := db.StartTransaction()
+		if err != nil {
+			return err
+		}
+		x, err := tx.CreateVertex([]byte(fmt.Sprintf("x%d", c.Rank())))
+		if err != nil {
+			return err
+		}
+		y, err := tx.CreateVertex(nil)
+		if err != nil {
+			return err
+		}
+		e, err := tx.CreateEdge(gdi.Directed, x, y)
+		if err != nil {
+			return err
+		}
+		vu, _ := x.UID()
+		eu, _ := e.UID()
+		if err := tx.Commit(); err != nil {
+			return err
+		}
+		if err := c.Barrier(); err != nil {
+			return err
+		}
+		tx, err = db.StartTransaction()
+		if err != nil {
+			return err
+		}
+		defer tx.Abort()
+		rng := rand.New(rand.NewPCG(uint64(c.Rank()), 5))
+		cands := []uint64{0, 1, ^uint64(0), uint64(vu) + 1, uint64(vu) ^ 1<<48, uint64(vu) + 1<<32, eu[0] - 1}
+		for range 300 {
+			cands = append(cands, rng.Uint64(), uint64(vu)&^0xffffffff|uint64(rng.IntN(2000)))
+		}
+		for _, u := range cands {
+			if _, err := tx.AssociateVertex(gdi.VertexUID(u)); err != nil && gdi.ErrorClass(err) == gdi.Success {
+				return fmt.Errorf("AssociateVertex(%#x): uncoded error %v", u, err)
+			}
+			if _, err := tx.AssociateEdge(gdi.EdgeUID{u, 0}); err != nil && gdi.ErrorClass(err) == gdi.Success {
+				return fmt.Errorf("AssociateEdge(%#x): uncoded error %v", u, err)
+			}
+		}
+		// A vertex UID is no edge UID and the other way round.
+		if _, err := tx.AssociateEdge(gdi.EdgeUID{uint64(vu), 0}); gdi.ErrorClass(err) != gdi.ErrUID {
+			return fmt.Errorf("AssociateEdge(vertex UID): %v, want ErrUID", err)
+		}
+		if _, err := tx.AssociateVertex(gdi.VertexUID(eu[0])); gdi.ErrorClass(err) != gdi.ErrUID {
+			return fmt.Errorf("AssociateVertex(edge UID): %v, want ErrUID", err)
+		}
+		if _, err := tx.AssociateEdge(gdi.EdgeUID{eu[0], 1}); gdi.ErrorClass(err) != gdi.ErrUID {
+			return fmt.Errorf("AssociateEdge with a second word: %v, want ErrUID", err)
+		}
+		v, err := tx.AssociateVertex(vu)
+		if err != nil {
+			return err
+		}
+		es, err := v.Edges(gdi.EdgeOutgoing, nil)
+		if err != nil || len(es) != 1 || es[0] != eu {
+			return fmt.Errorf("edges after the bad UIDs: %v, %v", es, err)
+		}
+		return nil
+	})
+}
