@@ -2,7 +2,9 @@ package olap
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 
@@ -210,7 +212,11 @@ func readLocal(tx gdi.Transaction, opts ExtractOptions) (*localPart, bool, error
 				re.in, re.other = true, o
 			}
 			if re.out && opts.Weight != gdi.PropertyTypeNull {
-				if re.w, err = weight(eh, opts.Weight); err != nil {
+				// An edge without weight is an error only if it stays
+				// in the graph, which the far end decides: NaN for now.
+				if re.w, err = weight(eh, opts.Weight); errors.Is(err, errNoWeight) {
+					re.w = math.NaN()
+				} else if err != nil {
 					return nil, false, fmt.Errorf("olap: edge of vertex %d: %w", v.id, err)
 				}
 			}
@@ -220,10 +226,15 @@ func readLocal(tx gdi.Transaction, opts ExtractOptions) (*localPart, bool, error
 	return p, directed, nil
 }
 
+var errNoWeight = errors.New("edge has no weight")
+
 func weight(eh gdi.EdgeHolder, p gdi.PropertyType) (float64, error) {
 	vals, err := eh.Properties(p)
 	if err != nil {
 		return 0, err
+	}
+	if len(vals) == 0 {
+		return 0, errNoWeight
 	}
 	if len(vals) != 1 || vals[0].Len() != 1 {
 		return 0, fmt.Errorf("edge has %d weights, want 1", len(vals))
@@ -284,23 +295,6 @@ func extractLocal(tx gdi.Transaction, comm rma.Comm, opts ExtractOptions) (*Grap
 		g.Offsets[r+1] = g.Offsets[r] + all[r]
 	}
 	g.N = g.Offsets[p]
-	flags := []int64{0, 0}
-	if directed {
-		flags[0] = 1
-	}
-	for _, e := range part.edges {
-		if e.out {
-			flags[1]++
-		}
-	}
-	if err := comm.AllreduceInt64(flags, rma.OpSum); err != nil {
-		return nil, err
-	}
-	g.Directed = flags[0] > 0 || g.N == 0
-	g.M = flags[1]
-	if !g.Directed {
-		g.M /= 2
-	}
 
 	// Round 1: register (uid -> gid, id) with the directory ranks.
 	reg := make([][]byte, p)
@@ -439,11 +433,15 @@ func extractLocal(tx gdi.Transaction, comm rma.Comm, opts ExtractOptions) (*Grap
 	if opts.Weight != gdi.PropertyTypeNull {
 		g.OutW = make([]float64, len(outs))
 	}
+	var missing error // reported after the last collective
 	for k, a := range outs {
 		g.OutOff[a.v+1]++
 		g.Out[k] = a.s
 		if g.OutW != nil {
 			g.OutW[k] = a.w
+			if math.IsNaN(a.w) && missing == nil {
+				missing = fmt.Errorf("olap: edge %d -> %d has no weight", g.ID[a.v], g.ID[a.s])
+			}
 		}
 	}
 	g.InOff, g.In = make([]int32, g.NumLocal+1), make([]int32, len(ins))
@@ -454,6 +452,20 @@ func extractLocal(tx gdi.Transaction, comm rma.Comm, opts ExtractOptions) (*Grap
 	for i := range g.NumLocal {
 		g.OutOff[i+1] += g.OutOff[i]
 		g.InOff[i+1] += g.InOff[i]
+	}
+
+	// Edge count and kind over all ranks.
+	flags := []int64{0, int64(len(outs))}
+	if directed {
+		flags[0] = 1
+	}
+	if err := comm.AllreduceInt64(flags, rma.OpSum); err != nil {
+		return nil, err
+	}
+	g.Directed = flags[0] > 0 || g.N == 0
+	g.M = flags[1]
+	if !g.Directed {
+		g.M /= 2
 	}
 
 	// Halo plan: tell every owner which of its vertices we hold as ghosts.
@@ -473,7 +485,7 @@ func extractLocal(tx gdi.Transaction, comm rma.Comm, opts ExtractOptions) (*Grap
 			g.sendIdx[r] = append(g.sendIdx[r], int32(u64(b)))
 		}
 	}
-	return g, nil
+	return g, missing
 }
 
 func cmpI64(a, b int64) int {
