@@ -1,0 +1,394 @@
+package oltp
+
+import (
+	"errors"
+	"fmt"
+	"math/bits"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/generator"
+	"github.com/gdi-go/gdi/rma"
+)
+
+// Config describes a run. It must be the same on every rank, except
+// Progress.
+type Config struct {
+	Mix Mix
+	// Graph generated the database's data, and Meta holds the handles of
+	// its labels and property types in the database.
+	Graph *generator.Graph
+	Meta  *generator.Metadata
+	// Goroutines issuing operations on each rank; 0 means 1.
+	Goroutines int
+	// The run stops after Count operations per rank if Count > 0, and
+	// otherwise after Duration.
+	Count    int
+	Duration time.Duration
+	// Zipf draws targets from Zipf distributions (shape 0.8 for reads,
+	// 0.741 for writes) instead of uniformly.
+	Zipf bool
+	Seed uint64
+	// Progress, if not nil, is called now and then on every rank with the
+	// operations that rank has finished so far.
+	Progress func(done int64)
+}
+
+// outcome of one operation.
+type outcome int
+
+const (
+	committed outcome = iota
+	notFound
+	failed
+)
+
+// Latencies are recorded in nanoseconds, from 100 ns to 100 s, with three
+// significant digits.
+const (
+	histLow, histHigh, histDigits = 100, 100_000_000_000, 3
+)
+
+// stats of one operation type on one goroutine.
+type stats struct {
+	count [3]int64 // by outcome
+	hist  *hdrhistogram.Histogram
+}
+
+// Run runs the workload on every rank of c against db, whose contents cfg
+// describes, and returns the figures of all ranks (the same on every rank).
+// It is collective.
+func Run(c rma.Comm, db gdi.Database, cfg Config) (*Report, error) {
+	if err := cfg.Mix.Validate(); err != nil {
+		return nil, err
+	}
+	if cfg.Graph == nil || cfg.Meta == nil {
+		return nil, errors.New("oltp: Config needs the Graph and its Metadata")
+	}
+	if cfg.Count <= 0 && cfg.Duration <= 0 {
+		return nil, errors.New("oltp: Config needs a Count or a Duration")
+	}
+	gs := max(cfg.Goroutines, 1)
+	var reads, writes *zipf
+	if cfg.Zipf {
+		n := cfg.Graph.NumVertices()
+		reads, writes = newZipf(n, 0.8), newZipf(n, 0.741)
+	}
+	workers := make([]*worker, gs)
+	for g := range workers {
+		w, err := newWorker(c, db, cfg, g, reads, writes)
+		if err != nil {
+			return nil, err
+		}
+		workers[g] = w
+	}
+	if err := c.Barrier(); err != nil {
+		return nil, err
+	}
+
+	var done atomic.Int64
+	var budget atomic.Int64 // operations left on this rank, with Count
+	budget.Store(int64(cfg.Count))
+	deadline := time.Now().Add(cfg.Duration)
+	more := func() bool {
+		if cfg.Count > 0 {
+			return budget.Add(-1) >= 0
+		}
+		return time.Now().Before(deadline)
+	}
+	start := time.Now()
+	errs := make([]error, gs)
+	var wg sync.WaitGroup
+	for g, w := range workers {
+		wg.Go(func() {
+			for more() {
+				if err := w.step(); err != nil {
+					errs[g] = err
+					return
+				}
+				if n := done.Add(1); cfg.Progress != nil && n%4096 == 0 && g == 0 {
+					cfg.Progress(n)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	for _, w := range workers {
+		w.close()
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return gather(c, cfg, workers, elapsed)
+}
+
+// worker issues operations from one goroutine.
+type worker struct {
+	db      gdi.Database
+	g       *generator.Graph
+	m       *generator.Metadata
+	rng     *rand.Rand
+	choose  chooser
+	reads   *zipf
+	writes  *zipf
+	mask    uint64 // vertex numbers are below mask+1
+	scale   int
+	fresh   uint64 // next fresh vertex number, advanced by stride
+	stride  uint64
+	byLabel []gdi.Constraint // "has edge label i", one per edge label
+	propsOf [][]int          // property type indexes of each vertex label
+	person  int              // vertex label index of Person, or -1
+	first   int              // property type indexes for updates
+	last    int
+	name    int
+	stats   [NumOps]stats
+}
+
+func newWorker(c rma.Comm, db gdi.Database, cfg Config, g int, reads, writes *zipf) (*worker, error) {
+	gr := cfg.Graph
+	n := gr.NumVertices()
+	s := gr.Scheme()
+	w := &worker{
+		db: db, g: gr, m: cfg.Meta,
+		rng:    rand.New(rand.NewPCG(cfg.Seed^uint64(c.Rank())<<32, uint64(g)+1)),
+		choose: newChooser(cfg.Mix),
+		reads:  reads, writes: writes,
+		mask:   n - 1,
+		scale:  bits.Len64(n - 1),
+		fresh:  n + uint64(c.Rank()*max(cfg.Goroutines, 1)+g),
+		stride: uint64(c.Size() * max(cfg.Goroutines, 1)),
+		person: -1, first: -1, last: -1, name: -1,
+	}
+	for i := range w.stats {
+		w.stats[i].hist = hdrhistogram.New(histLow, histHigh, histDigits)
+	}
+	for i, l := range s.VertexLabels {
+		var ps []int
+		for _, u := range l.Properties {
+			ps = append(ps, u.Property)
+		}
+		w.propsOf = append(w.propsOf, ps)
+		if l.Name == "Person" {
+			w.person = i
+		}
+	}
+	for i, p := range s.Properties {
+		switch p.Name {
+		case "firstName":
+			w.first = i
+		case "lastName":
+			w.last = i
+		case "name":
+			w.name = i
+		}
+	}
+	for _, l := range cfg.Meta.EdgeLabels {
+		con, err := edgeLabelConstraint(db, l)
+		if err != nil {
+			return nil, err
+		}
+		w.byLabel = append(w.byLabel, con)
+	}
+	return w, nil
+}
+
+func edgeLabelConstraint(db gdi.Database, l gdi.Label) (gdi.Constraint, error) {
+	sub, err := db.CreateSubconstraint()
+	if err != nil {
+		return nil, err
+	}
+	if err := sub.AddLabelCondition(l, gdi.Equal); err != nil {
+		return nil, err
+	}
+	con, err := db.CreateConstraint()
+	if err != nil {
+		return nil, err
+	}
+	if err := con.AddSubconstraint(sub); err != nil {
+		return nil, err
+	}
+	return con, sub.Free()
+}
+
+func (w *worker) close() {
+	for _, c := range w.byLabel {
+		_ = c.Free()
+	}
+}
+
+// target draws a vertex number of the loaded graph.
+func (w *worker) target(z *zipf) uint64 {
+	if z == nil {
+		return w.rng.Uint64N(w.mask + 1)
+	}
+	return w.scatter(z.rank(w.rng.Float64))
+}
+
+// scatter is a bijection of [0, 2^scale) that spreads Zipf ranks over the
+// vertices, so the hot ones are not the low numbers (and so one label).
+func (w *worker) scatter(k uint64) uint64 {
+	k = k * 0x9e3779b97f4a7c15 & w.mask
+	k ^= k >> (w.scale/2 + 1)
+	return k * 0xbf58476d1ce4e5b9 & w.mask
+}
+
+// step runs one operation and records its outcome and latency.
+func (w *worker) step() error {
+	op := w.choose.pick(w.rng.Float64())
+	start := time.Now()
+	out := w.run(op)
+	st := &w.stats[op]
+	st.count[out]++
+	if out == committed {
+		_ = st.hist.RecordValue(max(int64(time.Since(start)), histLow))
+	}
+	return nil
+}
+
+// run performs op in a transaction, which it commits if every step
+// succeeded and aborts otherwise. Errors of the database are outcomes (a
+// lock conflict fails the operation), not errors of the run.
+func (w *worker) run(op Op) outcome {
+	tx, err := w.db.StartTransaction()
+	if err != nil {
+		return failed
+	}
+	out, err := w.apply(tx, op)
+	if err != nil || out != committed {
+		_ = tx.Abort()
+		if err == nil && out == notFound {
+			return notFound
+		}
+		return failed
+	}
+	if err := tx.Commit(); err != nil {
+		return failed
+	}
+	return committed
+}
+
+func (w *worker) apply(tx gdi.Transaction, op Op) (outcome, error) {
+	z := w.reads
+	if op.Write() {
+		z = w.writes
+	}
+	if op == AddVertex {
+		return w.addVertex(tx)
+	}
+	x := w.target(z)
+	v, out, err := w.open(tx, x)
+	if out != committed || err != nil {
+		return out, err
+	}
+	switch op {
+	case GetVertexProperties:
+		for _, p := range w.propsOf[w.g.VertexLabel(x)] {
+			if _, err := v.Properties(w.m.PropertyTypes[p]); err != nil {
+				return failed, err
+			}
+		}
+	case CountEdges, GetEdges:
+		row := w.g.Scheme().EdgeMatrix[w.g.VertexLabel(x)]
+		con := w.byLabel[row[w.rng.IntN(len(row))]]
+		if _, err := v.Edges(gdi.EdgeAll, con); err != nil {
+			return failed, err
+		}
+	case DeleteVertex:
+		if err := v.Free(); err != nil {
+			return failed, err
+		}
+	case UpdateProperty:
+		if err := w.updateProperty(v, x); err != nil {
+			return failed, err
+		}
+	case AddEdge:
+		y := w.target(z)
+		u, out, err := w.open(tx, y)
+		if out != committed || err != nil {
+			return out, err
+		}
+		e, err := tx.CreateEdge(gdi.Undirected, v, u)
+		if err != nil {
+			return failed, err
+		}
+		l := w.g.Scheme().EdgeMatrix[w.g.VertexLabel(x)][w.g.VertexLabel(y)]
+		if err := e.AddLabel(w.m.EdgeLabels[l]); err != nil {
+			return failed, err
+		}
+	default:
+		return failed, fmt.Errorf("oltp: no operation %v", op)
+	}
+	return committed, nil
+}
+
+// open translates vertex x's application ID and associates the vertex.
+func (w *worker) open(tx gdi.Transaction, x uint64) (gdi.VertexHolder, outcome, error) {
+	uid, found, err := tx.TranslateVertexID(w.m.VertexLabels[w.g.VertexLabel(x)], generator.AppID(x))
+	if err != nil && gdi.Failed(err) { // a warning (a shared ID) still found one
+		return nil, failed, err
+	}
+	if !found {
+		return nil, notFound, nil
+	}
+	v, err := tx.AssociateVertex(uid)
+	if err != nil {
+		return nil, failed, err
+	}
+	return v, committed, nil
+}
+
+// addVertex creates a vertex with a fresh ID, a uniformly drawn label, and
+// the properties of a loaded vertex of that label.
+func (w *worker) addVertex(tx gdi.Transaction) (outcome, error) {
+	k := w.rng.IntN(len(w.m.VertexLabels))
+	lo, hi := w.g.LabelRange(k)
+	if hi <= lo {
+		return committed, nil // an empty label: nothing to imitate
+	}
+	id := w.fresh
+	w.fresh += w.stride
+	v, err := tx.CreateVertex(generator.AppID(id))
+	if err != nil {
+		return failed, err
+	}
+	if err := v.AddLabel(w.m.VertexLabels[k]); err != nil {
+		return failed, err
+	}
+	for _, p := range w.g.VertexProperties(lo + w.rng.Uint64N(hi-lo)) {
+		if err := v.AddProperty(w.m.PropertyTypes[p.Type], p.Value); err != nil {
+			return failed, err
+		}
+	}
+	return committed, nil
+}
+
+// updateProperty replaces a Person's first and last name, or the name of
+// any other vertex, with the values of another vertex of the same label.
+func (w *worker) updateProperty(v gdi.VertexHolder, x uint64) error {
+	k := w.g.VertexLabel(x)
+	props := []int{w.name}
+	if k == w.person {
+		props = []int{w.first, w.last}
+	}
+	lo, hi := w.g.LabelRange(k)
+	from := lo + w.rng.Uint64N(hi-lo)
+	for _, p := range props {
+		if p < 0 {
+			continue
+		}
+		val, ok := w.g.Value(from, p)
+		if !ok {
+			continue
+		}
+		if err := v.SetProperty(w.m.PropertyTypes[p], val); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,248 @@
+package oltp
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/gdi-go/gdi/conformance/refdb"
+	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/generator"
+	"github.com/gdi-go/gdi/rma"
+	"github.com/gdi-go/gdi/rma/local"
+)
+
+func TestMixes(t *testing.T) {
+	for _, m := range Mixes {
+		if err := m.Validate(); err != nil {
+			t.Error(err)
+		}
+		got, err := MixByName(m.Name)
+		if err != nil || got != m {
+			t.Errorf("MixByName(%q) = %v, %v", m.Name, got.Name, err)
+		}
+	}
+	if _, err := MixByName("nosuch"); err == nil {
+		t.Error("MixByName of an unknown mix succeeded")
+	}
+	if err := (Mix{"bad", [NumOps]float64{50, 40}}).Validate(); err == nil {
+		t.Error("a mix adding up to 90% validated")
+	}
+}
+
+// TestChooser draws many operations and compares their shares with the mix.
+func TestChooser(t *testing.T) {
+	const n = 200000
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, m := range Mixes {
+		c := newChooser(m)
+		var got [NumOps]int
+		for range n {
+			got[c.pick(rng.Float64())]++
+		}
+		for o, p := range m.Percent {
+			want := p / 100 * n
+			sd := math.Sqrt(n * p / 100 * (1 - p/100))
+			if p == 0 && got[o] != 0 || math.Abs(float64(got[o])-want) > 5*sd+1 {
+				t.Errorf("%s: %v drawn %d times of %d, want %.0f", m.Name, Op(o), got[o], n, want)
+			}
+		}
+	}
+}
+
+// TestZipf compares the frequencies of ranks with 1/(k+1)^θ / ζ(n, θ).
+func TestZipf(t *testing.T) {
+	const items, draws = 1000, 400000
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, theta := range []float64{0.8, 0.741} {
+		z := newZipf(items, theta)
+		zeta := 0.0
+		for k := 1; k <= items; k++ {
+			zeta += 1 / math.Pow(float64(k), theta)
+		}
+		counts := make([]int, items)
+		for range draws {
+			k := z.rank(rng.Float64)
+			if k >= items {
+				t.Fatalf("rank %d out of [0, %d)", k, items)
+			}
+			counts[k]++
+		}
+		for _, k := range []int{0, 1, 2, 3, 10, 100, 999} {
+			p := 1 / math.Pow(float64(k+1), theta) / zeta
+			want := p * draws
+			if sd := math.Sqrt(draws * p * (1 - p)); math.Abs(float64(counts[k])-want) > 5*sd {
+				t.Errorf("θ=%v: rank %d drawn %d times, want %.0f", theta, k, counts[k], want)
+			}
+		}
+		// The tail is much flatter than the head, but not empty.
+		if counts[items-1] == 0 || counts[0] < 20*counts[items-1] {
+			t.Errorf("θ=%v: first rank %d, last rank %d: not Zipf-shaped", theta, counts[0], counts[items-1])
+		}
+	}
+}
+
+func TestScatterIsABijection(t *testing.T) {
+	for _, scale := range []int{1, 2, 7, 12} {
+		w := &worker{mask: 1<<scale - 1, scale: scale}
+		seen := make(map[uint64]bool)
+		for k := range uint64(1 << scale) {
+			x := w.scatter(k)
+			if x > w.mask || seen[x] {
+				t.Fatalf("scale %d: scatter(%d) = %d repeats or leaves the range", scale, k, x)
+			}
+			seen[x] = true
+		}
+	}
+}
+
+// loaded builds the graph of cfg in refdb on every rank and runs fn.
+func loaded(t testing.TB, ranks int, cfg generator.Config, fn func(c rma.Comm, db gdi.Database, g *generator.Graph, m *generator.Metadata) error) {
+	t.Helper()
+	g, err := generator.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = local.Run(ranks, func(c rma.Comm) error {
+		db, err := refdb.Driver{}.CreateDatabase(c, nil)
+		if err != nil {
+			return err
+		}
+		m, err := g.Scheme().CreateMetadata(db)
+		if err != nil {
+			return err
+		}
+		if err := g.Insert(c, db, m, generator.InsertOptions{}); err != nil {
+			return err
+		}
+		return errors.Join(fn(c, db, g, m), db.Free())
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// countVertices counts the vertices of every label through an index.
+func countVertices(c rma.Comm, db gdi.Database, m *generator.Metadata) (int, error) {
+	idx, err := db.CreateIndex(gdi.HashTableIndex, 0)
+	if err != nil {
+		return 0, err
+	}
+	for _, l := range m.VertexLabels {
+		if err := idx.AddLabel(l); err != nil {
+			return 0, err
+		}
+	}
+	if err := c.Barrier(); err != nil {
+		return 0, err
+	}
+	tx, err := db.StartTransaction()
+	if err != nil {
+		return 0, err
+	}
+	uids, err := tx.VerticesOfIndex(idx, nil)
+	if err != nil {
+		return 0, errors.Join(err, tx.Abort())
+	}
+	return len(uids), errors.Join(tx.Commit(), idx.Free())
+}
+
+// TestRunLB runs the LinkBench mix and checks that the figures add up and
+// that what was committed is in the database: the vertex count changes by
+// the committed adds minus the committed deletes.
+func TestRunLB(t *testing.T) {
+	const ranks, goroutines, count = 2, 2, 400
+	loaded(t, ranks, generator.Config{Scale: 7, EdgeFactor: 4, Seed: 5}, func(c rma.Comm, db gdi.Database, g *generator.Graph, m *generator.Metadata) error {
+		before, err := countVertices(c, db, m)
+		if err != nil {
+			return err
+		}
+		if before != int(g.NumVertices()) {
+			return fmt.Errorf("loaded %d vertices, want %d", before, g.NumVertices())
+		}
+		r, err := Run(c, db, Config{Mix: LB, Graph: g, Meta: m, Goroutines: goroutines, Count: count, Seed: 9})
+		if err != nil {
+			return err
+		}
+		if total := r.Committed + r.NotFound + r.Failed; total != ranks*count {
+			return fmt.Errorf("%d operations reported, want %d", total, ranks*count)
+		}
+		for i, o := range r.Ops {
+			n := o.Committed + o.NotFound + o.Failed
+			if LB.Percent[i] > 2 && n == 0 {
+				return fmt.Errorf("no %s operation in %d", o.Op, ranks*count)
+			}
+			if got := r.Histogram(Op(i)).TotalCount(); got != o.Committed {
+				return fmt.Errorf("%s: histogram holds %d latencies for %d commits", o.Op, got, o.Committed)
+			}
+			if o.Committed > 0 && (o.P50 <= 0 || o.P50 > o.P99 || o.P99 > o.Max) {
+				return fmt.Errorf("%s: percentiles out of order: %+v", o.Op, o)
+			}
+		}
+		if r.Throughput <= 0 || r.Elapsed <= 0 {
+			return fmt.Errorf("throughput %v over %v", r.Throughput, r.Elapsed)
+		}
+		after, err := countVertices(c, db, m)
+		if err != nil {
+			return err
+		}
+		added, deleted := r.Ops[AddVertex].Committed, r.Ops[DeleteVertex].Committed
+		if want := before + int(added-deleted); after != want {
+			return fmt.Errorf("%d vertices after %d adds and %d deletes from %d, want %d", after, added, deleted, before, want)
+		}
+		return nil
+	})
+}
+
+// TestRunReadMostly: a read-only stream changes nothing, finds every
+// vertex, and on one goroutine per rank never fails.
+func TestRunReadMostly(t *testing.T) {
+	readOnly := Mix{"reads", [NumOps]float64{30, 20, 50}}
+	loaded(t, 2, generator.Config{Scale: 6, EdgeFactor: 4, Seed: 6}, func(c rma.Comm, db gdi.Database, g *generator.Graph, m *generator.Metadata) error {
+		for _, zipf := range []bool{false, true} {
+			r, err := Run(c, db, Config{Mix: readOnly, Graph: g, Meta: m, Count: 300, Zipf: zipf})
+			if err != nil {
+				return err
+			}
+			if r.Committed != 600 || r.NotFound != 0 || r.Failed != 0 {
+				return fmt.Errorf("zipf=%v: %d committed, %d not found, %d failed; want 600 committed", zipf, r.Committed, r.NotFound, r.Failed)
+			}
+		}
+		n, err := countVertices(c, db, m)
+		if err == nil && n != int(g.NumVertices()) {
+			err = fmt.Errorf("reads changed the vertex count to %d", n)
+		}
+		return err
+	})
+}
+
+func TestRunDuration(t *testing.T) {
+	loaded(t, 1, generator.Config{Scale: 5, EdgeFactor: 2, Seed: 7}, func(c rma.Comm, db gdi.Database, g *generator.Graph, m *generator.Metadata) error {
+		r, err := Run(c, db, Config{Mix: RI, Graph: g, Meta: m, Duration: 50 * time.Millisecond})
+		if err != nil {
+			return err
+		}
+		if r.Committed == 0 || r.Elapsed < 50*time.Millisecond {
+			return fmt.Errorf("a 50 ms run committed %d operations in %v", r.Committed, r.Elapsed)
+		}
+		return nil
+	})
+}
+
+func TestRunBadConfig(t *testing.T) {
+	loaded(t, 1, generator.Config{Scale: 3, EdgeFactor: 1, Seed: 1}, func(c rma.Comm, db gdi.Database, g *generator.Graph, m *generator.Metadata) error {
+		for _, cfg := range []Config{
+			{Mix: LB, Graph: g, Meta: m}, // neither count nor duration
+			{Mix: LB, Count: 1},          // no graph
+			{Mix: Mix{"x", [NumOps]float64{1}}, Graph: g, Meta: m, Count: 1}, // 1%
+		} {
+			if _, err := Run(c, db, cfg); err == nil {
+				return fmt.Errorf("Run(%+v) succeeded", cfg)
+			}
+		}
+		return nil
+	})
+}

@@ -1,0 +1,127 @@
+package oltp
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"text/tabwriter"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/gdi-go/gdi/rma"
+)
+
+// Report holds the figures of a run, summed over all ranks.
+type Report struct {
+	Workload   string        `json:"workload"`
+	Ranks      int           `json:"ranks"`
+	Goroutines int           `json:"goroutines_per_rank"`
+	Elapsed    time.Duration `json:"elapsed_ns"` // of the slowest rank
+	Committed  int64         `json:"committed"`
+	NotFound   int64         `json:"not_found"`
+	Failed     int64         `json:"failed"`
+	// Throughput is committed operations per second.
+	Throughput float64 `json:"throughput"`
+	// FailedPercent is failed operations in percent of all operations.
+	FailedPercent float64    `json:"failed_percent"`
+	Ops           []OpReport `json:"ops"`
+
+	hists [NumOps]*hdrhistogram.Histogram
+}
+
+// OpReport holds the figures of one operation type. Latencies are of
+// committed operations.
+type OpReport struct {
+	Op        string        `json:"op"`
+	Committed int64         `json:"committed"`
+	NotFound  int64         `json:"not_found"`
+	Failed    int64         `json:"failed"`
+	Mean      time.Duration `json:"mean_ns"`
+	P50       time.Duration `json:"p50_ns"`
+	P90       time.Duration `json:"p90_ns"`
+	P99       time.Duration `json:"p99_ns"`
+	P999      time.Duration `json:"p999_ns"`
+	Max       time.Duration `json:"max_ns"`
+}
+
+// Histogram returns the merged latency histogram of op, in nanoseconds.
+func (r *Report) Histogram(op Op) *hdrhistogram.Histogram { return r.hists[op] }
+
+// gather merges the workers' figures on this rank, then sums them over all
+// ranks: the counts with one Allreduce, the histograms by summing their
+// bucket counts (all histograms share one geometry).
+func gather(c rma.Comm, cfg Config, workers []*worker, elapsed time.Duration) (*Report, error) {
+	r := &Report{Workload: cfg.Mix.Name, Ranks: c.Size(), Goroutines: len(workers)}
+	counts := make([]int64, 0, NumOps*3+1)
+	for op := range NumOps {
+		h := hdrhistogram.New(histLow, histHigh, histDigits)
+		var n [3]int64
+		for _, w := range workers {
+			h.Merge(w.stats[op].hist)
+			for o := range n {
+				n[o] += w.stats[op].count[o]
+			}
+		}
+		r.hists[op] = h
+		counts = append(counts, n[:]...)
+	}
+	if err := c.AllreduceInt64(counts, rma.OpSum); err != nil {
+		return nil, err
+	}
+	slowest := []int64{int64(elapsed)}
+	if err := c.AllreduceInt64(slowest, rma.OpMax); err != nil {
+		return nil, err
+	}
+	r.Elapsed = time.Duration(slowest[0])
+	for op := range NumOps {
+		snap := r.hists[op].Export()
+		if err := c.AllreduceInt64(snap.Counts, rma.OpSum); err != nil {
+			return nil, err
+		}
+		h := hdrhistogram.Import(snap)
+		r.hists[op] = h
+		n := counts[op*3 : op*3+3]
+		r.Ops = append(r.Ops, OpReport{
+			Op: Op(op).String(), Committed: n[committed], NotFound: n[notFound], Failed: n[failed],
+			Mean: time.Duration(h.Mean()),
+			P50:  time.Duration(h.ValueAtQuantile(50)), P90: time.Duration(h.ValueAtQuantile(90)),
+			P99: time.Duration(h.ValueAtQuantile(99)), P999: time.Duration(h.ValueAtQuantile(99.9)),
+			Max: time.Duration(h.Max()),
+		})
+		r.Committed += n[committed]
+		r.NotFound += n[notFound]
+		r.Failed += n[failed]
+	}
+	if r.Elapsed > 0 {
+		r.Throughput = float64(r.Committed) / r.Elapsed.Seconds()
+	}
+	if total := r.Committed + r.NotFound + r.Failed; total > 0 {
+		r.FailedPercent = 100 * float64(r.Failed) / float64(total)
+	}
+	return r, nil
+}
+
+// WriteTable prints the report as a table for people.
+func (r *Report) WriteTable(w io.Writer) error {
+	fmt.Fprintf(w, "workload %s: %d ranks x %d goroutines, %v\n", r.Workload, r.Ranks, r.Goroutines, r.Elapsed.Round(time.Millisecond))
+	fmt.Fprintf(w, "throughput %.0f committed ops/s; %d committed, %d not found, %d failed (%.2f%%)\n\n",
+		r.Throughput, r.Committed, r.NotFound, r.Failed, r.FailedPercent)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "operation\tcommitted\tnot found\tfailed\tmean\tp50\tp90\tp99\tp99.9\tmax\t")
+	for _, o := range r.Ops {
+		if o.Committed+o.NotFound+o.Failed == 0 {
+			continue
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%v\t%v\t%v\t%v\t%v\t%v\t\n", o.Op, o.Committed, o.NotFound, o.Failed,
+			o.Mean.Round(10*time.Nanosecond), o.P50, o.P90, o.P99, o.P999, o.Max)
+	}
+	return tw.Flush()
+}
+
+// WriteJSON prints the report as JSON.
+func (r *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
