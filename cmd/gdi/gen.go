@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/gdi-go/gdi/generator"
@@ -77,7 +76,7 @@ func runGen(args []string, stdout, stderr io.Writer) error {
 	err = launch.Run(*ranks, func(c rma.Comm) error {
 		var bar *progressBar
 		if !*quiet {
-			bar = newProgressBar(stderr, total(g, *format), offset(g, *format, c.Rank(), c.Size()), unit(*format))
+			bar = newProgressBar(stderr, "gen", total(g, *format), offset(g, *format, c.Rank(), c.Size()), unit(*format))
 		}
 		var err error
 		if *format == "csv" {
@@ -145,49 +144,4 @@ func writeEdgeList(c rma.Comm, g *generator.Graph, out string, stdout io.Writer,
 		}
 		return bw.Flush()
 	})
-}
-
-// progressBar draws a throttled progress bar on stderr. A nil bar does
-// nothing.
-type progressBar struct {
-	w           io.Writer
-	total, done uint64
-	unit        string
-	start, last time.Time
-}
-
-func newProgressBar(w io.Writer, total, offset uint64, unit string) *progressBar {
-	now := time.Now()
-	return &progressBar{w: w, total: total, done: offset, unit: unit, start: now, last: now}
-}
-
-const progressEvery = 250 * time.Millisecond
-
-func (b *progressBar) add(n uint64) {
-	if b == nil {
-		return
-	}
-	b.done += n
-	if now := time.Now(); now.Sub(b.last) >= progressEvery {
-		b.last = now
-		b.draw()
-	}
-}
-
-func (b *progressBar) draw() {
-	frac := float64(b.done) / float64(max(b.total, 1))
-	const width = 30
-	full := int(frac * width)
-	fmt.Fprintf(b.w, "\rgen [%s%s] %3.0f%% %d/%d %s", strings.Repeat("#", full), strings.Repeat(".", width-full), 100*frac, b.done, b.total, b.unit)
-}
-
-// finish draws the full bar and a summary line after a long run (of all
-// ranks: the last rank calls it); short runs stay quiet.
-func (b *progressBar) finish(elapsed time.Duration) {
-	if b == nil || elapsed < progressEvery {
-		return
-	}
-	b.draw()
-	fmt.Fprintln(b.w)
-	fmt.Fprintf(b.w, "gen: %d %s in %v (%.1f M/s)\n", b.total, b.unit, elapsed.Round(time.Millisecond), float64(b.total)/elapsed.Seconds()/1e6)
 }

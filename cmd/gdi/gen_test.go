@@ -113,7 +113,7 @@ func TestGenErrors(t *testing.T) {
 
 func TestProgressBar(t *testing.T) {
 	var w bytes.Buffer
-	b := newProgressBar(&w, 1000, 200, "edges")
+	b := newProgressBar(&w, "gen", 1000, 200, "edges")
 	b.add(100)
 	if w.Len() != 0 {
 		t.Errorf("drawn before %v: %q", progressEvery, w.String())

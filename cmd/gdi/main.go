@@ -2,6 +2,7 @@
 //
 //	gdi demo [-ranks N] [-keys K]               exercise rma, bgdl and the DHT
 //	gdi gen -scale S [-format edgelist|csv] ...  generate a Kronecker LPG graph
+//	gdi bench oltp -workload W -scale S ...      run a LinkBench-style mix
 //	gdi olap -algo A -graph PATH/NAME ...        run a Graphalytics algorithm
 //
 // Each subcommand lists its flags with -h.
@@ -25,6 +26,7 @@ type command struct {
 var commands = []command{
 	{"demo", "exercise the foundation layer (rma, bgdl, dht) on several ranks", runDemo},
 	{"gen", "generate a Graph500 Kronecker graph with labels and properties", runGen},
+	{"bench", "generate a graph into a database and run an OLTP workload on it", runBench},
 	{"olap", "run a graph algorithm on a Graphalytics data set (bfs, khop, pr, wcc, cdlp, lcc, sssp)", runOlap},
 }
 

@@ -1,0 +1,149 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/pkg/profile"
+
+	"github.com/gdi-go/gdi/generator"
+	"github.com/gdi-go/gdi/rma"
+	"github.com/gdi-go/gdi/rma/launch"
+	"github.com/gdi-go/gdi/workload/oltp"
+)
+
+// runBench dispatches gdi bench's workloads.
+func runBench(args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] != "oltp" {
+		fmt.Fprintln(stderr, "usage: gdi bench oltp [flags]   (gdi bench oltp -h lists the flags)")
+		return flag.ErrHelp
+	}
+	return runBenchOLTP(args[1:], stdout, stderr)
+}
+
+// runBenchOLTP generates a Kronecker graph into a database on every rank
+// and runs an OLTP mix on it.
+func runBenchOLTP(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("bench oltp", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	workload := fs.String("workload", "lb", "mix: lb, ri, rm or wi")
+	scale := fs.Int("scale", 12, "the graph has 2^scale vertices")
+	edgefactor := fs.Int("edgefactor", 16, "edges per vertex")
+	seed := fs.Uint64("seed", 1, "seed of the graph and the requests")
+	ranks := fs.Int("ranks", 2, "number of ranks")
+	goroutines := fs.Int("goroutines", 1, "goroutines issuing requests on each rank")
+	duration := fs.Duration("duration", 10*time.Second, "how long to run")
+	count := fs.Int("count", 0, "operations per rank; overrides -duration if positive")
+	zipf := fs.Bool("zipf", false, "draw targets from LinkBench's Zipf distributions instead of uniformly")
+	backendName := fs.String("backend", defaultBackend, "GDI backend: "+strings.Join(driverNames(), ", "))
+	asJSON := fs.Bool("json", false, "print the report as JSON")
+	prof := fs.String("profile", "", "write a cpu or mem profile of the run to the current directory")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	mix, err := oltp.MixByName(*workload)
+	if err != nil {
+		return err
+	}
+	driver, err := driverByName(*backendName)
+	if err != nil {
+		return err
+	}
+	switch {
+	case *scale < 1 || *scale > 40:
+		return fmt.Errorf("-scale must be in [1, 40], not %d", *scale)
+	case *edgefactor < 1 || *ranks < 1 || *goroutines < 1:
+		return errors.New("-edgefactor, -ranks and -goroutines must be positive")
+	case *count < 0 || *count == 0 && *duration <= 0:
+		return errors.New("give a positive -duration or -count")
+	}
+	g, err := generator.New(generator.Config{Scale: *scale, EdgeFactor: *edgefactor, Seed: *seed})
+	if err != nil {
+		return err
+	}
+	switch *prof {
+	case "":
+	case "cpu":
+		defer profile.Start(profile.CPUProfile, profile.ProfilePath("."), profile.Quiet).Stop()
+	case "mem":
+		defer profile.Start(profile.MemProfile, profile.ProfilePath("."), profile.Quiet).Stop()
+	default:
+		return fmt.Errorf("-profile must be cpu or mem, not %q", *prof)
+	}
+
+	var report *oltp.Report
+	err = launch.Run(*ranks, func(c rma.Comm) error {
+		db, err := driver.CreateDatabase(c, nil)
+		if err != nil {
+			return err
+		}
+		m, err := g.Scheme().CreateMetadata(db)
+		if err != nil {
+			return errors.Join(err, db.Free())
+		}
+		var bar *progressBar
+		if c.Rank() == 0 {
+			bar = newProgressBar(stderr, "load", g.NumVertices()+g.NumEdges(), 0, "vertices and edges")
+		}
+		start := time.Now()
+		// Rank 0 draws the bar, scaling its own share up to the whole graph.
+		err = g.Insert(c, db, m, generator.InsertOptions{Progress: func(n uint64) {
+			bar.add(n * uint64(c.Size()))
+		}})
+		if err != nil {
+			return errors.Join(err, db.Free())
+		}
+		if err := c.Barrier(); err != nil {
+			return err
+		}
+		if bar != nil {
+			bar.done = bar.total
+			bar.finish(time.Since(start))
+		}
+		cfg := oltp.Config{Mix: mix, Graph: g, Meta: m, Goroutines: *goroutines, Count: *count,
+			Duration: *duration, Zipf: *zipf, Seed: *seed}
+		if c.Rank() == 0 {
+			cfg.Progress = benchProgress(stderr, *count, *duration)
+		}
+		r, err := oltp.Run(c, db, cfg)
+		if c.Rank() == 0 {
+			fmt.Fprintln(stderr)
+			report = r
+		}
+		return errors.Join(err, db.Free())
+	})
+	if err := errors.Join(err, launch.Finalize()); err != nil {
+		return err
+	}
+	if report == nil { // under MPI only rank 0's process prints
+		return nil
+	}
+	if *asJSON {
+		return report.WriteJSON(stdout)
+	}
+	fmt.Fprintf(stdout, "graph: scale %d, edge factor %d, %d vertices, %d edges, backend %s (%s ranks)\n",
+		*scale, *edgefactor, g.NumVertices(), g.NumEdges(), *backendName, launch.Backend())
+	return report.WriteTable(stdout)
+}
+
+// benchProgress reports rank 0's operations on stderr, at most four times a
+// second.
+func benchProgress(stderr io.Writer, count int, duration time.Duration) func(int64) {
+	start, last := time.Now(), time.Now()
+	return func(done int64) {
+		now := time.Now()
+		if now.Sub(last) < progressEvery {
+			return
+		}
+		last = now
+		if count > 0 {
+			fmt.Fprintf(stderr, "\rrun: %d/%d operations on rank 0", done, count)
+			return
+		}
+		fmt.Fprintf(stderr, "\rrun: %v/%v, %d operations on rank 0", now.Sub(start).Round(time.Second), duration, done)
+	}
+}

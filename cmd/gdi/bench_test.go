@@ -1,0 +1,60 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestBenchOLTPTable(t *testing.T) {
+	var out, errs bytes.Buffer
+	args := []string{"bench", "oltp", "-workload", "wi", "-scale", "6", "-edgefactor", "4", "-ranks", "2", "-goroutines", "2", "-count", "200"}
+	if code := run(args, &out, &errs); code != 0 {
+		t.Fatalf("gdi %v exited %d: %s", args, code, errs.String())
+	}
+	for _, want := range []string{"graph: scale 6, edge factor 4, 64 vertices, 256 edges", "workload WI: 2 ranks x 2 goroutines", "add vertex", "delete vertex"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+}
+
+func TestBenchOLTPJSON(t *testing.T) {
+	var out, errs bytes.Buffer
+	args := []string{"bench", "oltp", "-workload", "rm", "-scale", "5", "-ranks", "1", "-count", "100", "-json", "-zipf"}
+	if code := run(args, &out, &errs); code != 0 {
+		t.Fatalf("gdi %v exited %d: %s", args, code, errs.String())
+	}
+	var r struct {
+		Workload            string
+		Committed, NotFound int64
+		Failed              int64
+		Ops                 []struct{ Op string }
+	}
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, out.String())
+	}
+	if r.Workload != "RM" || r.Committed+r.NotFound+r.Failed != 100 || len(r.Ops) != 7 {
+		t.Fatalf("report %+v: want RM with 100 operations over 7 types", r)
+	}
+}
+
+func TestBenchOLTPBadFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"bench"},
+		{"bench", "olap2"},
+		{"bench", "oltp", "-workload", "xx"},
+		{"bench", "oltp", "-backend", "nosuch"},
+		{"bench", "oltp", "-scale", "0"},
+		{"bench", "oltp", "-ranks", "0"},
+		{"bench", "oltp", "-count", "-1"},
+		{"bench", "oltp", "-duration", "0"},
+		{"bench", "oltp", "-scale", "4", "-count", "1", "-profile", "disk"},
+	} {
+		var out, errs bytes.Buffer
+		if code := run(args, &out, &errs); code == 0 {
+			t.Errorf("gdi %v exited 0", args)
+		}
+	}
+}
