@@ -78,10 +78,12 @@
 //
 // Commit is two-phase locking over the holders of the transaction:
 //
-//  1. take the commit gate (a lock word on rank 0) for reading, or for
-//     writing if the transaction made queries over many holders (ID
-//     lookups, index queries) that must be revalidated; this keeps two
-//     revalidating commits from waiting on each other's locks;
+//  1. if the transaction writes, take the commit gate (a lock word on
+//     rank 0) for reading, or for writing if it made queries that scan
+//     many holders (index queries, lookups of IDs without labels) and
+//     must be revalidated; this keeps two rescanning commits from waiting
+//     on each other's locks. Read-only transactions hold no write lock
+//     anyone could wait for and skip the gate;
 //  2. take the lock word of every holder in the cache, in the order of
 //     their numbers — for writing those changed, created or deleted, for
 //     reading the rest; a lock that stays busy fails the commit
@@ -114,8 +116,15 @@
 //   - Lightweight edges are only half there: the vertex keeps each edge's
 //     direction and ends, but every edge still has a holder of its own
 //     (at least one block), even without labels and properties.
-//   - Every commit takes the commit gate and draws a version on rank 0:
-//     three remote atomics to one rank per commit.
+//   - Every writing commit takes the commit gate and draws a version on
+//     rank 0: three remote atomics to one rank per commit.
+//   - Locks are held only during commit (the read phase copies holders
+//     under short read locks and is validated by versions), i.e. two-phase
+//     locking of the commit with optimistic reads before it, as in the
+//     paper's fail-fast locking: a busy lock aborts, it is never waited for
+//     beyond a few retries.
+//   - Constraints are evaluated by the rank running the transaction, on
+//     the holder it fetched with RMA; no rank computes for another.
 //   - Index queries and lookups of IDs without labels scan all holders.
 //   - CSV loads and metadata rewrites are done by rank 0 on a quiet
 //     database, holder by holder.

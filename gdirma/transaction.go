@@ -34,6 +34,10 @@ type scan struct {
 	seen map[uint64]struct{}
 }
 
+// global reports whether revalidating the query reads many holders (a
+// scan) rather than one DHT entry and the vertex it names.
+func (s scan) global() bool { return s.id == nil || s.id.scans() }
+
 // idScan is a lookup of the implicit index.
 type idScan struct {
 	k   kind
@@ -293,14 +297,28 @@ func (tx *Transaction) commit() error {
 	slices.SortFunc(items, func(a, b item) int { return cmp.Compare(a.n, b.n) })
 	var freed []uint64
 	err := func() error {
-		gate := txn.Read
-		if len(tx.scans) > 0 {
-			gate = txn.Write
+		// The commit gate: a transaction that writes takes it for reading,
+		// or for writing if it must rescan many holders, so that two
+		// rescanning commits never wait on each other's write locks. A
+		// read-only transaction holds no write lock that anyone could
+		// wait for, and skips the gate.
+		writes, global := false, false
+		for _, it := range items {
+			writes = writes || it.o.dirty || it.o.deleted || it.o.created
 		}
-		if err := txn.LockN(st.ctl, 0, ctlGate, gate, txn.Attempts*16); err != nil {
-			return gdi.Errorf(gdi.ErrTransactionCommitFail, "commit gate: %v", err)
+		for _, s := range tx.scans {
+			global = global || s.global()
 		}
-		defer txn.Unlock(st.ctl, 0, ctlGate, gate)
+		if writes {
+			gate := txn.Read
+			if global {
+				gate = txn.Write
+			}
+			if err := txn.LockN(st.ctl, 0, ctlGate, gate, txn.Attempts*16); err != nil {
+				return gdi.Errorf(gdi.ErrTransactionCommitFail, "commit gate: %v", err)
+			}
+			defer txn.Unlock(st.ctl, 0, ctlGate, gate)
+		}
 		defer ls.ReleaseAll()
 		for _, it := range items {
 			m := txn.Read
