@@ -42,6 +42,7 @@ func runBenchOLTP(args []string, stdout, stderr io.Writer) error {
 	backendName := fs.String("backend", defaultBackend, "GDI backend: "+strings.Join(driverNames(), ", "))
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	prof := fs.String("profile", "", "write a cpu or mem profile of the run to the current directory")
+	plotFile := fs.String("plot", "", "draw the latency percentiles to this .svg, .png or .pdf file")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -60,6 +61,11 @@ func runBenchOLTP(args []string, stdout, stderr io.Writer) error {
 		return errors.New("-edgefactor, -ranks and -goroutines must be positive")
 	case *count < 0 || *count == 0 && *duration <= 0:
 		return errors.New("give a positive -duration or -count")
+	}
+	if *plotFile != "" {
+		if err := checkPlotFile(*plotFile); err != nil {
+			return err
+		}
 	}
 	g, err := generator.New(generator.Config{Scale: *scale, EdgeFactor: *edgefactor, Seed: *seed})
 	if err != nil {
@@ -121,6 +127,11 @@ func runBenchOLTP(args []string, stdout, stderr io.Writer) error {
 	}
 	if report == nil { // under MPI only rank 0's process prints
 		return nil
+	}
+	if *plotFile != "" {
+		if err := plotLatencies(report, *plotFile); err != nil {
+			return err
+		}
 	}
 	if *asJSON {
 		return report.WriteJSON(stdout)

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -40,6 +42,25 @@ func TestBenchOLTPJSON(t *testing.T) {
 	}
 }
 
+func TestBenchOLTPPlot(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"lat.svg", "lat.png"} {
+		file := filepath.Join(dir, name)
+		var out, errs bytes.Buffer
+		args := []string{"bench", "oltp", "-workload", "lb", "-scale", "5", "-ranks", "1", "-count", "300", "-plot", file}
+		if code := run(args, &out, &errs); code != 0 {
+			t.Fatalf("gdi %v exited %d: %s", args, code, errs.String())
+		}
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if head := string(data[:min(len(data), 200)]); !strings.Contains(head, "<svg") && !strings.HasPrefix(head, "\x89PNG") {
+			t.Errorf("%s does not look like an SVG or PNG: %q", name, head[:20])
+		}
+	}
+}
+
 func TestBenchOLTPBadFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"bench"},
@@ -51,6 +72,7 @@ func TestBenchOLTPBadFlags(t *testing.T) {
 		{"bench", "oltp", "-count", "-1"},
 		{"bench", "oltp", "-duration", "0"},
 		{"bench", "oltp", "-scale", "4", "-count", "1", "-profile", "disk"},
+		{"bench", "oltp", "-scale", "4", "-count", "1", "-plot", "out.gif"},
 	} {
 		var out, errs bytes.Buffer
 		if code := run(args, &out, &errs); code == 0 {
