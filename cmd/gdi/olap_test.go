@@ -69,6 +69,10 @@ func TestOlapOutputFormat(t *testing.T) {
 		t.Errorf("stdout %q, stderr %q; want %q and nothing", stdout.String(), stderr.String(), want)
 	}
 	stdout.Reset()
+	if code := run(append(args, "-load", "tx", "-ranks", "3"), &stdout, &stderr); code != 0 || stdout.String() != want {
+		t.Errorf("loaded through transactions: exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
+	}
+	stdout.Reset()
 	args = []string{"olap", "-algo", "sssp", "-graph", filepath.Join(olapData, "test-sssp-directed"), "-quiet"}
 	if code := run(args, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())

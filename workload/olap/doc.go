@@ -75,6 +75,15 @@
 // consistent because it is read in one collective transaction, and the
 // algorithms run on it after commit.
 //
+// # Limits
+//
+// One goroutine per rank does the local work (RGraph's claiming of vertex
+// chunks by several threads is not done); BFS is push-only (no
+// direction-optimising bottom-up step); extraction reads every edge
+// through an edge holder, which keeps parallel edges and weights but costs
+// more than Neighbors would; the ghosts' out-lists for LCC are fetched
+// whole, which is heavy for high-degree boundary vertices.
+//
 // # Semantics
 //
 // The kernels follow LDBC Graphalytics exactly (see the package
