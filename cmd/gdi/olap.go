@@ -7,11 +7,9 @@ import (
 	"io"
 	"os"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
-	"github.com/gdi-go/gdi/conformance/refdb"
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/rma"
 	"github.com/gdi-go/gdi/rma/launch"
@@ -34,11 +32,6 @@ algorithms: bfs khop pr wcc cdlp lcc sssp
 flags:
 `
 
-// olapBackends are the drivers gdi olap can use, by -backend name.
-var olapBackends = map[string]gdi.Driver{
-	"refdb": refdb.Driver{},
-}
-
 // runOlap is the olap subcommand.
 func runOlap(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("olap", flag.ContinueOnError)
@@ -51,7 +44,7 @@ func runOlap(args []string, stdout, stderr io.Writer) error {
 	graph := fs.String("graph", "", "data set: PATH/NAME, with PATH/NAME.properties, PATH/NAME.v and PATH/NAME.e")
 	ranks := fs.Int("ranks", 1, "number of ranks (local goroutines, or the MPI processes under mpirun)")
 	out := fs.String("o", "-", "output file, - for stdout")
-	backend := fs.String("backend", "refdb", "GDI backend: "+strings.Join(backendNames(), ", "))
+	backend := fs.String("backend", defaultBackend, "GDI backend: "+strings.Join(driverNames(), ", "))
 	k := fs.Int("k", 2, "khop: number of hops")
 	source := fs.String("source", "", "bfs, khop, sssp: source vertex id (default: from NAME.properties)")
 	validate := fs.Bool("validate", false, "bfs: check the BFS tree with the Graph500 validation rules")
@@ -75,9 +68,9 @@ func runOlap(args []string, stdout, stderr io.Writer) error {
 	if *k < 0 {
 		return fmt.Errorf("-k must not be negative, not %d", *k)
 	}
-	driver, ok := olapBackends[*backend]
-	if !ok {
-		return fmt.Errorf("-backend must be one of %s, not %q", strings.Join(backendNames(), ", "), *backend)
+	driver, err := driverByName(*backend)
+	if err != nil {
+		return err
 	}
 	mode, ok := map[string]graphalytics.LoadMode{"auto": graphalytics.LoadAuto, "csv": graphalytics.LoadCSV, "tx": graphalytics.LoadTransactions}[*loadMode]
 	if !ok {
@@ -141,14 +134,6 @@ func runOlap(args []string, stdout, stderr io.Writer) error {
 	return errors.Join(err, launch.Finalize())
 }
 
-func backendNames() []string {
-	var names []string
-	for n := range olapBackends {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
 
 // olapRank is the work of one rank: load, index, a collective read
 // transaction with the extraction and the algorithm, then the output.
