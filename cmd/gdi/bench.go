@@ -18,11 +18,14 @@ import (
 
 // runBench dispatches gdi bench's workloads.
 func runBench(args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 || args[0] != "oltp" {
-		fmt.Fprintln(stderr, "usage: gdi bench oltp [flags]   (gdi bench oltp -h lists the flags)")
-		return flag.ErrHelp
+	switch {
+	case len(args) > 0 && args[0] == "oltp":
+		return runBenchOLTP(args[1:], stdout, stderr)
+	case len(args) > 0 && args[0] == "olap":
+		return runBenchOLAP(args[1:], stdout, stderr)
 	}
-	return runBenchOLTP(args[1:], stdout, stderr)
+	fmt.Fprintln(stderr, "usage: gdi bench oltp|olap [flags]   (gdi bench oltp -h lists the flags)")
+	return flag.ErrHelp
 }
 
 // runBenchOLTP generates a Kronecker graph into a database on every rank

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -73,6 +74,45 @@ func TestBenchOLTPBadFlags(t *testing.T) {
 		{"bench", "oltp", "-duration", "0"},
 		{"bench", "oltp", "-scale", "4", "-count", "1", "-profile", "disk"},
 		{"bench", "oltp", "-scale", "4", "-count", "1", "-plot", "out.gif"},
+	} {
+		var out, errs bytes.Buffer
+		if code := run(args, &out, &errs); code == 0 {
+			t.Errorf("gdi %v exited 0", args)
+		}
+	}
+}
+
+func TestBenchOLAP(t *testing.T) {
+	for _, algo := range []string{"bfs", "pr", "wcc", "khop", "cdlp", "lcc"} {
+		var out, errs bytes.Buffer
+		args := []string{"bench", "olap", "-algo", algo, "-scale", "6", "-edgefactor", "4", "-ranks", "2", "-json"}
+		if algo == "bfs" || algo == "pr" || algo == "wcc" {
+			args = append(args, "-baseline", "csr") // bfs also checks its levels against the CSR
+		}
+		if code := run(args, &out, &errs); code != 0 {
+			t.Fatalf("gdi %v exited %d: %s", args, code, errs.String())
+		}
+		var f olapFigures
+		if err := json.Unmarshal(out.Bytes(), &f); err != nil {
+			t.Fatalf("%s: output is not JSON: %v\n%s", algo, err, out.String())
+		}
+		if f.Algo != algo || f.Ranks != 2 || f.Run <= 0 || f.Extract <= 0 {
+			t.Errorf("%s: figures %+v", algo, f)
+		}
+		if (f.Baseline > 0) != slices.Contains(args, "csr") || f.Baseline > 0 && f.Ratio <= 0 {
+			t.Errorf("%s: baseline %v, ratio %v", algo, f.Baseline, f.Ratio)
+		}
+	}
+}
+
+func TestBenchOLAPBadFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"bench", "olap", "-algo", "sssp"},
+		{"bench", "olap", "-algo", "lcc", "-baseline", "csr"},
+		{"bench", "olap", "-baseline", "gpu"},
+		{"bench", "olap", "-scale", "99"},
+		{"bench", "olap", "-iterations", "0"},
+		{"bench", "olap", "-backend", "nosuch"},
 	} {
 		var out, errs bytes.Buffer
 		if code := run(args, &out, &errs); code == 0 {

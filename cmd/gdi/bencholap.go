@@ -1,0 +1,227 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/pkg/profile"
+
+	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/generator"
+	"github.com/gdi-go/gdi/rma"
+	"github.com/gdi-go/gdi/rma/launch"
+	"github.com/gdi-go/gdi/workload/olap"
+)
+
+// benchOLAPAlgos are the algorithms gdi bench olap runs: those that need no
+// edge weights, which generated graphs do not have.
+var benchOLAPAlgos = []string{"bfs", "khop", "pr", "wcc", "cdlp", "lcc"}
+
+// olapFigures are the results of gdi bench olap.
+type olapFigures struct {
+	Algo       string        `json:"algo"`
+	Scale      int           `json:"scale"`
+	EdgeFactor int           `json:"edgefactor"`
+	Ranks      int           `json:"ranks"`
+	Backend    string        `json:"backend"`
+	Load       time.Duration `json:"load_ns"`
+	Extract    time.Duration `json:"extract_ns"`
+	Run        time.Duration `json:"run_ns"`
+	// PerIteration is Run divided by the iterations, for PageRank.
+	PerIteration time.Duration `json:"per_iteration_ns,omitempty"`
+	// Baseline is the same algorithm on a plain CSR in one process;
+	// Ratio is Run over Baseline.
+	Baseline time.Duration `json:"baseline_ns,omitempty"`
+	Ratio    float64       `json:"ratio,omitempty"`
+}
+
+// runBenchOLAP generates a Kronecker graph into a database, extracts it on
+// every rank, and times an algorithm, optionally next to a plain CSR.
+func runBenchOLAP(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("bench olap", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	algo := fs.String("algo", "bfs", "algorithm: "+strings.Join(benchOLAPAlgos, ", "))
+	scale := fs.Int("scale", 12, "the graph has 2^scale vertices")
+	edgefactor := fs.Int("edgefactor", 16, "edges per vertex")
+	seed := fs.Uint64("seed", 1, "seed of the graph")
+	ranks := fs.Int("ranks", 2, "number of ranks")
+	iterations := fs.Int("iterations", 10, "pr: iterations; cdlp: maximum iterations")
+	k := fs.Int("k", 3, "khop: number of hops")
+	backendName := fs.String("backend", defaultBackend, "GDI backend: "+strings.Join(driverNames(), ", "))
+	baseline := fs.String("baseline", "", "csr: also run the algorithm on a plain CSR outside the database (bfs, pr, wcc)")
+	asJSON := fs.Bool("json", false, "print the figures as JSON")
+	prof := fs.String("profile", "", "write a cpu or mem profile of the run to the current directory")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	driver, err := driverByName(*backendName)
+	if err != nil {
+		return err
+	}
+	switch {
+	case !slices.Contains(benchOLAPAlgos, *algo):
+		return fmt.Errorf("-algo must be one of %s, not %q", strings.Join(benchOLAPAlgos, ", "), *algo)
+	case *scale < 1 || *scale > 32:
+		return fmt.Errorf("-scale must be in [1, 32], not %d", *scale)
+	case *edgefactor < 1 || *ranks < 1 || *iterations < 1 || *k < 0:
+		return errors.New("-edgefactor, -ranks and -iterations must be positive, -k not negative")
+	case *baseline != "" && *baseline != "csr":
+		return fmt.Errorf("-baseline must be csr, not %q", *baseline)
+	case *baseline == "csr" && !slices.Contains([]string{"bfs", "pr", "wcc"}, *algo):
+		return fmt.Errorf("-baseline csr is there for bfs, pr and wcc, not %s", *algo)
+	}
+	switch *prof {
+	case "":
+	case "cpu":
+		defer profile.Start(profile.CPUProfile, profile.ProfilePath("."), profile.Quiet).Stop()
+	case "mem":
+		defer profile.Start(profile.MemProfile, profile.ProfilePath("."), profile.Quiet).Stop()
+	default:
+		return fmt.Errorf("-profile must be cpu or mem, not %q", *prof)
+	}
+	g, err := generator.New(generator.Config{Scale: *scale, EdgeFactor: *edgefactor, Seed: *seed})
+	if err != nil {
+		return err
+	}
+	// The BFS and k-hop source: the Kronecker vertex of highest expected
+	// degree, which is in the giant component.
+	root := g.Scramble(0)
+	p := olap.Params{Source: root, K: *k, Damping: 0.85, Iterations: *iterations, MaxIterations: *iterations}
+	fig := &olapFigures{Algo: *algo, Scale: *scale, EdgeFactor: *edgefactor, Ranks: *ranks, Backend: *backendName}
+
+	var csr *olap.CSR
+	var levels []int32 // the baseline's BFS levels, to check the database's
+	if *baseline == "csr" {
+		if csr, err = olap.BuildCSR(int(g.NumVertices()), g.Config().Directed, func(fn func(u, v uint64)) {
+			g.EdgesRange(0, g.NumEdges(), func(_, u, v uint64) { fn(u, v) })
+		}); err != nil {
+			return err
+		}
+		start := time.Now()
+		switch *algo {
+		case "bfs":
+			levels = csr.BFS(int(root))
+		case "pr":
+			csr.PageRank(p.Damping, p.Iterations)
+		case "wcc":
+			csr.WCC()
+		}
+		fig.Baseline = time.Since(start)
+	}
+
+	err = launch.Run(*ranks, func(c rma.Comm) error {
+		return benchOLAPRank(c, driver, g, *algo, p, levels, fig, stderr)
+	})
+	if err := errors.Join(err, launch.Finalize()); err != nil {
+		return err
+	}
+	if fig.Run == 0 && fig.Extract == 0 { // under MPI only rank 0's process prints
+		return nil
+	}
+	if *algo == "pr" {
+		fig.PerIteration = fig.Run / time.Duration(p.Iterations)
+	}
+	if fig.Baseline > 0 {
+		fig.Ratio = float64(fig.Run) / float64(fig.Baseline)
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(fig)
+	}
+	fmt.Fprintf(stdout, "graph: scale %d, edge factor %d, %d vertices, %d edges, backend %s on %d ranks (%s)\n",
+		*scale, *edgefactor, g.NumVertices(), g.NumEdges(), *backendName, *ranks, launch.Backend())
+	fmt.Fprintf(stdout, "load %v, extract %v, %s %v", fig.Load.Round(time.Millisecond), fig.Extract.Round(time.Millisecond), *algo, fig.Run.Round(time.Microsecond))
+	if fig.PerIteration > 0 {
+		fmt.Fprintf(stdout, " (%v per iteration)", fig.PerIteration.Round(time.Microsecond))
+	}
+	fmt.Fprintln(stdout)
+	if fig.Baseline > 0 {
+		fmt.Fprintf(stdout, "plain CSR in one process: %v; ratio %.2f\n", fig.Baseline.Round(time.Microsecond), fig.Ratio)
+	}
+	return nil
+}
+
+// benchOLAPRank is the work of one rank: load, index, extract, run. Rank 0
+// fills fig.
+func benchOLAPRank(c rma.Comm, driver gdi.Driver, g *generator.Graph, algo string, p olap.Params, levels []int32, fig *olapFigures, stderr io.Writer) error {
+	db, err := driver.CreateDatabase(c, nil)
+	if err != nil {
+		return err
+	}
+	defer db.Free()
+	m, err := g.Scheme().CreateMetadata(db)
+	if err != nil {
+		return err
+	}
+	var bar *progressBar
+	if c.Rank() == 0 {
+		bar = newProgressBar(stderr, "load", g.NumVertices()+g.NumEdges(), 0, "vertices and edges")
+	}
+	start := time.Now()
+	if err := g.Insert(c, db, m, generator.InsertOptions{Progress: func(n uint64) { bar.add(n * uint64(c.Size())) }}); err != nil {
+		return err
+	}
+	if err := c.Barrier(); err != nil {
+		return err
+	}
+	load := time.Since(start)
+	if bar != nil {
+		bar.done = bar.total
+		bar.finish(load)
+	}
+	idx, err := db.CreateIndex(gdi.HashTableIndex, 0)
+	if err != nil {
+		return err
+	}
+	if err := idx.AddLabelsAndPropertyTypes(m.VertexLabels, nil); err != nil {
+		return err
+	}
+	if err := c.Barrier(); err != nil {
+		return err
+	}
+	start = time.Now()
+	og, err := olap.ExtractGraph(db, c, olap.ExtractOptions{Index: idx})
+	if err != nil {
+		return err
+	}
+	extract := time.Since(start)
+	if err := c.Barrier(); err != nil {
+		return err
+	}
+	start = time.Now()
+	var res *olap.BFSResult
+	if algo == "bfs" {
+		res, err = olap.BFS(og, p.Source)
+	} else {
+		_, err = olap.Run(og, algo, p)
+	}
+	if err != nil {
+		return err
+	}
+	if err := c.Barrier(); err != nil {
+		return err
+	}
+	run := time.Since(start)
+	if res != nil && levels != nil {
+		for i, l := range res.Level[:og.NumLocal] {
+			want := int64(levels[og.ID[i]])
+			if want < 0 {
+				want = olap.Unreached
+			}
+			if l != want {
+				return fmt.Errorf("bfs: vertex %d at depth %d in the database, %d in the plain CSR", og.ID[i], l, want)
+			}
+		}
+	}
+	if c.Rank() == 0 {
+		fig.Load, fig.Extract, fig.Run = load, extract, run
+	}
+	return idx.Free()
+}
