@@ -134,7 +134,6 @@ func runOlap(args []string, stdout, stderr io.Writer) error {
 	return errors.Join(err, launch.Finalize())
 }
 
-
 // olapRank is the work of one rank: load, index, a collective read
 // transaction with the extraction and the algorithm, then the output.
 func olapRank(comm rma.Comm, driver gdi.Driver, ds *graphalytics.Dataset, mode graphalytics.LoadMode,
