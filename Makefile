@@ -1,6 +1,6 @@
 GO ?= go
 
-.PHONY: all build test vet fmt-check bench stress
+.PHONY: all build test vet fmt-check bench stress fuzz
 
 all: build
 
@@ -22,6 +22,16 @@ test: vet fmt-check
 # Benchmarks of the hot paths, with allocation counts.
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# Every fuzz target for FUZZTIME each (go test runs their seeds already).
+FUZZTIME ?= 1m
+fuzz:
+	@set -e; for pkg in $$($(GO) list ./...); do \
+		for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+			echo "fuzz: $$pkg $$f for $(FUZZTIME)"; \
+			$(GO) test -run '^$$' -fuzz "^$$f\$$" -fuzztime $(FUZZTIME) $$pkg; \
+		done; \
+	done
 
 # Long randomized runs: the stress tests without -short, several times.
 stress:

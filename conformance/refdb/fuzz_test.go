@@ -1,0 +1,14 @@
+package refdb_test
+
+import (
+	"testing"
+
+	"github.com/gdi-go/gdi/conformance"
+	"github.com/gdi-go/gdi/conformance/refdb"
+	"github.com/gdi-go/gdi/rma/local"
+)
+
+var fuzzBackend = conformance.Backend{Name: "refdb", Driver: refdb.Driver{}, Launch: local.Run}
+
+func FuzzVertexCSV(f *testing.F)         { conformance.FuzzVertexCSV(f, fuzzBackend) }
+func FuzzTranslateVertexID(f *testing.F) { conformance.FuzzTranslateVertexID(f, fuzzBackend) }
