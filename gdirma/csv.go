@@ -387,23 +387,46 @@ func (db *Database) LoadEdgeCSV(req gdi.EdgeCSV) error {
 			if !addValues(r, cols, p.values) {
 				skipped++
 			}
-			e, err := st.newNumber(home)
-			if err != nil {
-				return err
+			// Lightweight if it can be: a free slot of the origin.
+			var e uint64
+			if len(r.props) == 0 && len(r.labels) <= 1 {
+				ov, err := st.load(vertexKind, origin)
+				if err != nil || ov == nil {
+					return internalOr(err, "vertex vanished during a load")
+				}
+				for i := range maxSlot {
+					n := st.lightNumber(origin, (len(ov.edges)+i)%maxSlot+1)
+					if _, used := ov.edges[n]; !used {
+						e = n
+						break
+					}
+				}
 			}
-			changes := []change{{k: edgeKind, n: e, new: r}}
+			var changes []change
+			if e == 0 {
+				var err error
+				if e, err = st.newNumber(home); err != nil {
+					return err
+				}
+				changes = append(changes, change{k: edgeKind, n: e, new: r})
+			}
+			release := func() {
+				if !isLight(e) {
+					_ = st.release(e)
+				}
+			}
 			for _, v := range r.ends() {
 				old, err := st.load(vertexKind, v)
 				if err != nil || old == nil {
-					_ = st.release(e)
+					release()
 					return internalOr(err, "vertex vanished during a load")
 				}
 				nr := old.clone()
-				nr.edges[e] = refOf(r)
+				nr.edges[e] = refOf(e, r, 0)
 				changes = append(changes, change{k: vertexKind, n: v, old: old, new: nr})
 			}
 			if err := st.applyNow(changes); err != nil {
-				_ = st.release(e)
+				release()
 				return err
 			}
 		}

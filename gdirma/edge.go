@@ -59,6 +59,20 @@ func (e *edgeHolder) Direction() (gdi.DirectionType, error) {
 // setEnd makes v the origin (origin true) or the target of the edge.
 func (e *edgeHolder) setEnd(v gdi.VertexHolder, origin bool) error {
 	defer e.lock()()
+	nv, err := e.tx.ownVertex(v)
+	if err != nil {
+		return err
+	}
+	if _, err := e.writeObj(); err != nil {
+		return err
+	}
+	// An edge numbered after its origin needs a holder before it leaves
+	// it (the origin keeps a stub naming the holder).
+	if origin && isLight(e.num) && e.tx.db.st.lightOrigin(e.num) != nv {
+		if err := e.tx.heavy(&e.base); err != nil {
+			return err
+		}
+	}
 	o, err := e.writeObj()
 	if err != nil {
 		return err

@@ -344,15 +344,18 @@ func TestBadUIDs(t *testing.T) {
 				return fmt.Errorf("AssociateEdge(%#x): uncoded error %v", u, err)
 			}
 		}
-		// A vertex UID is no edge UID and the other way round.
+		// A vertex UID is no edge UID. The edge is lightweight: its UID
+		// is its origin's and a slot; other slots name no edge.
 		if _, err := tx.AssociateEdge(gdi.EdgeUID{uint64(vu), 0}); gdi.ErrorClass(err) != gdi.ErrUID {
 			return fmt.Errorf("AssociateEdge(vertex UID): %v, want ErrUID", err)
 		}
-		if _, err := tx.AssociateVertex(gdi.VertexUID(eu[0])); gdi.ErrorClass(err) != gdi.ErrUID {
-			return fmt.Errorf("AssociateVertex(edge UID): %v, want ErrUID", err)
+		if eu[0] != uint64(vu) || eu[1] == 0 {
+			return fmt.Errorf("lightweight edge UID %v, origin %v", eu, vu)
 		}
-		if _, err := tx.AssociateEdge(gdi.EdgeUID{eu[0], 1}); gdi.ErrorClass(err) != gdi.ErrUID {
-			return fmt.Errorf("AssociateEdge with a second word: %v, want ErrUID", err)
+		for _, slot := range []uint64{eu[1] + 1, 1 << 16, ^uint64(0)} {
+			if _, err := tx.AssociateEdge(gdi.EdgeUID{eu[0], slot}); gdi.ErrorClass(err) != gdi.ErrUID {
+				return fmt.Errorf("AssociateEdge(slot %d): %v, want ErrUID", slot, err)
+			}
 		}
 		v, err := tx.AssociateVertex(vu)
 		if err != nil {

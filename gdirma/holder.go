@@ -43,6 +43,29 @@ func (b *base) writeObj() (*txObj, error) {
 	return o, nil
 }
 
+// heavyObj is writeObj for changes a lightweight edge cannot hold (a
+// property): such an edge first moves to a holder of its own.
+func (b *base) heavyObj() (*txObj, error) {
+	if _, err := b.writeObj(); err != nil {
+		return nil, err
+	}
+	if b.kind == edgeKind && isLight(b.num) {
+		if err := b.tx.heavy(b); err != nil {
+			return nil, err
+		}
+	}
+	return b.writeObj()
+}
+
+// relabeled brings the references the ends of a lightweight edge keep up
+// to date after a change of its labels.
+func (b *base) relabeled(o *txObj) error {
+	if b.kind != edgeKind || !isLight(b.num) {
+		return nil
+	}
+	return b.tx.attach(b.num, o.rec.ends(), o.rec)
+}
+
 // lock locks the transaction for one method call of the holder.
 func (b *base) lock() func() {
 	b.tx.mu.Lock()
@@ -66,9 +89,14 @@ func (b *base) AddLabel(l gdi.Label) error {
 			return err
 		}
 	}
+	if len(o.rec.labels) > 0 && b.kind == edgeKind && isLight(b.num) {
+		if o, err = b.heavyObj(); err != nil {
+			return err
+		}
+	}
 	o.rec.labels = append(o.rec.labels, n)
 	o.dirty = true
-	return nil
+	return b.relabeled(o)
 }
 
 // RemoveLabel removes l. WarnNonUniqueID if the object is left without
@@ -85,6 +113,9 @@ func (b *base) RemoveLabel(l gdi.Label) error {
 	}
 	o.rec.labels = removeItem(o.rec.labels, n)
 	o.dirty = true
+	if err := b.relabeled(o); err != nil {
+		return err
+	}
 	if id, ok := o.rec.appID(); ok && len(o.rec.labels) == 0 {
 		ms, err := b.tx.lookupID(b.kind, idKey{uint32(gdi.LabelNone), id})
 		if err != nil {
@@ -141,7 +172,7 @@ func (b *base) checkID(o *txObj, p uint32, v gdi.Value) error {
 // AddProperty adds the property (p, v).
 func (b *base) AddProperty(p gdi.PropertyType, v gdi.Value) error {
 	defer b.lock()()
-	o, err := b.writeObj()
+	o, err := b.heavyObj()
 	if err != nil {
 		return err
 	}
@@ -262,7 +293,7 @@ func (b *base) singleForWrite(p gdi.PropertyType, v gdi.Value) (uint32, error) {
 // UpdateProperty replaces the value of the single-entity property p.
 func (b *base) UpdateProperty(p gdi.PropertyType, v gdi.Value) error {
 	defer b.lock()()
-	o, err := b.writeObj()
+	o, err := b.heavyObj()
 	if err != nil {
 		return err
 	}
@@ -283,7 +314,7 @@ func (b *base) UpdateProperty(p gdi.PropertyType, v gdi.Value) error {
 // SetProperty sets the single-entity property p to v.
 func (b *base) SetProperty(p gdi.PropertyType, v gdi.Value) error {
 	defer b.lock()()
-	o, err := b.writeObj()
+	o, err := b.heavyObj()
 	if err != nil {
 		return err
 	}
@@ -311,7 +342,7 @@ func (b *base) replace(o *txObj, n uint32, v gdi.Value) error {
 // UpdateSpecificProperty replaces the property (p, old) with (p, new).
 func (b *base) UpdateSpecificProperty(p gdi.PropertyType, old, new gdi.Value) error {
 	defer b.lock()()
-	o, err := b.writeObj()
+	o, err := b.heavyObj()
 	if err != nil {
 		return err
 	}

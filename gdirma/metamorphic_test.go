@@ -21,7 +21,7 @@ import (
 // so the sequence and every outcome are deterministic, while the data of
 // each step is spread over all ranks.
 func TestMetamorphic(t *testing.T) {
-	seeds, steps := []uint64{1, 2, 3, 4}, 150
+	seeds, steps := []uint64{1, 2, 3, 4, 5, 6}, 300
 	if testing.Short() {
 		seeds, steps = []uint64{1, 2}, 60
 	}
@@ -91,7 +91,7 @@ func metamorphicRank(c rma.Comm, db gdi.Database, seed uint64, steps int) (strin
 	next := 0
 	for step := range steps {
 		mine := step%c.Size() == c.Rank()
-		op := rng.IntN(10)
+		op := rng.IntN(11)
 		abort := rng.IntN(8) == 0
 		pick := func() string {
 			if len(ids) == 0 {
@@ -194,6 +194,33 @@ func metamorphicRank(c rma.Comm, db gdi.Database, seed uint64, steps int) (strin
 						}
 						if err := e.Free(); err != nil {
 							return err
+						}
+					}
+				case op < 10: // move the outgoing edges of a to origin b
+					x, err := find(a)
+					if err != nil {
+						return err
+					}
+					y, err := find(b)
+					if err != nil {
+						return err
+					}
+					es, err := x.Edges(gdi.EdgeOutgoing, nil)
+					if err != nil {
+						return err
+					}
+					for _, eu := range es {
+						e, err := tx.AssociateEdge(eu)
+						if err != nil {
+							return err
+						}
+						if err := e.SetOrigin(y); err != nil {
+							return err
+						}
+						if val%2 == 0 {
+							if err := e.SetTarget(x); err != nil {
+								return err
+							}
 						}
 					}
 				default: // remove one tag value

@@ -187,7 +187,10 @@ func addDegree(deg, in, out uint64, n uint64, e *record) (uint64, uint64, uint64
 // txDegrees computes the degrees of vertex n as the transaction sees it.
 func (tx *Transaction) txDegrees(n uint64, r *record) (deg, in, out uint64, err error) {
 	for e, x := range r.edges {
-		er := x.asRecord()
+		if x.stub() {
+			continue
+		}
+		er := x.asRecord(e)
 		if o := tx.objs[edgeKind][e]; o != nil && !o.deleted {
 			er = o.rec
 		}

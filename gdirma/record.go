@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/gdi"
 )
 
@@ -63,12 +64,38 @@ type record struct {
 type edgeRef struct {
 	dir            gdi.DirectionType
 	origin, target uint64
+	label          uint32 // the label of a lightweight edge, 0 if none
+	// holder of an edge numbered after its origin that has become
+	// heavyweight; 0 otherwise.
+	holder uint64
 }
 
-func refOf(r *record) edgeRef { return edgeRef{r.dir, r.origin, r.target} }
+// refOf is the reference to edge n, with record r and holder (see
+// edgeRef), that its ends keep.
+func refOf(n uint64, r *record, holder uint64) edgeRef {
+	x := edgeRef{dir: r.dir, origin: r.origin, target: r.target, holder: holder}
+	if isLight(n) && holder == 0 && len(r.labels) == 1 {
+		x.label = r.labels[0]
+	}
+	return x
+}
 
-// asRecord returns the structural part of the edge as a record.
-func (x edgeRef) asRecord() *record { return &record{dir: x.dir, origin: x.origin, target: x.target} }
+// stub reports whether x only names the holder of an edge numbered after
+// this vertex, which is no longer one of its ends.
+func (x edgeRef) stub() bool { return x.dir == 0 }
+
+// lightweight reports whether reference x, of edge n, holds all of it.
+func (x edgeRef) lightweight(n uint64) bool { return isLight(n) && x.holder == 0 }
+
+// asRecord returns what the reference knows of edge n as a record: all of
+// a lightweight edge, the structural part of another.
+func (x edgeRef) asRecord(n uint64) *record {
+	r := &record{dir: x.dir, origin: x.origin, target: x.target, home: bgdl.DPtr(x.origin).Rank()}
+	if x.lightweight(n) && x.label != 0 {
+		r.labels = []uint32{x.label}
+	}
+	return r
+}
 
 // clone returns a deep copy of r.
 func (r *record) clone() *record {
@@ -179,7 +206,8 @@ type idKey struct {
 //	          (uvarint), datatype (1 byte), length (uvarint), raw bytes
 //	vertices: uvarint number of incident edges, then for each (ascending
 //	          numbers): number (8 bytes), direction (1 byte), origin and
-//	          target (8 bytes each)
+//	          target (8 bytes each), label of a lightweight edge (4 bytes),
+//	          holder of a heavyweight edge numbered after its origin (8)
 //	edges:    direction (1 byte), origin and target numbers (8 bytes each)
 func encodeRecord(k kind, r *record) []byte {
 	b := binary.AppendUvarint(nil, uint64(len(r.labels)))
@@ -203,6 +231,8 @@ func encodeRecord(k kind, r *record) []byte {
 			b = append(b, byte(x.dir))
 			b = binary.LittleEndian.AppendUint64(b, x.origin)
 			b = binary.LittleEndian.AppendUint64(b, x.target)
+			b = binary.LittleEndian.AppendUint32(b, x.label)
+			b = binary.LittleEndian.AppendUint64(b, x.holder)
 		}
 		return b
 	}
@@ -255,13 +285,13 @@ func decodeRecord(k kind, b []byte) (*record, error) {
 	}
 	if k == vertexKind {
 		ne := uv()
-		if ne*25 > uint64(len(b)) {
+		if ne*37 > uint64(len(b)) {
 			return nil, errImage
 		}
 		r.edges = make(map[uint64]edgeRef, ne)
 		for range ne {
-			r.edges[binary.LittleEndian.Uint64(b)] = edgeRef{gdi.DirectionType(b[8]), binary.LittleEndian.Uint64(b[9:]), binary.LittleEndian.Uint64(b[17:])}
-			b = b[25:]
+			r.edges[binary.LittleEndian.Uint64(b)] = edgeRef{gdi.DirectionType(b[8]), binary.LittleEndian.Uint64(b[9:]), binary.LittleEndian.Uint64(b[17:]), binary.LittleEndian.Uint32(b[25:]), binary.LittleEndian.Uint64(b[29:])}
+			b = b[37:]
 		}
 		return r, nil
 	}

@@ -54,10 +54,25 @@ func (db *Database) FreeLabel(l gdi.Label) error {
 	if db.rank == 0 {
 		var unlabeled []*record
 		result = db.st.rewrite(func(k kind, r *record) (*record, error) {
-			if !r.hasLabel(n) {
+			// Lightweight edges carry their label in the references
+			// their ends keep.
+			refs := false
+			for _, x := range r.edges {
+				refs = refs || x.label == n
+			}
+			if !r.hasLabel(n) && !refs {
 				return nil, nil
 			}
 			nr := r.clone()
+			for e, x := range nr.edges {
+				if x.label == n {
+					x.label = 0
+					nr.edges[e] = x
+				}
+			}
+			if !r.hasLabel(n) {
+				return nr, nil
+			}
 			nr.labels = removeItem(nr.labels, n)
 			if k == vertexKind && len(nr.labels) == 0 {
 				unlabeled = append(unlabeled, nr)

@@ -292,6 +292,14 @@ func (st *store) writeImage(k kind, version uint64, chain []uint64, b []byte) er
 // reads the marker words up to each rank's high-water mark, then loads each
 // primary block it found under a read lock.
 func (st *store) scan(k kind, fn func(n uint64, r *record) error) error {
+	if k == edgeKind {
+		return st.scanEdges(fn)
+	}
+	return st.scanHolders(k, fn)
+}
+
+// scanHolders calls fn for every committed holder of kind k.
+func (st *store) scanHolders(k kind, fn func(n uint64, r *record) error) error {
 	const chunk = 1 << 20
 	for rank := range st.size {
 		hw, err := st.ctl.AtomicGet(rank, ctlHighWater)
@@ -328,10 +336,43 @@ func (st *store) scan(k kind, fn func(n uint64, r *record) error) error {
 	return nil
 }
 
-// all returns every committed object of kind k.
+// scanEdges is scan for edges: every edge is found in the holder of its
+// origin, which keeps all of a lightweight edge and the holder of a
+// heavyweight one.
+func (st *store) scanEdges(fn func(n uint64, r *record) error) error {
+	return st.scanHolders(vertexKind, func(v uint64, r *record) error {
+		for _, e := range sortedKeys(r.edges) {
+			x := r.edges[e]
+			if x.origin != v {
+				continue
+			}
+			er := x.asRecord(e)
+			if !x.lightweight(e) {
+				h := e
+				if isLight(e) {
+					h = x.holder
+				}
+				var err error
+				if er, err = st.load(edgeKind, h); err != nil {
+					return err
+				}
+				if er == nil {
+					continue // deleted since the vertex was read
+				}
+			}
+			if err := fn(e, er); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// all returns every committed holder of kind k (lightweight edges are
+// part of their vertices' holders).
 func (st *store) all(k kind) (map[uint64]*record, error) {
 	out := map[uint64]*record{}
-	err := st.scan(k, func(n uint64, r *record) error { out[n] = r; return nil })
+	err := st.scanHolders(k, func(n uint64, r *record) error { out[n] = r; return nil })
 	return out, err
 }
 
@@ -379,8 +420,11 @@ func (st *store) committedIDMatches(k kind, key idKey) (map[uint64]struct{}, err
 
 // degrees returns degree, in-degree and out-degree of committed vertex r.
 func (st *store) degrees(n uint64, r *record) (deg, in, out uint64, err error) {
-	for _, x := range r.edges {
-		deg, in, out = addDegree(deg, in, out, n, x.asRecord())
+	for e, x := range r.edges {
+		if x.stub() {
+			continue
+		}
+		deg, in, out = addDegree(deg, in, out, n, x.asRecord(e))
 	}
 	return
 }

@@ -20,8 +20,14 @@ type txObj struct {
 	deleted bool // freed in this transaction
 	// installed: created here and committed, so its block stays in use.
 	installed bool
-	vh        *vertexHolder
-	eh        *edgeHolder
+	// ptr is the primary block of the object's holder: its number, for
+	// vertices and edges numbered by their holder; for an edge numbered
+	// after its origin (see light.go), the holder it was given when it
+	// became heavyweight, or 0 while it lives only in its ends. created
+	// then tells that the holder is new in this transaction.
+	ptr uint64
+	vh  *vertexHolder
+	eh  *edgeHolder
 }
 
 // scan records a query over many objects: which committed objects matched
@@ -59,6 +65,9 @@ type Transaction struct {
 	critical error // the first transaction-critical error, if any
 	objs     [2]map[uint64]*txObj
 	scans    []scan
+	// alias maps numbers of lightweight edges moved to holders of their
+	// own in this transaction to their new numbers.
+	alias map[uint64]uint64
 	// epoch is the commit counter before the first scan (if epochSet).
 	epoch    uint64
 	epochSet bool
@@ -145,6 +154,30 @@ func (tx *Transaction) get(k kind, n uint64) (*txObj, error) {
 	if o := tx.objs[k][n]; o != nil {
 		return o, nil
 	}
+	if k == edgeKind && isLight(n) {
+		// A lightweight edge is what its origin's holder says of it.
+		ov, err := tx.get(vertexKind, tx.db.st.lightOrigin(n))
+		if err != nil || ov == nil || ov.deleted {
+			return nil, err
+		}
+		x, ok := ov.rec.edges[n]
+		if !ok {
+			return nil, nil
+		}
+		o := &txObj{rec: x.asRecord(n)}
+		if x.holder != 0 {
+			r, err := tx.db.st.load(edgeKind, x.holder)
+			if err != nil {
+				return nil, tx.fail("%v", err)
+			}
+			if r == nil {
+				return nil, tx.fail("the holder of edge %d vanished: a concurrent transaction changed it", n)
+			}
+			o = &txObj{rec: r, base: r.version, ptr: x.holder}
+		}
+		tx.objs[k][n] = o
+		return o, nil
+	}
 	r, err := tx.db.st.load(k, n)
 	if err != nil {
 		if gdi.ErrorClass(err) == gdi.ErrTransactionCritical {
@@ -155,7 +188,7 @@ func (tx *Transaction) get(k kind, n uint64) (*txObj, error) {
 	if r == nil {
 		return nil, nil
 	}
-	o := &txObj{rec: r, base: r.version}
+	o := &txObj{rec: r, base: r.version, ptr: n}
 	tx.objs[k][n] = o
 	return o, nil
 }
@@ -178,11 +211,11 @@ func (tx *Transaction) related(k kind, n uint64) (*txObj, error) {
 // has changed since (or cannot be read now).
 func (tx *Transaction) conflicted(st *store) bool {
 	for k := range tx.objs {
-		for n, o := range tx.objs[k] {
-			if o.created {
-				continue
+		for _, o := range tx.objs[k] {
+			if o.created || o.ptr == 0 {
+				continue // a lightweight edge is validated with its origin
 			}
-			img, ok, err := st.readImage(n)
+			img, ok, err := st.readImage(o.ptr)
 			if err != nil || !ok || img.k != kind(k) || img.version != o.base {
 				return true
 			}
@@ -290,8 +323,11 @@ func (tx *Transaction) commit() error {
 	}
 	var items []item
 	for k := range tx.objs {
-		for n, o := range tx.objs[k] {
-			items = append(items, item{kind(k), n, o})
+		for _, o := range tx.objs[k] {
+			if o.ptr == 0 {
+				continue // lives in its ends, which are items
+			}
+			items = append(items, item{kind(k), o.ptr, o})
 		}
 	}
 	slices.SortFunc(items, func(a, b item) int { return cmp.Compare(a.n, b.n) })
@@ -412,14 +448,11 @@ func (tx *Transaction) end() {
 		return
 	}
 	tx.open = false
-	for n, o := range tx.objs[vertexKind] {
-		if o.created && !o.installed {
-			_ = tx.db.st.release(n)
-		}
-	}
-	for n, o := range tx.objs[edgeKind] {
-		if o.created && !o.installed {
-			_ = tx.db.st.release(n)
+	for k := range tx.objs {
+		for _, o := range tx.objs[k] {
+			if o.created && !o.installed && o.ptr != 0 {
+				_ = tx.db.st.release(o.ptr)
+			}
 		}
 	}
 	tx.objs = [2]map[uint64]*txObj{}
@@ -434,6 +467,9 @@ func (tx *Transaction) vertexUID(n uint64) gdi.VertexUID {
 }
 
 func (tx *Transaction) edgeUID(n uint64) gdi.EdgeUID {
+	if isLight(n) {
+		return gdi.EdgeUID{tx.db.st.uid(tx.db.st.lightOrigin(n)), uint64(lightSlot(n))}
+	}
 	return gdi.EdgeUID{tx.db.st.uid(n), 0}
 }
 
@@ -485,7 +521,7 @@ func (tx *Transaction) CreateVertex(id []byte) (gdi.VertexHolder, error) {
 	if len(id) > 0 {
 		r.props = []property{{uint32(gdi.PropertyTypeID), gdi.Bytes(id)}}
 	}
-	o := &txObj{rec: r, created: true, dirty: true}
+	o := &txObj{rec: r, created: true, dirty: true, ptr: n}
 	tx.objs[vertexKind][n] = o
 	return tx.vertexHolder(n, o), nil
 }
@@ -529,17 +565,99 @@ func (tx *Transaction) CreateEdge(d gdi.DirectionType, origin, target gdi.Vertex
 	if err != nil {
 		return nil, err
 	}
-	n, err := tx.db.st.newNumber(tx.db.rank)
-	if err != nil {
-		return nil, err
+	// A new edge is lightweight, in a free slot of its origin.
+	n := tx.freeSlot(on)
+	light := n != 0
+	if !light {
+		var err error
+		if n, err = tx.db.st.newNumber(tx.db.rank); err != nil {
+			return nil, err
+		}
 	}
 	r := &record{home: bgdl.DPtr(n).Rank(), dir: d, origin: on, target: tn}
+	if light {
+		r.home = bgdl.DPtr(on).Rank()
+	}
 	o := &txObj{rec: r, created: true, dirty: true}
+	if !light {
+		o.ptr = n
+	}
 	tx.objs[edgeKind][n] = o
 	if err := tx.attach(n, nil, r); err != nil {
 		return nil, err
 	}
 	return tx.edgeHolder(n, o), nil
+}
+
+// freeSlot returns the number of a lightweight edge of origin v that is
+// not in use, or 0 if every slot is.
+func (tx *Transaction) freeSlot(v uint64) uint64 {
+	ov := tx.objs[vertexKind][v]
+	if ov == nil {
+		return 0
+	}
+	for i := range maxSlot {
+		n := tx.db.st.lightNumber(v, (len(ov.rec.edges)+i)%maxSlot+1)
+		_, used := ov.rec.edges[n]
+		if !used && tx.objs[edgeKind][n] == nil {
+			return n
+		}
+	}
+	return 0
+}
+
+// heavy gives the lightweight edge of holder b a holder of its own,
+// before a change that the references at its ends cannot hold (a
+// property, a second label). The edge keeps its number. The caller holds
+// tx.mu.
+func (tx *Transaction) heavy(b *base) error {
+	o := tx.objs[edgeKind][b.num]
+	if o == nil || o.ptr != 0 {
+		return nil
+	}
+	ptr, err := tx.db.st.newNumber(tx.db.rank)
+	if err != nil {
+		return err
+	}
+	o.ptr, o.created, o.dirty = ptr, true, true
+	o.rec.home = bgdl.DPtr(ptr).Rank()
+	return tx.attach(b.num, o.rec.ends(), o.rec)
+}
+
+// orphan gives edge e, numbered after vertex v, which is being deleted but
+// is no longer an end of e, the number of its holder (a heavyweight edge
+// numbered by its holder). The old number stays an alias of the new one
+// for the rest of the transaction. The caller holds tx.mu.
+func (tx *Transaction) orphan(e uint64) error {
+	o, err := tx.related(edgeKind, e)
+	if err != nil {
+		return err
+	}
+	if o.ptr == 0 {
+		return tx.fail("edge %d is numbered after a vertex it does not touch but has no holder", e)
+	}
+	ends := o.rec.ends()
+	if err := tx.attach(e, ends, nil); err != nil {
+		return err
+	}
+	n := o.ptr
+	no := &txObj{rec: o.rec, base: o.base, created: o.created, dirty: true, ptr: n, eh: o.eh}
+	if no.eh != nil {
+		no.eh.num = n
+	}
+	// The old entry keeps nothing to install or free.
+	o.deleted, o.created, o.dirty, o.ptr, o.eh = true, true, true, 0, nil
+	tx.objs[edgeKind][n] = no
+	if tx.alias == nil {
+		tx.alias = map[uint64]uint64{}
+	}
+	for a, to := range tx.alias {
+		if to == e {
+			tx.alias[a] = n
+		}
+	}
+	tx.alias[e] = n
+	return tx.attach(n, nil, no.rec)
 }
 
 // ownVertex checks that v is a valid holder of this transaction and
@@ -569,6 +687,17 @@ func (tx *Transaction) attach(e uint64, oldEnds []uint64, r *record) error {
 	if r != nil {
 		newEnds = r.ends()
 	}
+	var holder uint64
+	if eo := tx.objs[edgeKind][e]; eo != nil && isLight(e) {
+		holder = eo.ptr
+	}
+	// An edge numbered after its origin v0 must stay findable there: if
+	// v0 stops being an end, it keeps a stub (a reference with direction
+	// 0) naming the edge's holder.
+	var v0 uint64
+	if isLight(e) {
+		v0 = tx.db.st.lightOrigin(e)
+	}
 	for _, v := range oldEnds {
 		if slices.Contains(newEnds, v) {
 			continue
@@ -577,16 +706,32 @@ func (tx *Transaction) attach(e uint64, oldEnds []uint64, r *record) error {
 		if err != nil {
 			return err
 		}
-		delete(o.rec.edges, e)
+		if v == v0 && r != nil {
+			if holder == 0 {
+				return tx.fail("edge %d leaves the vertex it is numbered after without a holder", e)
+			}
+			o.rec.edges[e] = edgeRef{holder: holder}
+		} else {
+			delete(o.rec.edges, e)
+		}
 		o.dirty = true
+	}
+	if v0 != 0 && r == nil && !slices.Contains(oldEnds, v0) {
+		if o, err := tx.get(vertexKind, v0); err == nil && o != nil && !o.deleted {
+			if _, ok := o.rec.edges[e]; ok {
+				delete(o.rec.edges, e)
+				o.dirty = true
+			}
+		}
 	}
 	for _, v := range newEnds {
 		o, err := tx.related(vertexKind, v)
 		if err != nil {
 			return err
 		}
-		if x, ok := o.rec.edges[e]; !ok || x != refOf(r) {
-			o.rec.edges[e] = refOf(r)
+		ref := refOf(e, r, holder)
+		if x, ok := o.rec.edges[e]; !ok || x != ref {
+			o.rec.edges[e] = ref
 			o.dirty = true
 		}
 	}
@@ -600,12 +745,24 @@ func (tx *Transaction) AssociateEdge(uid gdi.EdgeUID) (gdi.EdgeHolder, error) {
 	if err := tx.valid(); err != nil {
 		return nil, err
 	}
+	var n uint64
 	if uid[1] != 0 {
-		return nil, gdi.Errorf(gdi.ErrUID, "edge UID %v", uid)
-	}
-	n, err := tx.decodeUID(uid[0], edgeKind)
-	if err != nil {
-		return nil, err
+		if uid[1] > maxSlot {
+			return nil, gdi.Errorf(gdi.ErrUID, "edge UID %v", uid)
+		}
+		v, err := tx.decodeUID(uid[0], edgeKind)
+		if err != nil {
+			return nil, err
+		}
+		n = tx.db.st.lightNumber(v, int(uid[1]))
+		if a, ok := tx.alias[n]; ok {
+			n = a
+		}
+	} else {
+		var err error
+		if n, err = tx.decodeUID(uid[0], edgeKind); err != nil {
+			return nil, err
+		}
 	}
 	o, err := tx.associate(edgeKind, n)
 	if err != nil {

@@ -37,6 +37,13 @@ func (v *vertexHolder) Free() error {
 		return err
 	}
 	for _, e := range sortedKeys(o.rec.edges) {
+		if o.rec.edges[e].stub() {
+			// An edge numbered after this vertex lives on elsewhere.
+			if err := v.tx.orphan(e); err != nil {
+				return err
+			}
+			continue
+		}
 		eo, err := v.tx.related(edgeKind, e)
 		if err != nil {
 			return err
@@ -78,14 +85,17 @@ func (v *vertexHolder) incident(or gdi.Orientation, c gdi.Constraint, f func(e u
 		return err
 	}
 	for _, e := range sortedKeys(o.rec.edges) {
+		if o.rec.edges[e].stub() {
+			continue
+		}
 		// Without a constraint the vertex's own reference to the edge
 		// suffices; the edge's holder is read only for its labels and
 		// properties (or if this transaction has a copy of it).
 		var r *record
 		if eo := v.tx.objs[edgeKind][e]; eo != nil && !eo.deleted {
 			r = eo.rec
-		} else if !has {
-			r = o.rec.edges[e].asRecord()
+		} else if !has || o.rec.edges[e].lightweight(e) {
+			r = o.rec.edges[e].asRecord(e)
 		} else {
 			eo, err := v.tx.related(edgeKind, e)
 			if err != nil {

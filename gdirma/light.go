@@ -1,0 +1,40 @@
+package gdirma
+
+import "github.com/gdi-go/gdi/bgdl"
+
+// Lightweight edges. An edge with at most one label and no properties has
+// no holder of its own: it exists only as the references its two end
+// vertices keep of it (direction, ends, label). Its number is made from
+// its origin vertex and a slot that is unique among that vertex's edges:
+//
+//	bit 63       1: lightweight
+//	bits 48-62   rank of the origin's primary block
+//	bits 16-47   block number of the origin's primary block
+//	bits 0-15    slot (1 to 65535)
+//
+// and its EdgeUID is {UID of the origin, slot}. When it needs more — a
+// property, a second label, another origin — the transaction moves it to a
+// holder of its own (a heavyweight edge, numbered by its primary block)
+// and remembers the old number as an alias for the rest of the
+// transaction. EdgeUIDs name an edge only for one transaction, so the
+// change of number is invisible to later transactions.
+const (
+	lightBit      = uint64(1) << 63
+	maxSlot       = 1<<16 - 1
+	maxLightRanks = 1 << 15
+)
+
+func isLight(n uint64) bool { return n&lightBit != 0 }
+
+func (st *store) lightNumber(v uint64, slot int) uint64 {
+	p := bgdl.DPtr(v)
+	return lightBit | uint64(p.Rank())<<48 | uint64(p.Offset()/st.bs)<<16 | uint64(slot)
+}
+
+// lightOrigin returns the number of the origin vertex of light edge n.
+func (st *store) lightOrigin(n uint64) uint64 {
+	rank, b := int(n>>48&0x7fff), int(n>>16&0xffffffff)
+	return uint64(rank)<<48 | uint64(b*st.bs)
+}
+
+func lightSlot(n uint64) int { return int(n & maxSlot) }
