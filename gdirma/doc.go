@@ -17,10 +17,12 @@
 //
 // # Holders and blocks
 //
-// Every vertex and every edge is a holder: a chain of bgdl blocks. Its
-// number — and, with the database tag, its UID — is the DPtr of its
-// primary block, so UIDs are stable for the object's life. UIDs are tag
-// (16 bits) | rank (16 bits) | block number (32 bits).
+// Every vertex, and every heavyweight edge, is a holder: a chain of bgdl
+// blocks. A vertex's number — and, with the database tag, its UID — is the
+// DPtr of its primary block, so UIDs are stable for the vertex's life.
+// Vertex UIDs are tag (16 bits) | rank (16 bits) | block number (32 bits);
+// edge UIDs are {UID of the origin, slot} (see below), or {UID of the
+// holder, 0} for edges numbered by their holder.
 //
 // Each block begins with a marker word (primary of a vertex, primary of an
 // edge, continuation) and the DPtr of the next block. The primary block
@@ -30,18 +32,23 @@
 //	labels      count, label numbers
 //	properties  count, then (property type, datatype, length, raw bytes)
 //	vertex      count of incident edges, then for each: its number,
-//	            direction, origin and target
+//	            direction, origin, target, label (lightweight edges),
+//	            holder (heavyweight edges numbered after their origin)
 //	edge        direction, origin and target vertex numbers
 //
-// Every edge is stored as a holder of its own (with a stable edge UID:
-// the DPtr of its primary block) for its labels and properties, and the
-// holders of both of its ends keep a reference to it with its direction
-// and ends — the structural part of the paper's lightweight edges. Edge
-// and neighbour queries without a constraint, and the degree property
-// types, are therefore answered from the vertex holder alone; the edge's
-// holder is read only when a constraint needs its labels or properties.
-// A transaction that changes an edge's direction or ends rewrites the
-// references at both ends in the same commit, so they never disagree.
+// Both ends of an edge keep a reference to it with its direction and ends.
+// A lightweight edge (at most one label, no properties) is nothing but
+// these two references, which also carry its label; it is numbered after
+// its origin and a slot (see light.go). An edge that gets a property or a
+// second label becomes heavyweight: it gets a holder of its own for its
+// labels and properties, named in the references, and keeps its number.
+// Edge and neighbour queries without a constraint, constraints on
+// lightweight edges, and the degree property types are answered from the
+// vertex holder alone; a heavyweight edge's holder is read only when a
+// constraint needs its labels or properties. A transaction that changes
+// an edge rewrites the references at both ends in the same commit, so they
+// never disagree. Index queries over edges find them through the holders
+// of their origins.
 //
 // Blocks are taken from the creating rank first and from the other ranks
 // when it has none left. A rank's high-water mark of blocks handed out
@@ -113,9 +120,11 @@
 //
 // # Caveats
 //
-//   - Lightweight edges are only half there: the vertex keeps each edge's
-//     direction and ends, but every edge still has a holder of its own
-//     (at least one block), even without labels and properties.
+//   - A lightweight edge's entry takes 37 bytes in each end (number,
+//     direction, ends, label, holder); at most 65535 edges can be numbered
+//     after one vertex at a time, later ones get holders of their own.
+//   - Edge UIDs survive commits, but an edge numbered after a vertex that
+//     is deleted while the edge lives on (after SetOrigin) changes its UID.
 //   - Every writing commit takes the commit gate and draws a version on
 //     rank 0: three remote atomics to one rank per commit.
 //   - Locks are held only during commit (the read phase copies holders

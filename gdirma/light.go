@@ -7,17 +7,20 @@ import "github.com/gdi-go/gdi/bgdl"
 // vertices keep of it (direction, ends, label). Its number is made from
 // its origin vertex and a slot that is unique among that vertex's edges:
 //
-//	bit 63       1: lightweight
+//	bit 63       1: numbered after its origin
 //	bits 48-62   rank of the origin's primary block
 //	bits 16-47   block number of the origin's primary block
 //	bits 0-15    slot (1 to 65535)
 //
 // and its EdgeUID is {UID of the origin, slot}. When it needs more — a
-// property, a second label, another origin — the transaction moves it to a
-// holder of its own (a heavyweight edge, numbered by its primary block)
-// and remembers the old number as an alias for the rest of the
-// transaction. EdgeUIDs name an edge only for one transaction, so the
-// change of number is invisible to later transactions.
+// property, a second label — the transaction gives it a holder of its own
+// and records the holder in the references; the edge keeps its number and
+// UID. If the vertex it is numbered after stops being one of its ends
+// (SetOrigin), that vertex keeps a stub reference (direction 0) naming the
+// holder, so the number still leads to the edge; only if that vertex is
+// deleted does the edge take the number of its holder (the old number is
+// an alias for the rest of the transaction). Edges created when all slots
+// of the origin are taken are numbered by their holder from the start.
 const (
 	lightBit      = uint64(1) << 63
 	maxSlot       = 1<<16 - 1
