@@ -368,3 +368,174 @@ func TestBadUIDs(t *testing.T) {
 		return nil
 	})
 }
+
+// TestLightweightEdges follows an edge through its forms: lightweight
+// (UID of its origin and a slot), heavyweight after a property (same
+// UID), moved to another origin (same UID, the old origin keeps a stub),
+// and renumbered when the old origin is deleted.
+func TestLightweightEdges(t *testing.T) {
+	run(t, 2, gdirma.Params{BlockSize: 64, MemoryPerRank: 1 << 18}, func(c rma.Comm, db gdi.Database) error {
+		l, err := db.CreateLabel("L")
+		if err != nil {
+			return err
+		}
+		p, err := db.CreatePropertyType(gdi.PropertyTypeInfo{Name: "w", Entity: gdi.SingleEntity, Datatype: gdi.Int64, Size: gdi.FixedSize, Count: 1})
+		if err != nil {
+			return err
+		}
+		step := func(fn func(tx gdi.Transaction) error) error {
+			tx, err := db.StartTransaction()
+			if err != nil {
+				return err
+			}
+			if err := fn(tx); err != nil {
+				tx.Abort()
+				return err
+			}
+			return tx.Commit()
+		}
+		var a, b, d gdi.VertexUID
+		var eu gdi.EdgeUID
+		err = step(func(tx gdi.Transaction) error {
+			var vs []gdi.VertexHolder
+			for range 3 {
+				v, err := tx.CreateVertex(nil)
+				if err != nil {
+					return err
+				}
+				vs = append(vs, v)
+			}
+			e, err := tx.CreateEdge(gdi.Directed, vs[0], vs[1])
+			if err != nil {
+				return err
+			}
+			if err := e.AddLabel(l); err != nil {
+				return err
+			}
+			a, _ = vs[0].UID()
+			b, _ = vs[1].UID()
+			d, _ = vs[2].UID()
+			eu, err = e.UID()
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		if eu[0] != uint64(a) || eu[1] == 0 {
+			return fmt.Errorf("lightweight edge UID %v, origin %v", eu, a)
+		}
+		check := func(tx gdi.Transaction, want gdi.EdgeUID, origin, target gdi.VertexUID, w int64) error {
+			e, err := tx.AssociateEdge(want)
+			if err != nil {
+				return fmt.Errorf("AssociateEdge(%v): %v", want, err)
+			}
+			o, tg, err := e.Vertices()
+			if err != nil || o != origin || tg != target {
+				return fmt.Errorf("edge ends %v %v, want %v %v (%v)", o, tg, origin, target, err)
+			}
+			ls, err := e.Labels()
+			if err != nil || len(ls) != 1 || ls[0] != l {
+				return fmt.Errorf("edge labels %v (%v)", ls, err)
+			}
+			vals, err := e.Properties(p)
+			if err != nil || (w == 0) != (len(vals) == 0) || (w != 0 && vals[0] != gdi.Int64s(w)) {
+				return fmt.Errorf("edge property %v, want %d (%v)", vals, w, err)
+			}
+			for _, end := range []gdi.VertexUID{origin, target} {
+				v, err := tx.AssociateVertex(end)
+				if err != nil {
+					return err
+				}
+				es, err := v.Edges(gdi.EdgeAll, nil)
+				if err != nil || len(es) != 1 || es[0] != want {
+					return fmt.Errorf("edges of %v: %v, want [%v] (%v)", end, es, want, err)
+				}
+			}
+			return nil
+		}
+		if err := step(func(tx gdi.Transaction) error { return check(tx, eu, a, b, 0) }); err != nil {
+			return err
+		}
+		// A property makes it heavyweight; the UID stays.
+		err = step(func(tx gdi.Transaction) error {
+			e, err := tx.AssociateEdge(eu)
+			if err != nil {
+				return err
+			}
+			if err := e.AddProperty(p, gdi.Int64s(7)); err != nil {
+				return err
+			}
+			if u, _ := e.UID(); u != eu {
+				return fmt.Errorf("UID %v after AddProperty, was %v", u, eu)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if err := step(func(tx gdi.Transaction) error { return check(tx, eu, a, b, 7) }); err != nil {
+			return err
+		}
+		// A new origin: same UID, a keeps a stub that is no edge of it.
+		err = step(func(tx gdi.Transaction) error {
+			e, err := tx.AssociateEdge(eu)
+			if err != nil {
+				return err
+			}
+			v, err := tx.AssociateVertex(d)
+			if err != nil {
+				return err
+			}
+			return e.SetOrigin(v)
+		})
+		if err != nil {
+			return err
+		}
+		err = step(func(tx gdi.Transaction) error {
+			if err := check(tx, eu, d, b, 7); err != nil {
+				return err
+			}
+			v, err := tx.AssociateVertex(a)
+			if err != nil {
+				return err
+			}
+			es, err := v.Edges(gdi.EdgeAll, nil)
+			if err != nil || len(es) != 0 {
+				return fmt.Errorf("edges of the old origin: %v (%v)", es, err)
+			}
+			deg, err := v.Properties(gdi.PropertyTypeDegree)
+			if err != nil || deg[0] != gdi.Uint64s(0) {
+				return fmt.Errorf("degree of the old origin: %v (%v)", deg, err)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		// Deleting the old origin renumbers the edge, which lives on.
+		err = step(func(tx gdi.Transaction) error {
+			v, err := tx.AssociateVertex(a)
+			if err != nil {
+				return err
+			}
+			return v.Free()
+		})
+		if err != nil {
+			return err
+		}
+		return step(func(tx gdi.Transaction) error {
+			if _, err := tx.AssociateEdge(eu); gdi.ErrorClass(err) != gdi.ErrUID {
+				return fmt.Errorf("old UID after its vertex was deleted: %v, want ErrUID", err)
+			}
+			v, err := tx.AssociateVertex(b)
+			if err != nil {
+				return err
+			}
+			es, err := v.Edges(gdi.EdgeAll, nil)
+			if err != nil || len(es) != 1 {
+				return fmt.Errorf("edges of the target: %v (%v)", es, err)
+			}
+			return check(tx, es[0], d, b, 7)
+		})
+	})
+}

@@ -101,6 +101,20 @@ func stressStructure(c rma.Comm, db gdi.Database, workers, ops, n int) error {
 						}
 						_, err = tx.CreateEdge(d, x, y)
 						return err
+					case op < 7: // move one edge to origin b
+						es, err := x.Edges(gdi.EdgeOutgoing, nil)
+						if err != nil || len(es) == 0 {
+							return err
+						}
+						y, oky, err := find(b)
+						if err != nil || !oky {
+							return err
+						}
+						e, err := tx.AssociateEdge(es[i%len(es)])
+						if err != nil {
+							return err
+						}
+						return e.SetOrigin(y)
 					case op < 8: // drop one edge
 						es, err := x.Edges(gdi.EdgeAll, nil)
 						if err != nil || len(es) == 0 {
