@@ -389,7 +389,7 @@ func (db *Database) LoadEdgeCSV(req gdi.EdgeCSV) error {
 			}
 			// Lightweight if it can be: a free slot of the origin.
 			var e uint64
-			if len(r.props) == 0 && len(r.labels) <= 1 {
+			if len(r.props) == 0 && len(r.labels) <= 1 && st.lightOK() {
 				ov, err := st.load(vertexKind, origin)
 				if err != nil || ov == nil {
 					return internalOr(err, "vertex vanished during a load")

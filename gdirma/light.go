@@ -29,6 +29,10 @@ const (
 
 func isLight(n uint64) bool { return n&lightBit != 0 }
 
+// lightOK reports whether edges can be numbered after their origin: the
+// rank must fit 15 bits.
+func (st *store) lightOK() bool { return st.size <= maxLightRanks }
+
 func (st *store) lightNumber(v uint64, slot int) uint64 {
 	p := bgdl.DPtr(v)
 	return lightBit | uint64(p.Rank())<<48 | uint64(p.Offset()/st.bs)<<16 | uint64(slot)

@@ -593,7 +593,7 @@ func (tx *Transaction) CreateEdge(d gdi.DirectionType, origin, target gdi.Vertex
 // not in use, or 0 if every slot is.
 func (tx *Transaction) freeSlot(v uint64) uint64 {
 	ov := tx.objs[vertexKind][v]
-	if ov == nil {
+	if ov == nil || !tx.db.st.lightOK() {
 		return 0
 	}
 	for i := range maxSlot {
