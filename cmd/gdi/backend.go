@@ -7,15 +7,17 @@ import (
 
 	"github.com/gdi-go/gdi/conformance/refdb"
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdirma"
 )
 
 // backends are the GDI drivers the subcommands can run on, by -backend name.
 var backends = map[string]gdi.Driver{
-	"refdb": refdb.Driver{},
+	"refdb":  refdb.Driver{},
+	"gdirma": gdirma.Driver{},
 }
 
 // defaultBackend is the driver used without -backend.
-const defaultBackend = "refdb"
+const defaultBackend = "gdirma"
 
 func driverNames() []string {
 	names := make([]string, 0, len(backends))
@@ -33,4 +35,35 @@ func driverByName(name string) (gdi.Driver, error) {
 		return nil, fmt.Errorf("-backend must be one of %s, not %q", strings.Join(driverNames(), ", "), name)
 	}
 	return d, nil
+}
+
+// sizing describes the graph a database must hold, so that backends with
+// fixed memory get enough of it.
+type sizing struct {
+	vertices, edges uint64
+	ranks           int
+	blockSize       int // bytes, 0 for the backend's default
+	memoryPerRank   int // bytes, 0 to estimate
+}
+
+// params returns the CreateDatabase params of backend name for s.
+func params(name string, s sizing) any {
+	if name != "gdirma" {
+		return nil
+	}
+	perRank := (s.vertices + uint64(s.ranks) - 1) / uint64(s.ranks)
+	mem := s.memoryPerRank
+	if mem == 0 {
+		// A vertex holder with the default scheme's properties takes a few
+		// hundred bytes, and each edge is kept at both ends. Leave room
+		// for fragmentation and for what an OLTP run adds.
+		perVertex := 384 + 2*48*s.edges/max(s.vertices, 1)
+		mem = int(max(3*perRank*perVertex, 8<<20))
+	}
+	return &gdirma.Params{
+		BlockSize:     s.blockSize,
+		MemoryPerRank: mem,
+		DHTBuckets:    int(max(2*perRank, 1024)),
+		DHTEntries:    int(max(4*perRank, 4096)),
+	}
 }

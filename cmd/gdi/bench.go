@@ -43,6 +43,8 @@ func runBenchOLTP(args []string, stdout, stderr io.Writer) error {
 	count := fs.Int("count", 0, "operations per rank; overrides -duration if positive")
 	zipf := fs.Bool("zipf", false, "draw targets from LinkBench's Zipf distributions instead of uniformly")
 	backendName := fs.String("backend", defaultBackend, "GDI backend: "+strings.Join(driverNames(), ", "))
+	blockSize := fs.Int("blocksize", 512, "gdirma: block size in bytes (64 to 4096)")
+	memory := fs.Int("memory", 0, "gdirma: block memory per rank in MiB (0: estimated from the graph)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	prof := fs.String("profile", "", "write a cpu or mem profile of the run to the current directory")
 	plotFile := fs.String("plot", "", "draw the latency percentiles to this .svg, .png or .pdf file")
@@ -84,9 +86,10 @@ func runBenchOLTP(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("-profile must be cpu or mem, not %q", *prof)
 	}
 
+	dbParams := params(*backendName, sizing{g.NumVertices(), g.NumEdges(), *ranks, *blockSize, *memory << 20})
 	var report *oltp.Report
 	err = launch.Run(*ranks, func(c rma.Comm) error {
-		db, err := driver.CreateDatabase(c, nil)
+		db, err := driver.CreateDatabase(c, dbParams)
 		if err != nil {
 			return err
 		}

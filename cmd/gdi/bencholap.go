@@ -54,6 +54,8 @@ func runBenchOLAP(args []string, stdout, stderr io.Writer) error {
 	iterations := fs.Int("iterations", 10, "pr: iterations; cdlp: maximum iterations")
 	k := fs.Int("k", 3, "khop: number of hops")
 	backendName := fs.String("backend", defaultBackend, "GDI backend: "+strings.Join(driverNames(), ", "))
+	blockSize := fs.Int("blocksize", 512, "gdirma: block size in bytes (64 to 4096)")
+	memory := fs.Int("memory", 0, "gdirma: block memory per rank in MiB (0: estimated from the graph)")
 	baseline := fs.String("baseline", "", "csr: also run the algorithm on a plain CSR outside the database (bfs, pr, wcc)")
 	asJSON := fs.Bool("json", false, "print the figures as JSON")
 	prof := fs.String("profile", "", "write a cpu or mem profile of the run to the current directory")
@@ -115,8 +117,9 @@ func runBenchOLAP(args []string, stdout, stderr io.Writer) error {
 		fig.Baseline = time.Since(start)
 	}
 
+	dbParams := params(*backendName, sizing{g.NumVertices(), g.NumEdges(), *ranks, *blockSize, *memory << 20})
 	err = launch.Run(*ranks, func(c rma.Comm) error {
-		return benchOLAPRank(c, driver, g, *algo, p, levels, fig, stderr)
+		return benchOLAPRank(c, driver, dbParams, g, *algo, p, levels, fig, stderr)
 	})
 	if err := errors.Join(err, launch.Finalize()); err != nil {
 		return err
@@ -150,8 +153,8 @@ func runBenchOLAP(args []string, stdout, stderr io.Writer) error {
 
 // benchOLAPRank is the work of one rank: load, index, extract, run. Rank 0
 // fills fig.
-func benchOLAPRank(c rma.Comm, driver gdi.Driver, g *generator.Graph, algo string, p olap.Params, levels []int32, fig *olapFigures, stderr io.Writer) error {
-	db, err := driver.CreateDatabase(c, nil)
+func benchOLAPRank(c rma.Comm, driver gdi.Driver, dbParams any, g *generator.Graph, algo string, p olap.Params, levels []int32, fig *olapFigures, stderr io.Writer) error {
+	db, err := driver.CreateDatabase(c, dbParams)
 	if err != nil {
 		return err
 	}
