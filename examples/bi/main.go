@@ -17,14 +17,14 @@ import (
 	"os"
 	"slices"
 
-	"github.com/gdi-go/gdi/conformance/refdb"
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdirma"
 	"github.com/gdi-go/gdi/rma"
 	"github.com/gdi-go/gdi/rma/launch"
 )
 
 // driver is the backend the example runs on.
-var driver gdi.Driver = refdb.Driver{}
+var driver gdi.Driver = gdirma.Driver{}
 
 // ranks and peoplePerRank size the example.
 const (
