@@ -1,0 +1,19 @@
+package gdirma_test
+
+import (
+	"testing"
+
+	"github.com/gdi-go/gdi/conformance"
+	"github.com/gdi-go/gdi/gdirma"
+	"github.com/gdi-go/gdi/rma/local"
+)
+
+// fuzzBackend is gdirma with small blocks, so long IDs and values span
+// several blocks.
+var fuzzBackend = conformance.Backend{
+	Name: "gdirma", Driver: gdirma.Driver{}, Launch: local.Run,
+	Params: func() any { return gdirma.Params{BlockSize: 64, MemoryPerRank: 1 << 20} },
+}
+
+func FuzzVertexCSV(f *testing.F)         { conformance.FuzzVertexCSV(f, fuzzBackend) }
+func FuzzTranslateVertexID(f *testing.F) { conformance.FuzzTranslateVertexID(f, fuzzBackend) }
