@@ -123,6 +123,8 @@
 //   - A lightweight edge's entry takes 37 bytes in each end (number,
 //     direction, ends, label, holder); at most 65535 edges can be numbered
 //     after one vertex at a time, later ones get holders of their own.
+//   - A heavyweight edge that loses its properties and extra labels keeps
+//     its holder; edges are never made lightweight again.
 //   - Edge UIDs survive commits, but an edge numbered after a vertex that
 //     is deleted while the edge lives on (after SetOrigin) changes its UID.
 //   - Every writing commit takes the commit gate and draws a version on
