@@ -106,7 +106,7 @@ func (Driver) CreateDatabase(comm rma.Comm, params any) (gdi.Database, error) {
 	}
 	tag = binary.LittleEndian.Uint16(buf)
 	db := newDatabase(nil, comm)
-	if err := db.agree(fmt.Sprintf("CreateDatabase %+v", p), local); err != nil {
+	if err := db.Agree(fmt.Sprintf("CreateDatabase %+v", p), local); err != nil {
 		return nil, err
 	}
 	st, err := newStore(comm, p, tag)

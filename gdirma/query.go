@@ -97,7 +97,7 @@ func (tx *Transaction) TranslateVertexID(l gdi.Label, id []byte) (gdi.VertexUID,
 	if err := tx.valid(); err != nil {
 		return 0, false, err
 	}
-	ln, err := tx.db.labelNum(l, true)
+	ln, err := tx.db.LabelNum(l, true)
 	if err != nil {
 		return 0, false, err
 	}
@@ -128,7 +128,7 @@ type objView struct {
 func (v objView) Labels() []gdi.Label {
 	out := make([]gdi.Label, len(v.r.labels))
 	for i, n := range v.r.labels {
-		out[i] = v.db.labelHandle(n)
+		out[i] = v.db.LabelHandle(n)
 	}
 	return out
 }
@@ -136,7 +136,7 @@ func (v objView) Labels() []gdi.Label {
 func (v objView) PropertyTypes() []gdi.PropertyType {
 	var out []gdi.PropertyType
 	for _, n := range v.r.ptypes() {
-		out = append(out, v.db.ptypeHandle(n))
+		out = append(out, v.db.PtypeHandle(n))
 	}
 	return out
 }
@@ -149,7 +149,7 @@ func (v objView) Values(p gdi.PropertyType) []gdi.Value {
 		deg, in, out := v.degrees()
 		return []gdi.Value{degreeValue(p, deg, in, out)}
 	}
-	if p.Tag() != 0 && p.Tag() != v.db.tag {
+	if p.Tag() != 0 && p.Tag() != v.db.Tag() {
 		return nil
 	}
 	return v.r.values(p.ID())
@@ -233,30 +233,15 @@ func (tx *Transaction) query(k kind, idx gdi.Index, c gdi.Constraint, local bool
 		return nil, err
 	}
 	db := tx.db
-	if idx == nil {
-		return nil, gdi.Errorf(gdi.ErrIndex, "nil index")
-	}
-	x, ok := idx.(*Index)
-	if !ok || x == nil || x.db != db {
-		return nil, gdi.Errorf(gdi.ErrObjectMismatch, "index of another database or rank")
-	}
 	pred := predicate{db: db, home: -1}
 	if local {
 		pred.home = db.rank
 	}
-	db.mu.RLock()
-	err := x.validLocked()
-	for _, n := range x.labels {
-		pred.labels = append(pred.labels, db.labelHandle(n))
-	}
-	for _, n := range x.ptypes {
-		pred.ptypes = append(pred.ptypes, db.ptypeHandle(n))
-	}
-	db.mu.RUnlock()
-	if err != nil {
+	var err error
+	if pred.labels, pred.ptypes, err = db.IndexSets(idx); err != nil {
 		return nil, err
 	}
-	if pred.dnf, pred.hasFilter, err = db.filter(c); err != nil {
+	if pred.dnf, pred.hasFilter, err = db.Filter(c); err != nil {
 		return nil, err
 	}
 	eval := func(st *store) (map[uint64]struct{}, error) {

@@ -40,14 +40,14 @@ func (st *store) rewrite(f func(k kind, r *record) (*record, error)) error {
 
 // FreeLabel removes l from every object and index and frees it.
 func (db *Database) FreeLabel(l gdi.Label) error {
-	if db.isFreed() {
+	if db.IsFreed() {
 		return errFreedDB()
 	}
-	n, local := db.labelNum(l, false)
+	n, local := db.LabelNum(l, false)
 	if local == nil {
 		local = db.quietCheck("FreeLabel")
 	}
-	if err := db.agree(fmt.Sprintf("FreeLabel %d", l.ID()), local); err != nil {
+	if err := db.Agree(fmt.Sprintf("FreeLabel %d", l.ID()), local); err != nil {
 		return err
 	}
 	var result error
@@ -83,14 +83,11 @@ func (db *Database) FreeLabel(l gdi.Label) error {
 			result = db.sharedIDWarning(unlabeled)
 		}
 	}
-	result = db.bcastCode(result)
+	result = db.BcastCode(result)
 	if !gdi.Failed(result) {
-		db.mu.Lock()
-		db.labels[n].freed = true
-		db.forgetLabelLocked(n)
-		db.mu.Unlock()
+		db.FreeLabelMeta(n)
 	}
-	if err := db.barrier(); err != nil {
+	if err := db.Barrier(); err != nil {
 		return err
 	}
 	return result
@@ -118,19 +115,19 @@ func (db *Database) userPtype(p gdi.PropertyType) (uint32, gdi.PropertyTypeInfo,
 	if p.IsPredefined() {
 		return 0, gdi.PropertyTypeInfo{}, gdi.Errorf(gdi.ErrPropertyType, "%v is predefined", p)
 	}
-	return db.ptype(p)
+	return db.PtypeNum(p)
 }
 
 // FreePropertyType removes every property of type p and frees p.
 func (db *Database) FreePropertyType(p gdi.PropertyType) error {
-	if db.isFreed() {
+	if db.IsFreed() {
 		return errFreedDB()
 	}
 	n, _, local := db.userPtype(p)
 	if local == nil {
 		local = db.quietCheck("FreePropertyType")
 	}
-	if err := db.agree(fmt.Sprintf("FreePropertyType %d", p.ID()), local); err != nil {
+	if err := db.Agree(fmt.Sprintf("FreePropertyType %d", p.ID()), local); err != nil {
 		return err
 	}
 	var result error
@@ -144,14 +141,11 @@ func (db *Database) FreePropertyType(p gdi.PropertyType) error {
 			return nr, nil
 		})
 	}
-	result = db.bcastCode(result)
+	result = db.BcastCode(result)
 	if !gdi.Failed(result) {
-		db.mu.Lock()
-		db.ptypes[n].freed = true
-		db.forgetPtypeLocked(n)
-		db.mu.Unlock()
+		db.FreePtypeMeta(n)
 	}
-	if err := db.barrier(); err != nil {
+	if err := db.Barrier(); err != nil {
 		return err
 	}
 	return result
@@ -160,7 +154,7 @@ func (db *Database) FreePropertyType(p gdi.PropertyType) error {
 // UpdatePropertyType changes the description of p and rewrites every
 // property of type p to match it.
 func (db *Database) UpdatePropertyType(p gdi.PropertyType, info gdi.PropertyTypeInfo, def gdi.Value) error {
-	if db.isFreed() {
+	if db.IsFreed() {
 		return errFreedDB()
 	}
 	n, old, local := db.userPtype(p)
@@ -169,11 +163,9 @@ func (db *Database) UpdatePropertyType(p gdi.PropertyType, info gdi.PropertyType
 		local = err
 	}
 	if local == nil {
-		db.mu.RLock()
-		if db.ptypeNameTakenLocked(norm.Name, n) {
+		if db.PtypeNameTaken(norm.Name, n) {
 			local = gdi.Errorf(gdi.ErrNameExists, "property type %q exists", norm.Name)
 		}
-		db.mu.RUnlock()
 	}
 	if local == nil && !gdi.CanConvert(old.Datatype, norm.Datatype) {
 		local = gdi.Errorf(gdi.ErrConversion, "%v cannot be converted to %v", old.Datatype, norm.Datatype)
@@ -181,7 +173,7 @@ func (db *Database) UpdatePropertyType(p gdi.PropertyType, info gdi.PropertyType
 	if local == nil {
 		local = db.quietCheck("UpdatePropertyType")
 	}
-	if err := db.agree(fmt.Sprintf("UpdatePropertyType %d %+v %v", p.ID(), norm, def), local); err != nil {
+	if err := db.Agree(fmt.Sprintf("UpdatePropertyType %d %+v %v", p.ID(), norm, def), local); err != nil {
 		return err
 	}
 	var result error
@@ -212,15 +204,11 @@ func (db *Database) UpdatePropertyType(p gdi.PropertyType, info gdi.PropertyType
 			return nr, nil
 		})
 	}
-	result = db.bcastCode(result)
+	result = db.BcastCode(result)
 	if !gdi.Failed(result) {
-		db.mu.Lock()
-		m := db.ptypes[n]
-		m.info = norm
-		m.generation++
-		db.mu.Unlock()
+		db.UpdatePtypeMeta(n, norm)
 	}
-	if err := db.barrier(); err != nil {
+	if err := db.Barrier(); err != nil {
 		return err
 	}
 	return result

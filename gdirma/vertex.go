@@ -80,7 +80,7 @@ func (v *vertexHolder) incident(or gdi.Orientation, c gdi.Constraint, f func(e u
 	if err := or.Valid(); err != nil {
 		return err
 	}
-	dnf, has, err := v.tx.db.filter(c)
+	dnf, has, err := v.tx.db.Filter(c)
 	if err != nil {
 		return err
 	}

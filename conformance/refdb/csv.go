@@ -46,7 +46,7 @@ func describe(f gdi.CSVFile) string {
 func (db *Database) columns(ps []gdi.PropertyType) ([]csvColumn, error) {
 	var cols []csvColumn
 	for _, p := range ps {
-		n, info, err := db.ptype(p)
+		n, info, err := db.PtypeNum(p)
 		switch {
 		case err != nil:
 			return nil, err
@@ -65,7 +65,7 @@ func (db *Database) columns(ps []gdi.PropertyType) ([]csvColumn, error) {
 func (db *Database) labelNums(ls []gdi.Label) ([]uint32, error) {
 	var out []uint32
 	for _, l := range ls {
-		n, err := db.labelNum(l, true)
+		n, err := db.LabelNum(l, true)
 		if err != nil {
 			return nil, err
 		}
@@ -184,20 +184,20 @@ func addValues(r *record, cols []csvColumn, values []gdi.Value) bool {
 // collectiveLoad runs the common frame of the loaders: agree on the
 // request, let rank 0 load, share the outcome.
 func (db *Database) collectiveLoad(call string, local error, load func() error) error {
-	if db.isFreed() {
+	if db.IsFreed() {
 		return errFreedDB()
 	}
 	if local == nil {
 		local = db.quietCheck(call)
 	}
-	if err := db.agree(call, local); err != nil {
+	if err := db.Agree(call, local); err != nil {
 		return err
 	}
 	var result error
 	if db.rank == 0 {
 		result = load()
 	}
-	return db.bcastCode(result)
+	return db.BcastCode(result)
 }
 
 // warnNotAll is the warning of a load that skipped data.
@@ -269,7 +269,7 @@ func (db *Database) LoadVertexPropertiesCSV(req gdi.VertexPropertiesCSV) error {
 	if local == nil {
 		local = err
 	}
-	label, err := db.labelNum(req.Label, true)
+	label, err := db.LabelNum(req.Label, true)
 	if local == nil {
 		local = err
 	}
@@ -321,7 +321,7 @@ func (db *Database) LoadEdgeCSV(req gdi.EdgeCSV) error {
 	}
 	ends, err := db.labelNums(nil)
 	for _, l := range []gdi.Label{req.OriginLabel, req.TargetLabel} {
-		n, e := db.labelNum(l, true)
+		n, e := db.LabelNum(l, true)
 		if err == nil {
 			err = e
 		}

@@ -64,7 +64,7 @@ func (Driver) CreateDatabase(comm rma.Comm, params any) (gdi.Database, error) {
 		local = gdi.Errorf(gdi.ErrResource, "refdb: rank %d cannot find store %d: refdb shares Go memory between ranks and runs only on rma/local", comm.Rank(), num)
 	}
 	db := newDatabase(st, comm)
-	err := db.agree("CreateDatabase", local)
+	err := db.Agree("CreateDatabase", local)
 	if comm.Rank() == 0 {
 		registry.Lock()
 		delete(registry.stores, num)

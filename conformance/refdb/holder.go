@@ -57,7 +57,7 @@ func (b *base) AddLabel(l gdi.Label) error {
 	if err != nil {
 		return err
 	}
-	n, err := b.tx.db.labelNum(l, true)
+	n, err := b.tx.db.LabelNum(l, true)
 	if err != nil || l == gdi.LabelNone || o.rec.hasLabel(n) {
 		return err
 	}
@@ -79,7 +79,7 @@ func (b *base) RemoveLabel(l gdi.Label) error {
 	if err != nil {
 		return err
 	}
-	n, err := b.tx.db.labelNum(l, true)
+	n, err := b.tx.db.LabelNum(l, true)
 	if err != nil || l == gdi.LabelNone || !o.rec.hasLabel(n) {
 		return err
 	}
@@ -102,17 +102,17 @@ func (b *base) Labels() ([]gdi.Label, error) {
 	}
 	out := make([]gdi.Label, 0, len(o.rec.labels))
 	for _, n := range o.rec.labels {
-		if !b.tx.db.knownLabel(n) {
+		if !b.tx.db.KnownLabel(n) {
 			return nil, b.tx.fail("label number %d is not known on rank %d yet", n, b.tx.db.rank)
 		}
-		out = append(out, b.tx.db.labelHandle(n))
+		out = append(out, b.tx.db.LabelHandle(n))
 	}
 	return out, nil
 }
 
 // ptypeForWrite checks a property type for a write.
 func (b *base) ptypeForWrite(p gdi.PropertyType) (uint32, gdi.PropertyTypeInfo, error) {
-	n, info, err := b.tx.db.ptype(p)
+	n, info, err := b.tx.db.PtypeNum(p)
 	if err != nil {
 		return 0, info, err
 	}
@@ -171,10 +171,10 @@ func (b *base) PropertyTypes() ([]gdi.PropertyType, error) {
 	}
 	var out []gdi.PropertyType
 	for _, n := range o.rec.ptypes() {
-		if !b.tx.db.knownPtype(n) {
+		if !b.tx.db.KnownPtype(n) {
 			return nil, b.tx.fail("property type number %d is not known on rank %d yet", n, b.tx.db.rank)
 		}
-		out = append(out, b.tx.db.ptypeHandle(n))
+		out = append(out, b.tx.db.PtypeHandle(n))
 	}
 	return out, nil
 }
@@ -187,7 +187,7 @@ func (b *base) Properties(p gdi.PropertyType) ([]gdi.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	n, _, err := b.tx.db.ptype(p)
+	n, _, err := b.tx.db.PtypeNum(p)
 	if err != nil {
 		return nil, err
 	}

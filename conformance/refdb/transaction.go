@@ -52,7 +52,7 @@ func (db *Database) newTransaction(t gdi.TransactionType) *Transaction {
 func (db *Database) StartTransaction() (gdi.Transaction, error) {
 	db.mu.Lock()
 	defer db.mu.Unlock()
-	if db.freed {
+	if db.IsFreed() {
 		return nil, errFreedDB()
 	}
 	for _, tx := range db.transactions {
@@ -66,10 +66,10 @@ func (db *Database) StartTransaction() (gdi.Transaction, error) {
 // StartCollectiveTransaction starts a collective read transaction
 // (collective, barrier, quiet database).
 func (db *Database) StartCollectiveTransaction() (gdi.Transaction, error) {
-	if db.isFreed() {
+	if db.IsFreed() {
 		return nil, errFreedDB()
 	}
-	if err := db.agree("StartCollectiveTransaction", db.quietCheck("StartCollectiveTransaction")); err != nil {
+	if err := db.Agree("StartCollectiveTransaction", db.quietCheck("StartCollectiveTransaction")); err != nil {
 		return nil, err
 	}
 	db.mu.Lock()

@@ -1,4 +1,4 @@
-package gdirma
+package catalog
 
 import (
 	"slices"
@@ -32,69 +32,69 @@ func (c conditions) clone() conditions {
 
 // staleLabelLocked and stalePropLocked tell whether a condition is stale:
 // its label was freed, or its property type freed or updated since. The
-// caller holds db.mu.
-func (db *Database) staleLabelLocked(c labelCond) bool {
+// caller holds cat.mu.
+func (cat *Catalog) staleLabelLocked(c labelCond) bool {
 	if c.label < gdi.FirstUserID {
 		return false
 	}
-	m := db.labels[c.label]
+	m := cat.labels[c.label]
 	return m == nil || m.freed
 }
 
-func (db *Database) stalePropLocked(c propCond) bool {
+func (cat *Catalog) stalePropLocked(c propCond) bool {
 	if c.ptype < gdi.FirstUserID {
 		return false
 	}
-	m := db.ptypes[c.ptype]
+	m := cat.ptypes[c.ptype]
 	return m == nil || m.freed || m.generation != c.generation
 }
 
-func (db *Database) staleLocked(c conditions) bool {
-	return slices.ContainsFunc(c.labels, db.staleLabelLocked) || slices.ContainsFunc(c.props, db.stalePropLocked)
+func (cat *Catalog) staleLocked(c conditions) bool {
+	return slices.ContainsFunc(c.labels, cat.staleLabelLocked) || slices.ContainsFunc(c.props, cat.stalePropLocked)
 }
 
 // conjunctionLocked describes c as a gdi.Conjunction with this rank's
 // handles.
-func (db *Database) conjunctionLocked(c conditions) gdi.Conjunction {
+func (cat *Catalog) conjunctionLocked(c conditions) gdi.Conjunction {
 	var out gdi.Conjunction
 	for _, lc := range c.labels {
-		out.Labels = append(out.Labels, gdi.LabelCondition{Label: db.labelHandle(lc.label), Op: lc.op})
+		out.Labels = append(out.Labels, gdi.LabelCondition{Label: cat.LabelHandle(lc.label), Op: lc.op})
 	}
 	for _, pc := range c.props {
-		out.Properties = append(out.Properties, gdi.PropertyCondition{PropertyType: db.ptypeHandle(pc.ptype), Op: pc.op, Value: pc.value})
+		out.Properties = append(out.Properties, gdi.PropertyCondition{PropertyType: cat.PtypeHandle(pc.ptype), Op: pc.op, Value: pc.value})
 	}
 	return out
 }
 
 // Subconstraint is a conjunction of conditions, owned by one rank.
 type Subconstraint struct {
-	db    *Database
-	freed bool // guarded by db.mu
+	cat   *Catalog
+	freed bool // guarded by cat.mu
 	conds conditions
 }
 
 var _ gdi.Subconstraint = (*Subconstraint)(nil)
 
 // CreateSubconstraint returns an empty subconstraint.
-func (db *Database) CreateSubconstraint() (gdi.Subconstraint, error) {
-	db.mu.Lock()
-	defer db.mu.Unlock()
-	if db.freed {
-		return nil, errFreedDB()
+func (cat *Catalog) CreateSubconstraint() (gdi.Subconstraint, error) {
+	cat.mu.Lock()
+	defer cat.mu.Unlock()
+	if cat.freed {
+		return nil, ErrFreedDB()
 	}
-	return db.newSubconstraintLocked(conditions{}), nil
+	return cat.newSubconstraintLocked(conditions{}), nil
 }
 
-func (db *Database) newSubconstraintLocked(c conditions) *Subconstraint {
-	s := &Subconstraint{db: db, conds: c}
-	db.subconstraints = append(db.subconstraints, s)
+func (cat *Catalog) newSubconstraintLocked(c conditions) *Subconstraint {
+	s := &Subconstraint{cat: cat, conds: c}
+	cat.subconstraints = append(cat.subconstraints, s)
 	return s
 }
 
 // validLocked returns ErrSubconstraint for a freed subconstraint. The
-// caller holds db.mu.
+// caller holds cat.mu.
 func (s *Subconstraint) validLocked() error {
-	if s.freed || s.db.freed {
+	if s.freed || s.cat.freed {
 		return gdi.Errorf(gdi.ErrSubconstraint, "subconstraint freed")
 	}
 	return nil
@@ -102,16 +102,16 @@ func (s *Subconstraint) validLocked() error {
 
 // AddLabelCondition adds the condition (l, op).
 func (s *Subconstraint) AddLabelCondition(l gdi.Label, op gdi.Op) error {
-	db := s.db
-	db.mu.Lock()
-	defer db.mu.Unlock()
+	cat := s.cat
+	cat.mu.Lock()
+	defer cat.mu.Unlock()
 	if err := s.validLocked(); err != nil {
 		return err
 	}
-	if db.staleLocked(s.conds) {
+	if cat.staleLocked(s.conds) {
 		return gdi.Errorf(gdi.ErrStale, "subconstraint is stale")
 	}
-	n, err := db.labelNumLocked(l, true)
+	n, err := cat.labelNumLocked(l, true)
 	if err != nil {
 		return err
 	}
@@ -124,16 +124,16 @@ func (s *Subconstraint) AddLabelCondition(l gdi.Label, op gdi.Op) error {
 
 // AddPropertyCondition adds the condition (p, op, v).
 func (s *Subconstraint) AddPropertyCondition(p gdi.PropertyType, op gdi.Op, v gdi.Value) error {
-	db := s.db
-	db.mu.Lock()
-	defer db.mu.Unlock()
+	cat := s.cat
+	cat.mu.Lock()
+	defer cat.mu.Unlock()
 	if err := s.validLocked(); err != nil {
 		return err
 	}
-	if db.staleLocked(s.conds) {
+	if cat.staleLocked(s.conds) {
 		return gdi.Errorf(gdi.ErrStale, "subconstraint is stale")
 	}
-	n, info, err := db.ptypeLocked(p)
+	n, info, err := cat.ptypeLocked(p)
 	if err != nil {
 		return err
 	}
@@ -141,7 +141,7 @@ func (s *Subconstraint) AddPropertyCondition(p gdi.PropertyType, op gdi.Op, v gd
 		return err
 	}
 	gen := 0
-	if m := db.ptypes[n]; m != nil {
+	if m := cat.ptypes[n]; m != nil {
 		gen = m.generation
 	}
 	s.conds.props = append(s.conds.props, propCond{n, gen, op, v})
@@ -150,16 +150,16 @@ func (s *Subconstraint) AddPropertyCondition(p gdi.PropertyType, op gdi.Op, v gd
 
 // LabelConditions returns the label conditions that are not stale.
 func (s *Subconstraint) LabelConditions() ([]gdi.LabelCondition, error) {
-	db := s.db
-	db.mu.RLock()
-	defer db.mu.RUnlock()
+	cat := s.cat
+	cat.mu.RLock()
+	defer cat.mu.RUnlock()
 	if err := s.validLocked(); err != nil {
 		return nil, err
 	}
 	var out []gdi.LabelCondition
 	for _, c := range s.conds.labels {
-		if !db.staleLabelLocked(c) {
-			out = append(out, gdi.LabelCondition{Label: db.labelHandle(c.label), Op: c.op})
+		if !cat.staleLabelLocked(c) {
+			out = append(out, gdi.LabelCondition{Label: cat.LabelHandle(c.label), Op: c.op})
 		}
 	}
 	return out, nil
@@ -168,15 +168,15 @@ func (s *Subconstraint) LabelConditions() ([]gdi.LabelCondition, error) {
 // PropertyTypes returns the property types of the conditions that are not
 // stale, each once.
 func (s *Subconstraint) PropertyTypes() ([]gdi.PropertyType, error) {
-	db := s.db
-	db.mu.RLock()
-	defer db.mu.RUnlock()
+	cat := s.cat
+	cat.mu.RLock()
+	defer cat.mu.RUnlock()
 	if err := s.validLocked(); err != nil {
 		return nil, err
 	}
 	var out []gdi.PropertyType
 	for _, c := range s.conds.props {
-		if h := db.ptypeHandle(c.ptype); !db.stalePropLocked(c) && !slices.Contains(out, h) {
+		if h := cat.PtypeHandle(c.ptype); !cat.stalePropLocked(c) && !slices.Contains(out, h) {
 			out = append(out, h)
 		}
 	}
@@ -185,19 +185,19 @@ func (s *Subconstraint) PropertyTypes() ([]gdi.PropertyType, error) {
 
 // PropertyConditions returns the conditions on p that are not stale.
 func (s *Subconstraint) PropertyConditions(p gdi.PropertyType) ([]gdi.PropertyCondition, error) {
-	db := s.db
-	db.mu.RLock()
-	defer db.mu.RUnlock()
+	cat := s.cat
+	cat.mu.RLock()
+	defer cat.mu.RUnlock()
 	if err := s.validLocked(); err != nil {
 		return nil, err
 	}
-	n, _, err := db.ptypeLocked(p)
+	n, _, err := cat.ptypeLocked(p)
 	if err != nil {
 		return nil, err
 	}
 	var out []gdi.PropertyCondition
 	for _, c := range s.conds.props {
-		if c.ptype == n && !db.stalePropLocked(c) {
+		if c.ptype == n && !cat.stalePropLocked(c) {
 			out = append(out, gdi.PropertyCondition{PropertyType: p, Op: c.op, Value: c.value})
 		}
 	}
@@ -206,66 +206,66 @@ func (s *Subconstraint) PropertyConditions(p gdi.PropertyType) ([]gdi.PropertyCo
 
 // IsStale reports whether a condition of the subconstraint is stale.
 func (s *Subconstraint) IsStale() (bool, error) {
-	db := s.db
-	db.mu.RLock()
-	defer db.mu.RUnlock()
+	cat := s.cat
+	cat.mu.RLock()
+	defer cat.mu.RUnlock()
 	if err := s.validLocked(); err != nil {
 		return false, err
 	}
-	return db.staleLocked(s.conds), nil
+	return cat.staleLocked(s.conds), nil
 }
 
 // Free releases the subconstraint.
 func (s *Subconstraint) Free() error {
-	db := s.db
-	db.mu.Lock()
-	defer db.mu.Unlock()
+	cat := s.cat
+	cat.mu.Lock()
+	defer cat.mu.Unlock()
 	if err := s.validLocked(); err != nil {
 		return err
 	}
 	s.freed = true
-	db.subconstraints = removeItem(db.subconstraints, s)
+	cat.subconstraints = removeItem(cat.subconstraints, s)
 	return nil
 }
 
 // Constraint is a disjunction of subconstraints, owned by one rank. It
 // holds copies of the subconstraints added to it.
 type Constraint struct {
-	db    *Database
-	freed bool // guarded by db.mu
+	cat   *Catalog
+	freed bool // guarded by cat.mu
 	subs  []conditions
 }
 
 var _ gdi.Constraint = (*Constraint)(nil)
 
 // CreateConstraint returns a constraint without subconstraints.
-func (db *Database) CreateConstraint() (gdi.Constraint, error) {
-	db.mu.Lock()
-	defer db.mu.Unlock()
-	if db.freed {
-		return nil, errFreedDB()
+func (cat *Catalog) CreateConstraint() (gdi.Constraint, error) {
+	cat.mu.Lock()
+	defer cat.mu.Unlock()
+	if cat.freed {
+		return nil, ErrFreedDB()
 	}
-	c := &Constraint{db: db}
-	db.constraints = append(db.constraints, c)
+	c := &Constraint{cat: cat}
+	cat.constraints = append(cat.constraints, c)
 	return c, nil
 }
 
 func (c *Constraint) validLocked() error {
-	if c.freed || c.db.freed {
+	if c.freed || c.cat.freed {
 		return gdi.Errorf(gdi.ErrConstraint, "constraint freed")
 	}
 	return nil
 }
 
 func (c *Constraint) staleLocked() bool {
-	return slices.ContainsFunc(c.subs, c.db.staleLocked)
+	return slices.ContainsFunc(c.subs, c.cat.staleLocked)
 }
 
 // AddSubconstraint adds a copy of s.
 func (c *Constraint) AddSubconstraint(s gdi.Subconstraint) error {
-	db := c.db
-	db.mu.Lock()
-	defer db.mu.Unlock()
+	cat := c.cat
+	cat.mu.Lock()
+	defer cat.mu.Unlock()
 	if err := c.validLocked(); err != nil {
 		return err
 	}
@@ -273,13 +273,13 @@ func (c *Constraint) AddSubconstraint(s gdi.Subconstraint) error {
 		return gdi.Errorf(gdi.ErrSubconstraint, "nil subconstraint")
 	}
 	sub, ok := s.(*Subconstraint)
-	if !ok || sub == nil || sub.db != db {
+	if !ok || sub == nil || sub.cat != cat {
 		return gdi.Errorf(gdi.ErrObjectMismatch, "subconstraint of another database or rank")
 	}
 	if err := sub.validLocked(); err != nil {
 		return err
 	}
-	if c.staleLocked() || db.staleLocked(sub.conds) {
+	if c.staleLocked() || cat.staleLocked(sub.conds) {
 		return gdi.Errorf(gdi.ErrStale, "stale constraint or subconstraint")
 	}
 	c.subs = append(c.subs, sub.conds.clone())
@@ -288,24 +288,24 @@ func (c *Constraint) AddSubconstraint(s gdi.Subconstraint) error {
 
 // Subconstraints returns new copies of the subconstraints.
 func (c *Constraint) Subconstraints() ([]gdi.Subconstraint, error) {
-	db := c.db
-	db.mu.Lock()
-	defer db.mu.Unlock()
+	cat := c.cat
+	cat.mu.Lock()
+	defer cat.mu.Unlock()
 	if err := c.validLocked(); err != nil {
 		return nil, err
 	}
 	out := make([]gdi.Subconstraint, len(c.subs))
 	for i, s := range c.subs {
-		out[i] = db.newSubconstraintLocked(s.clone())
+		out[i] = cat.newSubconstraintLocked(s.clone())
 	}
 	return out, nil
 }
 
 // IsStale reports whether a subconstraint of c is stale.
 func (c *Constraint) IsStale() (bool, error) {
-	db := c.db
-	db.mu.RLock()
-	defer db.mu.RUnlock()
+	cat := c.cat
+	cat.mu.RLock()
+	defer cat.mu.RUnlock()
 	if err := c.validLocked(); err != nil {
 		return false, err
 	}
@@ -314,21 +314,21 @@ func (c *Constraint) IsStale() (bool, error) {
 
 // Free releases the constraint.
 func (c *Constraint) Free() error {
-	db := c.db
-	db.mu.Lock()
-	defer db.mu.Unlock()
+	cat := c.cat
+	cat.mu.Lock()
+	defer cat.mu.Unlock()
 	if err := c.validLocked(); err != nil {
 		return err
 	}
 	c.freed = true
-	db.constraints = removeItem(db.constraints, c)
+	cat.constraints = removeItem(cat.constraints, c)
 	return nil
 }
 
 // filter checks a constraint argument of a query and returns it as a
 // formula; nil means no filter. ErrConstraint for a freed constraint,
 // ErrObjectMismatch for one of another database, ErrStale for a stale one.
-func (db *Database) filter(c gdi.Constraint) (gdi.DNF, bool, error) {
+func (cat *Catalog) Filter(c gdi.Constraint) (gdi.DNF, bool, error) {
 	if c == nil {
 		return nil, false, nil
 	}
@@ -336,11 +336,11 @@ func (db *Database) filter(c gdi.Constraint) (gdi.DNF, bool, error) {
 	if !ok || cc == nil {
 		return nil, false, gdi.Errorf(gdi.ErrObjectMismatch, "constraint of another backend")
 	}
-	if cc.db != db {
+	if cc.cat != cat {
 		return nil, false, gdi.Errorf(gdi.ErrObjectMismatch, "constraint of another database or rank")
 	}
-	db.mu.RLock()
-	defer db.mu.RUnlock()
+	cat.mu.RLock()
+	defer cat.mu.RUnlock()
 	if err := cc.validLocked(); err != nil {
 		return nil, false, err
 	}
@@ -349,7 +349,7 @@ func (db *Database) filter(c gdi.Constraint) (gdi.DNF, bool, error) {
 	}
 	dnf := gdi.DNF{}
 	for _, s := range cc.subs {
-		dnf = append(dnf, db.conjunctionLocked(s))
+		dnf = append(dnf, cat.conjunctionLocked(s))
 	}
 	return dnf, true, nil
 }

@@ -1,4 +1,4 @@
-package refdb
+package catalog
 
 import (
 	"fmt"
@@ -9,13 +9,13 @@ import (
 
 // Index is an explicit index of one rank: its type and the sets L (label
 // numbers, LabelNone included) and P (property type numbers). It holds no
-// entries; queries scan the graph (see query.go).
+// entries; queries scan the graph (see query.go of each backend).
 type Index struct {
-	db  *Database
+	cat *Catalog
 	num uint32
 	typ gdi.IndexType
 
-	// guarded by db.mu
+	// guarded by cat.mu
 	freed  bool
 	labels []uint32
 	ptypes []uint32
@@ -24,9 +24,9 @@ type Index struct {
 var _ gdi.Index = (*Index)(nil)
 
 // CreateIndex creates an empty index (collective, barrier).
-func (db *Database) CreateIndex(t gdi.IndexType, hint int) (gdi.Index, error) {
-	if db.isFreed() {
-		return nil, errFreedDB()
+func (cat *Catalog) CreateIndex(t gdi.IndexType, hint int) (gdi.Index, error) {
+	if cat.IsFreed() {
+		return nil, ErrFreedDB()
 	}
 	var local error
 	switch {
@@ -35,19 +35,19 @@ func (db *Database) CreateIndex(t gdi.IndexType, hint int) (gdi.Index, error) {
 	case hint < 0:
 		local = gdi.Errorf(gdi.ErrCount, "negative hint %d", hint)
 	}
-	if err := db.agree(fmt.Sprintf("CreateIndex %d %d", t, hint), local); err != nil {
+	if err := cat.Agree(fmt.Sprintf("CreateIndex %d %d", t, hint), local); err != nil {
 		return nil, err
 	}
-	db.mu.Lock()
-	defer db.mu.Unlock()
-	db.lastIndex++
-	x := &Index{db: db, num: db.lastIndex, typ: t}
-	db.indexes = append(db.indexes, x)
+	cat.mu.Lock()
+	defer cat.mu.Unlock()
+	cat.lastIndex++
+	x := &Index{cat: cat, num: cat.lastIndex, typ: t}
+	cat.indexes = append(cat.indexes, x)
 	return x, nil
 }
 
 func (x *Index) validLocked() error {
-	if x.freed || x.db.freed {
+	if x.freed || x.cat.freed {
 		return gdi.Errorf(gdi.ErrIndex, "index freed")
 	}
 	return nil
@@ -55,8 +55,8 @@ func (x *Index) validLocked() error {
 
 // Type returns the index type.
 func (x *Index) Type() (gdi.IndexType, error) {
-	x.db.mu.RLock()
-	defer x.db.mu.RUnlock()
+	x.cat.mu.RLock()
+	defer x.cat.mu.RUnlock()
 	if err := x.validLocked(); err != nil {
 		return 0, err
 	}
@@ -65,28 +65,28 @@ func (x *Index) Type() (gdi.IndexType, error) {
 
 // Labels returns L.
 func (x *Index) Labels() ([]gdi.Label, error) {
-	x.db.mu.RLock()
-	defer x.db.mu.RUnlock()
+	x.cat.mu.RLock()
+	defer x.cat.mu.RUnlock()
 	if err := x.validLocked(); err != nil {
 		return nil, err
 	}
 	out := []gdi.Label{}
 	for _, n := range x.labels {
-		out = append(out, x.db.labelHandle(n))
+		out = append(out, x.cat.LabelHandle(n))
 	}
 	return out, nil
 }
 
 // PropertyTypes returns P.
 func (x *Index) PropertyTypes() ([]gdi.PropertyType, error) {
-	x.db.mu.RLock()
-	defer x.db.mu.RUnlock()
+	x.cat.mu.RLock()
+	defer x.cat.mu.RUnlock()
 	if err := x.validLocked(); err != nil {
 		return nil, err
 	}
 	out := []gdi.PropertyType{}
 	for _, n := range x.ptypes {
-		out = append(out, x.db.ptypeHandle(n))
+		out = append(out, x.cat.PtypeHandle(n))
 	}
 	return out, nil
 }
@@ -95,8 +95,8 @@ func (x *Index) PropertyTypes() ([]gdi.PropertyType, error) {
 // P: check the handles (all of them, before changing anything), agree,
 // apply.
 func (x *Index) change(call string, add bool, ls []gdi.Label, ps []gdi.PropertyType) error {
-	db := x.db
-	db.mu.RLock()
+	cat := x.cat
+	cat.mu.RLock()
 	local := x.validLocked()
 	var lnums, pnums []uint32
 	for _, l := range ls {
@@ -104,7 +104,7 @@ func (x *Index) change(call string, add bool, ls []gdi.Label, ps []gdi.PropertyT
 			break
 		}
 		var n uint32
-		n, local = db.labelNumLocked(l, true)
+		n, local = cat.labelNumLocked(l, true)
 		lnums = append(lnums, n)
 	}
 	for _, p := range ps {
@@ -112,15 +112,15 @@ func (x *Index) change(call string, add bool, ls []gdi.Label, ps []gdi.PropertyT
 			break
 		}
 		var n uint32
-		n, _, local = db.ptypeLocked(p)
+		n, _, local = cat.ptypeLocked(p)
 		pnums = append(pnums, n)
 	}
-	db.mu.RUnlock()
-	if err := db.agree(fmt.Sprintf("%s %d %v %v", call, x.num, lnums, pnums), local); err != nil {
+	cat.mu.RUnlock()
+	if err := cat.Agree(fmt.Sprintf("%s %d %v %v", call, x.num, lnums, pnums), local); err != nil {
 		return err
 	}
-	db.mu.Lock()
-	defer db.mu.Unlock()
+	cat.mu.Lock()
+	defer cat.mu.Unlock()
 	if add {
 		for _, n := range lnums {
 			if !slices.Contains(x.labels, n) {
@@ -173,33 +173,57 @@ func (x *Index) RemoveLabelsAndPropertyTypes(ls []gdi.Label, ps []gdi.PropertyTy
 
 // Free removes the index (collective, barrier).
 func (x *Index) Free() error {
-	db := x.db
-	db.mu.RLock()
+	cat := x.cat
+	cat.mu.RLock()
 	local := x.validLocked()
-	db.mu.RUnlock()
+	cat.mu.RUnlock()
 	if local != nil {
 		return local // every rank's handle is freed alike: no collective
 	}
-	if err := db.agree(fmt.Sprintf("Index.Free %d", x.num), nil); err != nil {
+	if err := cat.Agree(fmt.Sprintf("Index.Free %d", x.num), nil); err != nil {
 		return err
 	}
-	db.mu.Lock()
-	defer db.mu.Unlock()
+	cat.mu.Lock()
+	defer cat.mu.Unlock()
 	x.freed = true
-	db.indexes = removeItem(db.indexes, x)
+	cat.indexes = removeItem(cat.indexes, x)
 	return nil
 }
 
-// forgetLabel and forgetPtype remove freed metadata from every index of
-// the rank. The caller holds db.mu.
-func (db *Database) forgetLabelLocked(n uint32) {
-	for _, x := range db.indexes {
+// forgetLabelLocked and forgetPtypeLocked remove freed metadata from every index of
+// the rank. The caller holds cat.mu.
+func (cat *Catalog) forgetLabelLocked(n uint32) {
+	for _, x := range cat.indexes {
 		x.labels = removeItem(x.labels, n)
 	}
 }
 
-func (db *Database) forgetPtypeLocked(n uint32) {
-	for _, x := range db.indexes {
+func (cat *Catalog) forgetPtypeLocked(n uint32) {
+	for _, x := range cat.indexes {
 		x.ptypes = removeItem(x.ptypes, n)
 	}
+}
+
+// IndexSets checks the index argument of a query and returns its sets L
+// and P with this rank's handles: ErrIndex for a nil or freed index,
+// ErrObjectMismatch for one of another database or rank.
+func (cat *Catalog) IndexSets(idx gdi.Index) ([]gdi.Label, []gdi.PropertyType, error) {
+	if idx == nil {
+		return nil, nil, gdi.Errorf(gdi.ErrIndex, "nil index")
+	}
+	x, ok := idx.(*Index)
+	if !ok || x == nil || x.cat != cat {
+		return nil, nil, gdi.Errorf(gdi.ErrObjectMismatch, "index of another database or rank")
+	}
+	cat.mu.RLock()
+	defer cat.mu.RUnlock()
+	var ls []gdi.Label
+	var ps []gdi.PropertyType
+	for _, n := range x.labels {
+		ls = append(ls, cat.LabelHandle(n))
+	}
+	for _, n := range x.ptypes {
+		ps = append(ps, cat.PtypeHandle(n))
+	}
+	return ls, ps, x.validLocked()
 }

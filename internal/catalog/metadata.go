@@ -1,0 +1,338 @@
+package catalog
+
+import (
+	"fmt"
+
+	"github.com/gdi-go/gdi/gdi"
+)
+
+// Labels and property types: the rank's replica of the metadata. Every
+// change is collective and goes through Agree, so all replicas take the
+// same steps and hand out the same object numbers.
+
+// labelNumLocked checks a label handle and returns its object number.
+// LabelNone is accepted (number 1) only if allowNone. The caller holds
+// cat.mu.
+func (cat *Catalog) labelNumLocked(l gdi.Label, allowNone bool) (uint32, error) {
+	switch {
+	case l == gdi.LabelNone && allowNone:
+		return uint32(gdi.LabelNone), nil
+	case l == gdi.LabelNull, l.IsPredefined(), l.Tag() == 0:
+		return 0, gdi.Errorf(gdi.ErrLabel, "%v cannot be used here", l)
+	case l.Tag() != cat.tag:
+		return 0, gdi.Errorf(gdi.ErrObjectMismatch, "%v belongs to another database or rank", l)
+	}
+	if m := cat.labels[l.ID()]; m == nil || m.freed {
+		return 0, gdi.Errorf(gdi.ErrLabel, "%v is freed or unknown", l)
+	}
+	return l.ID(), nil
+}
+
+func (cat *Catalog) LabelNum(l gdi.Label, allowNone bool) (uint32, error) {
+	cat.mu.RLock()
+	defer cat.mu.RUnlock()
+	if cat.freed {
+		return 0, ErrFreedDB()
+	}
+	return cat.labelNumLocked(l, allowNone)
+}
+
+// LabelHandle turns a stored label number into this rank's handle.
+func (cat *Catalog) LabelHandle(n uint32) gdi.Label {
+	if n < gdi.FirstUserID {
+		return gdi.Label(n)
+	}
+	return gdi.MakeLabel(cat.tag, n)
+}
+
+// ptypeLocked checks a property type handle and returns its number and
+// description. The predefined types are accepted. The caller holds cat.mu.
+func (cat *Catalog) ptypeLocked(p gdi.PropertyType) (uint32, gdi.PropertyTypeInfo, error) {
+	if info, ok := gdi.PredefinedPropertyTypeInfo(p); ok {
+		return uint32(p), info, nil
+	}
+	switch {
+	case p == gdi.PropertyTypeNull, p.Tag() == 0:
+		return 0, gdi.PropertyTypeInfo{}, gdi.Errorf(gdi.ErrPropertyType, "%v cannot be used here", p)
+	case p.Tag() != cat.tag:
+		return 0, gdi.PropertyTypeInfo{}, gdi.Errorf(gdi.ErrObjectMismatch, "%v belongs to another database or rank", p)
+	}
+	m := cat.ptypes[p.ID()]
+	if m == nil || m.freed {
+		return 0, gdi.PropertyTypeInfo{}, gdi.Errorf(gdi.ErrPropertyType, "%v is freed or unknown", p)
+	}
+	return p.ID(), m.info, nil
+}
+
+func (cat *Catalog) PtypeNum(p gdi.PropertyType) (uint32, gdi.PropertyTypeInfo, error) {
+	cat.mu.RLock()
+	defer cat.mu.RUnlock()
+	if cat.freed {
+		return 0, gdi.PropertyTypeInfo{}, ErrFreedDB()
+	}
+	return cat.ptypeLocked(p)
+}
+
+// PtypeHandle turns a stored property type number into this rank's handle.
+func (cat *Catalog) PtypeHandle(n uint32) gdi.PropertyType {
+	if n < gdi.FirstUserID {
+		return gdi.PropertyType(n)
+	}
+	return gdi.MakePropertyType(cat.tag, n)
+}
+
+// KnownLabel and KnownPtype report whether a number found in graph data is
+// known to this rank's replica. Unknown numbers come from metadata that
+// has not reached the rank yet (eventual consistency).
+func (cat *Catalog) KnownLabel(n uint32) bool {
+	cat.mu.RLock()
+	defer cat.mu.RUnlock()
+	return n < gdi.FirstUserID || cat.labels[n] != nil
+}
+
+func (cat *Catalog) KnownPtype(n uint32) bool {
+	cat.mu.RLock()
+	defer cat.mu.RUnlock()
+	return n < gdi.FirstUserID || cat.ptypes[n] != nil
+}
+
+// labelNameTakenLocked reports whether a label other than except has the
+// name.
+func (cat *Catalog) labelNameTakenLocked(name string, except uint32) bool {
+	if name == gdi.LabelNoneName {
+		return true
+	}
+	for n, m := range cat.labels {
+		if !m.freed && n != except && m.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func (cat *Catalog) ptypeNameTakenLocked(name string, except uint32) bool {
+	for _, p := range gdi.PredefinedPropertyTypes() {
+		if info, _ := gdi.PredefinedPropertyTypeInfo(p); info.Name == name {
+			return true
+		}
+	}
+	for n, m := range cat.ptypes {
+		if !m.freed && n != except && m.info.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// CreateLabel creates a label (collective).
+func (cat *Catalog) CreateLabel(name string) (gdi.Label, error) {
+	if cat.IsFreed() {
+		return gdi.LabelNull, ErrFreedDB()
+	}
+	norm, local := gdi.NormalizeName(name)
+	if local == nil {
+		cat.mu.RLock()
+		if cat.labelNameTakenLocked(norm, 0) {
+			local = gdi.Errorf(gdi.ErrNameExists, "label %q exists", norm)
+		}
+		cat.mu.RUnlock()
+	}
+	if err := cat.Agree("CreateLabel "+norm, local); err != nil {
+		return gdi.LabelNull, err
+	}
+	cat.mu.Lock()
+	defer cat.mu.Unlock()
+	cat.lastLabel++
+	cat.labels[cat.lastLabel] = &labelMeta{name: norm}
+	cat.labelOrder = append(cat.labelOrder, cat.lastLabel)
+	return gdi.MakeLabel(cat.tag, cat.lastLabel), nil
+}
+
+// UpdateLabel renames a label (collective).
+func (cat *Catalog) UpdateLabel(l gdi.Label, name string) error {
+	if cat.IsFreed() {
+		return ErrFreedDB()
+	}
+	cat.mu.RLock()
+	n, local := cat.labelNumLocked(l, false)
+	norm, err := gdi.NormalizeName(name)
+	if local == nil {
+		local = err
+	}
+	if local == nil && cat.labelNameTakenLocked(norm, n) {
+		local = gdi.Errorf(gdi.ErrNameExists, "label %q exists", norm)
+	}
+	cat.mu.RUnlock()
+	if err := cat.Agree(fmt.Sprintf("UpdateLabel %d %s", l.ID(), norm), local); err != nil {
+		return err
+	}
+	cat.mu.Lock()
+	defer cat.mu.Unlock()
+	cat.labels[n].name = norm
+	return nil
+}
+
+// LabelFromName returns the label named name, or LabelNull.
+func (cat *Catalog) LabelFromName(name string) (gdi.Label, error) {
+	norm, err := gdi.NormalizeName(name)
+	if err != nil {
+		return gdi.LabelNull, err
+	}
+	cat.mu.RLock()
+	defer cat.mu.RUnlock()
+	if cat.freed {
+		return gdi.LabelNull, ErrFreedDB()
+	}
+	if norm == gdi.LabelNoneName {
+		return gdi.LabelNone, nil
+	}
+	for _, n := range cat.labelOrder {
+		if m := cat.labels[n]; !m.freed && m.name == norm {
+			return gdi.MakeLabel(cat.tag, n), nil
+		}
+	}
+	return gdi.LabelNull, nil
+}
+
+// LabelName returns the name of l.
+func (cat *Catalog) LabelName(l gdi.Label) (string, error) {
+	cat.mu.RLock()
+	defer cat.mu.RUnlock()
+	if cat.freed {
+		return "", ErrFreedDB()
+	}
+	n, err := cat.labelNumLocked(l, true)
+	if err != nil {
+		return "", err
+	}
+	if l == gdi.LabelNone {
+		return gdi.LabelNoneName, nil
+	}
+	return cat.labels[n].name, nil
+}
+
+// Labels returns the labels in the order of creation.
+func (cat *Catalog) Labels() ([]gdi.Label, error) {
+	cat.mu.RLock()
+	defer cat.mu.RUnlock()
+	if cat.freed {
+		return nil, ErrFreedDB()
+	}
+	var out []gdi.Label
+	for _, n := range cat.labelOrder {
+		if !cat.labels[n].freed {
+			out = append(out, gdi.MakeLabel(cat.tag, n))
+		}
+	}
+	return out, nil
+}
+
+// CreatePropertyType creates a property type (collective).
+func (cat *Catalog) CreatePropertyType(info gdi.PropertyTypeInfo) (gdi.PropertyType, error) {
+	if cat.IsFreed() {
+		return gdi.PropertyTypeNull, ErrFreedDB()
+	}
+	norm, local := info.Validate()
+	if local == nil {
+		cat.mu.RLock()
+		if cat.ptypeNameTakenLocked(norm.Name, 0) {
+			local = gdi.Errorf(gdi.ErrNameExists, "property type %q exists", norm.Name)
+		}
+		cat.mu.RUnlock()
+	}
+	if err := cat.Agree(fmt.Sprintf("CreatePropertyType %+v", norm), local); err != nil {
+		return gdi.PropertyTypeNull, err
+	}
+	cat.mu.Lock()
+	defer cat.mu.Unlock()
+	cat.lastPtype++
+	cat.ptypes[cat.lastPtype] = &ptypeMeta{info: norm}
+	cat.ptypeOrder = append(cat.ptypeOrder, cat.lastPtype)
+	return gdi.MakePropertyType(cat.tag, cat.lastPtype), nil
+}
+
+// PropertyTypeFromName returns the property type named name, or
+// PropertyTypeNull.
+func (cat *Catalog) PropertyTypeFromName(name string) (gdi.PropertyType, error) {
+	norm, err := gdi.NormalizeName(name)
+	if err != nil {
+		return gdi.PropertyTypeNull, err
+	}
+	cat.mu.RLock()
+	defer cat.mu.RUnlock()
+	if cat.freed {
+		return gdi.PropertyTypeNull, ErrFreedDB()
+	}
+	for _, p := range gdi.PredefinedPropertyTypes() {
+		if info, _ := gdi.PredefinedPropertyTypeInfo(p); info.Name == norm {
+			return p, nil
+		}
+	}
+	for _, n := range cat.ptypeOrder {
+		if m := cat.ptypes[n]; !m.freed && m.info.Name == norm {
+			return gdi.MakePropertyType(cat.tag, n), nil
+		}
+	}
+	return gdi.PropertyTypeNull, nil
+}
+
+// PropertyTypeInfo describes p.
+func (cat *Catalog) PropertyTypeInfo(p gdi.PropertyType) (gdi.PropertyTypeInfo, error) {
+	_, info, err := cat.PtypeNum(p)
+	if err != nil {
+		return gdi.PropertyTypeInfo{}, err
+	}
+	return info, nil
+}
+
+// PropertyTypes returns the property types in the order of creation.
+func (cat *Catalog) PropertyTypes() ([]gdi.PropertyType, error) {
+	cat.mu.RLock()
+	defer cat.mu.RUnlock()
+	if cat.freed {
+		return nil, ErrFreedDB()
+	}
+	var out []gdi.PropertyType
+	for _, n := range cat.ptypeOrder {
+		if !cat.ptypes[n].freed {
+			out = append(out, gdi.MakePropertyType(cat.tag, n))
+		}
+	}
+	return out, nil
+}
+
+// PtypeNameTaken reports whether a property type other than except (or a
+// predefined one) has the name.
+func (cat *Catalog) PtypeNameTaken(name string, except uint32) bool {
+	cat.mu.RLock()
+	defer cat.mu.RUnlock()
+	return cat.ptypeNameTakenLocked(name, except)
+}
+
+// The replica's part of the gdi.MetadataRewriter methods, once the graph
+// data is rewritten: FreeLabelMeta and FreePtypeMeta free label or
+// property type n and remove it from every index of the rank;
+// UpdatePtypeMeta gives property type n a new description, which makes
+// the conditions on it stale.
+
+func (cat *Catalog) FreeLabelMeta(n uint32) {
+	cat.mu.Lock()
+	defer cat.mu.Unlock()
+	cat.labels[n].freed = true
+	cat.forgetLabelLocked(n)
+}
+
+func (cat *Catalog) FreePtypeMeta(n uint32) {
+	cat.mu.Lock()
+	defer cat.mu.Unlock()
+	cat.ptypes[n].freed = true
+	cat.forgetPtypeLocked(n)
+}
+
+func (cat *Catalog) UpdatePtypeMeta(n uint32, info gdi.PropertyTypeInfo) {
+	cat.mu.Lock()
+	defer cat.mu.Unlock()
+	m := cat.ptypes[n]
+	m.info = info
+	m.generation++
+}
