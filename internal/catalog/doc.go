@@ -17,7 +17,10 @@
 //     the generation of their property types, staleness, conversion to
 //     gdi.DNF for queries);
 //   - the rank's index handles (index type and the sets L and P; no
-//     entries: queries scan the graph).
+//     entries: queries scan the graph);
+//   - the front of the gdi.CSVLoader methods: checking a request against
+//     the replica and reading and parsing the file (csv.go); each backend
+//     inserts the parsed lines into its own storage.
 //
 // A backend embeds *Catalog in its Database, which promotes the
 // gdi.Database methods on metadata, constraints and indexes, and calls the
