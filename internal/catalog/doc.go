@@ -30,11 +30,15 @@
 // to users; they are comparable pointers and belong to one Catalog, so
 // handles of another database or rank are detected.
 //
+// The gdi.MetadataRewriter methods and the gdi.CSVLoader methods are
+// split: the catalog does the checks, the collective agreement and the
+// replica update (RewriteFreeLabel, RewriteFreePropertyType,
+// RewriteUpdatePropertyType; CheckVertexCSV, ..., ReadCSV), the backend
+// rewrites or inserts the graph data.
+//
 // What the backends do differently stays in them: graph storage,
-// transactions (isolation, commit) and holders, and the rewriting of
-// graph data by the gdi.MetadataRewriter methods, after which the backend
-// updates the replica (FreeLabelMeta, FreePtypeMeta, UpdatePtypeMeta).
-// refdb stays an independent oracle of gdirma's storage and transactions.
+// transactions (isolation, commit) and holders. refdb stays an
+// independent oracle of gdirma's storage and transactions.
 //
 // Locking: the Catalog's mutex guards all its state and is a leaf lock:
 // no other lock is taken while it is held, so a backend may call the

@@ -301,35 +301,35 @@ func (cat *Catalog) PropertyTypes() ([]gdi.PropertyType, error) {
 	return out, nil
 }
 
-// PtypeNameTaken reports whether a property type other than except (or a
+// ptypeNameTaken reports whether a property type other than except (or a
 // predefined one) has the name.
-func (cat *Catalog) PtypeNameTaken(name string, except uint32) bool {
+func (cat *Catalog) ptypeNameTaken(name string, except uint32) bool {
 	cat.mu.RLock()
 	defer cat.mu.RUnlock()
 	return cat.ptypeNameTakenLocked(name, except)
 }
 
 // The replica's part of the gdi.MetadataRewriter methods, once the graph
-// data is rewritten: FreeLabelMeta and FreePtypeMeta free label or
+// data is rewritten: freeLabelMeta and freePtypeMeta free label or
 // property type n and remove it from every index of the rank;
-// UpdatePtypeMeta gives property type n a new description, which makes
+// updatePtypeMeta gives property type n a new description, which makes
 // the conditions on it stale.
 
-func (cat *Catalog) FreeLabelMeta(n uint32) {
+func (cat *Catalog) freeLabelMeta(n uint32) {
 	cat.mu.Lock()
 	defer cat.mu.Unlock()
 	cat.labels[n].freed = true
 	cat.forgetLabelLocked(n)
 }
 
-func (cat *Catalog) FreePtypeMeta(n uint32) {
+func (cat *Catalog) freePtypeMeta(n uint32) {
 	cat.mu.Lock()
 	defer cat.mu.Unlock()
 	cat.ptypes[n].freed = true
 	cat.forgetPtypeLocked(n)
 }
 
-func (cat *Catalog) UpdatePtypeMeta(n uint32, info gdi.PropertyTypeInfo) {
+func (cat *Catalog) updatePtypeMeta(n uint32, info gdi.PropertyTypeInfo) {
 	cat.mu.Lock()
 	defer cat.mu.Unlock()
 	m := cat.ptypes[n]
