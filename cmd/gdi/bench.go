@@ -8,8 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pkg/profile"
-
 	"github.com/gdi-go/gdi/generator"
 	"github.com/gdi-go/gdi/rma"
 	"github.com/gdi-go/gdi/rma/launch"
@@ -76,15 +74,11 @@ func runBenchOLTP(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	switch *prof {
-	case "":
-	case "cpu":
-		defer profile.Start(profile.CPUProfile, profile.ProfilePath("."), profile.Quiet).Stop()
-	case "mem":
-		defer profile.Start(profile.MemProfile, profile.ProfilePath("."), profile.Quiet).Stop()
-	default:
-		return fmt.Errorf("-profile must be cpu or mem, not %q", *prof)
+	stop, err := startProfile(*prof)
+	if err != nil {
+		return err
 	}
+	defer stop()
 
 	dbParams := params(*backendName, sizing{g.NumVertices(), g.NumEdges(), *ranks, *blockSize, *memory << 20})
 	var report *oltp.Report

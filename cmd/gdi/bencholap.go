@@ -10,8 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pkg/profile"
-
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/generator"
 	"github.com/gdi-go/gdi/rma"
@@ -78,15 +76,11 @@ func runBenchOLAP(args []string, stdout, stderr io.Writer) error {
 	case *baseline == "csr" && !slices.Contains([]string{"bfs", "pr", "wcc"}, *algo):
 		return fmt.Errorf("-baseline csr is there for bfs, pr and wcc, not %s", *algo)
 	}
-	switch *prof {
-	case "":
-	case "cpu":
-		defer profile.Start(profile.CPUProfile, profile.ProfilePath("."), profile.Quiet).Stop()
-	case "mem":
-		defer profile.Start(profile.MemProfile, profile.ProfilePath("."), profile.Quiet).Stop()
-	default:
-		return fmt.Errorf("-profile must be cpu or mem, not %q", *prof)
+	stop, err := startProfile(*prof)
+	if err != nil {
+		return err
 	}
+	defer stop()
 	g, err := generator.New(generator.Config{Scale: *scale, EdgeFactor: *edgefactor, Seed: *seed})
 	if err != nil {
 		return err
