@@ -39,6 +39,10 @@ func benchTable(c rma.Comm, extra int) (*dht.Table, error) {
 	return tb, c.Barrier()
 }
 
+// freshKey is the i-th key a rank adds beyond the first benchKeys, distinct
+// across ranks.
+func freshKey(c rma.Comm, i int) uint64 { return uint64(benchKeys + i*c.Size() + c.Rank()) }
+
 // mix scatters i over [0, n) so lookups hit random buckets.
 func mix(i uint64, n uint64) uint64 { return (i * 0x9e3779b97f4a7c15 >> 20) % n }
 
@@ -72,7 +76,7 @@ func BenchmarkDHTInsert(b *testing.B) {
 			}
 			buf := make([]byte, 8)
 			op := func(i int) error {
-				id := uint64(benchKeys + i*c.Size() + c.Rank())
+				id := freshKey(c, i)
 				return tb.Insert(1, benchKey(buf, id), id)
 			}
 			return op, tb.Free, nil
@@ -88,14 +92,13 @@ func BenchmarkDHTDelete(b *testing.B) {
 				return nil, nil, err
 			}
 			buf := make([]byte, 8)
-			key := func(i int) uint64 { return uint64(benchKeys + i*c.Size() + c.Rank()) }
 			for i := range N { // untimed: the keys to delete
-				if err := tb.Insert(1, benchKey(buf, key(i)), 1); err != nil {
+				if err := tb.Insert(1, benchKey(buf, freshKey(c, i)), 1); err != nil {
 					return nil, nil, errors.Join(err, tb.Free())
 				}
 			}
 			op := func(i int) error {
-				found, err := tb.Delete(1, benchKey(buf, key(i)))
+				found, err := tb.Delete(1, benchKey(buf, freshKey(c, i)))
 				if err == nil && !found {
 					err = errors.New("delete of an existing key found nothing")
 				}
