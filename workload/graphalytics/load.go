@@ -4,10 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"time"
 
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/rma"
+	"github.com/gdi-go/gdi/workload/internal/tx"
 )
 
 // Schema names the metadata a loaded data set uses.
@@ -102,28 +102,6 @@ func loadCSV(l gdi.CSVLoader, d *Dataset, s Schema) error {
 // batch is the number of objects created per transaction.
 const batch = 256
 
-// inTx runs fn in a single-process transaction and commits, retrying a few
-// times when the commit fails (optimistic backends report conflicts so).
-func inTx(db gdi.Database, fn func(tx gdi.Transaction) error) error {
-	var err error
-	for try := 0; try < 20; try++ {
-		var tx gdi.Transaction
-		if tx, err = db.StartTransaction(); err != nil {
-			return err
-		}
-		if err = fn(tx); err != nil {
-			tx.Abort()
-			if !gdi.IsTransactionCritical(err) {
-				return err
-			}
-		} else if err = tx.Commit(); err == nil {
-			return nil
-		}
-		time.Sleep(time.Duration(try+1) * time.Millisecond)
-	}
-	return err
-}
-
 // AppID is the application-level ID of a Graphalytics vertex.
 func AppID(v uint64) []byte { return strconv.AppendUint(nil, v, 10) }
 
@@ -138,7 +116,7 @@ func loadTx(db gdi.Database, comm rma.Comm, d *Dataset, s Schema) error {
 	var local error
 	for lo := 0; lo < len(mine) && local == nil; lo += batch {
 		chunk := mine[lo:min(lo+batch, len(mine))]
-		local = inTx(db, func(tx gdi.Transaction) error {
+		local = tx.Run(db, func(tx gdi.Transaction) error {
 			for _, v := range chunk {
 				h, err := tx.CreateVertex(AppID(v))
 				if err != nil {
@@ -151,7 +129,7 @@ func loadTx(db gdi.Database, comm rma.Comm, d *Dataset, s Schema) error {
 			return nil
 		})
 	}
-	if err := agree(comm, local); err != nil {
+	if err := rma.Agree(comm, local); err != nil {
 		return fmt.Errorf("graphalytics: create vertices: %w", err)
 	}
 	// Edges touch two vertices each; the ranks take turns so that their
@@ -160,14 +138,14 @@ func loadTx(db gdi.Database, comm rma.Comm, d *Dataset, s Schema) error {
 		if turn == r && local == nil {
 			for lo := r * batch; lo < len(d.Edges) && local == nil; lo += p * batch {
 				chunk := d.Edges[lo:min(lo+batch, len(d.Edges))]
-				local = inTx(db, func(tx gdi.Transaction) error { return createEdges(tx, d, s, chunk) })
+				local = tx.Run(db, func(tx gdi.Transaction) error { return createEdges(tx, d, s, chunk) })
 			}
 		}
 		if err := comm.Barrier(); err != nil {
 			return err
 		}
 	}
-	if err := agree(comm, local); err != nil {
+	if err := rma.Agree(comm, local); err != nil {
 		return fmt.Errorf("graphalytics: create edges: %w", err)
 	}
 	return nil
@@ -202,24 +180,6 @@ func createEdges(tx gdi.Transaction, d *Dataset, s Schema, es []Edge) error {
 				return err
 			}
 		}
-	}
-	return nil
-}
-
-// agree returns an error on every rank if local is not nil on any rank.
-func agree(comm rma.Comm, local error) error {
-	flag := []int64{0}
-	if local != nil {
-		flag[0] = 1
-	}
-	if err := comm.AllreduceInt64(flag, rma.OpSum); err != nil {
-		return err
-	}
-	switch {
-	case local != nil:
-		return local
-	case flag[0] > 0:
-		return fmt.Errorf("failed on %d other rank(s)", flag[0])
 	}
 	return nil
 }

@@ -61,7 +61,7 @@ func BI(db gdi.Database, comm rma.Comm, q BIQuery) (BIResult, error) {
 		return res, err
 	}
 	local, err := biLocal(tx, q, cnstr)
-	if err = agreeErr(comm, err); err != nil {
+	if err = rma.Agree(comm, err); err != nil {
 		tx.Abort()
 		return res, err
 	}

@@ -3,10 +3,10 @@ package olap
 import (
 	"fmt"
 	"math"
-	"time"
 
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/rma"
+	"github.com/gdi-go/gdi/workload/internal/tx"
 )
 
 // MLP is a two-layer perceptron: Apply(x) = W2·relu(W1·x + B1) + B2.
@@ -61,19 +61,19 @@ func (m MLP) Apply(x []float64) ([]float64, error) {
 // label (UIDs do not outlive their transaction). It is collective and needs
 // a quiet database.
 func GNNLayer(db gdi.Database, comm rma.Comm, index gdi.Index, label gdi.Label, feature gdi.PropertyType, m MLP) error {
-	tx, err := db.StartCollectiveTransaction()
+	coll, err := db.StartCollectiveTransaction()
 	if err != nil {
 		return err
 	}
-	updates, err := gnnAggregate(tx, index, feature, m)
-	if err = agreeErr(comm, err); err != nil {
-		tx.Abort()
+	updates, err := gnnAggregate(coll, index, feature, m)
+	if err = rma.Agree(comm, err); err != nil {
+		coll.Abort()
 		return err
 	}
-	if err := tx.Commit(); err != nil {
+	if err := coll.Commit(); err != nil {
 		return err
 	}
-	err = writeBack(db, func(tx gdi.Transaction) error {
+	err = tx.Run(db, func(tx gdi.Transaction) error {
 		for _, u := range updates {
 			uid, ok, err := tx.TranslateVertexID(label, u.id)
 			if err != nil {
@@ -92,7 +92,7 @@ func GNNLayer(db gdi.Database, comm rma.Comm, index gdi.Index, label gdi.Label, 
 		}
 		return nil
 	})
-	if err = agreeErr(comm, err); err != nil {
+	if err = rma.Agree(comm, err); err != nil {
 		return err
 	}
 	return comm.Barrier() // all written before the next layer reads
@@ -168,33 +168,11 @@ func gnnAggregate(tx gdi.Transaction, index gdi.Index, feature gdi.PropertyType,
 	return updates, nil
 }
 
-// writeBack runs fn in a single-process transaction and commits, retrying
-// when an optimistic backend reports a conflict at commit.
-func writeBack(db gdi.Database, fn func(tx gdi.Transaction) error) error {
-	var err error
-	for try := 0; try < 20; try++ {
-		var tx gdi.Transaction
-		if tx, err = db.StartTransaction(); err != nil {
-			return err
-		}
-		if err = fn(tx); err != nil {
-			tx.Abort()
-			if !gdi.IsTransactionCritical(err) {
-				return err
-			}
-		} else if err = tx.Commit(); err == nil {
-			return nil
-		}
-		time.Sleep(time.Duration(try+1) * time.Millisecond)
-	}
-	return err
-}
-
 // SetFeatures gives every vertex of index the feature vector f(id), id its
 // application-level ID, in a single-process transaction per rank over the
 // rank's local vertices. It is collective and ends with a barrier.
 func SetFeatures(db gdi.Database, comm rma.Comm, index gdi.Index, feature gdi.PropertyType, f func(id []byte) []float64) error {
-	err := writeBack(db, func(tx gdi.Transaction) error {
+	err := tx.Run(db, func(tx gdi.Transaction) error {
 		vIDs, err := tx.LocalVerticesOfIndex(index, nil)
 		if err != nil {
 			return err
@@ -217,7 +195,7 @@ func SetFeatures(db gdi.Database, comm rma.Comm, index gdi.Index, feature gdi.Pr
 		}
 		return nil
 	})
-	if err = agreeErr(comm, err); err != nil {
+	if err = rma.Agree(comm, err); err != nil {
 		return err
 	}
 	return comm.Barrier()

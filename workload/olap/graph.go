@@ -129,7 +129,7 @@ type rawEdge struct {
 // package documentation.
 func Extract(tx gdi.Transaction, comm rma.Comm, opts ExtractOptions) (*Graph, error) {
 	g, local := extractLocal(tx, comm, opts)
-	return g, agreeErr(comm, local)
+	return g, rma.Agree(comm, local)
 }
 
 type localPart struct {
@@ -279,7 +279,7 @@ func dirRank(u gdi.VertexUID, p int) int {
 func extractLocal(tx gdi.Transaction, comm rma.Comm, opts ExtractOptions) (*Graph, error) {
 	p, me := comm.Size(), comm.Rank()
 	part, directed, local := readLocal(tx, opts)
-	if err := agreeErr(comm, local); err != nil {
+	if err := rma.Agree(comm, local); err != nil {
 		return nil, err
 	}
 	g := &Graph{comm: comm, NumLocal: len(part.ids)}
@@ -526,23 +526,4 @@ func toU64(xs []int64) []uint64 {
 		out[i] = uint64(x)
 	}
 	return out
-}
-
-// agreeErr returns an error on every rank if local is not nil on any
-// rank, so that all ranks leave a collective algorithm together.
-func agreeErr(comm rma.Comm, local error) error {
-	flag := []int64{0}
-	if local != nil {
-		flag[0] = 1
-	}
-	if err := comm.AllreduceInt64(flag, rma.OpSum); err != nil {
-		return err
-	}
-	switch {
-	case local != nil:
-		return local
-	case flag[0] > 0:
-		return fmt.Errorf("olap: failed on %d other rank(s)", flag[0])
-	}
-	return nil
 }
