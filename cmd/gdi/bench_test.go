@@ -102,6 +102,21 @@ func TestBenchOLAP(t *testing.T) {
 		if (f.Baseline > 0) != slices.Contains(args, "csr") || f.Baseline > 0 && f.Ratio <= 0 {
 			t.Errorf("%s: baseline %v, ratio %v", algo, f.Baseline, f.Ratio)
 		}
+		if algo != "lcc" && len(f.Rounds) == 0 || algo == "pr" && len(f.Rounds) != 10 {
+			t.Errorf("%s: %d rounds timed", algo, len(f.Rounds))
+		}
+	}
+}
+
+func TestBenchOLAPPlot(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "rounds.svg")
+	var out, errs bytes.Buffer
+	args := []string{"bench", "olap", "-algo", "pr", "-scale", "5", "-ranks", "1", "-plot", file}
+	if code := run(args, &out, &errs); code != 0 {
+		t.Fatalf("gdi %v exited %d: %s", args, code, errs.String())
+	}
+	if data, err := os.ReadFile(file); err != nil || !strings.Contains(string(data[:min(len(data), 200)]), "<svg") {
+		t.Fatalf("no SVG written: %v", err)
 	}
 }
 
@@ -113,6 +128,7 @@ func TestBenchOLAPBadFlags(t *testing.T) {
 		{"bench", "olap", "-scale", "99"},
 		{"bench", "olap", "-iterations", "0"},
 		{"bench", "olap", "-backend", "nosuch"},
+		{"bench", "olap", "-plot", "rounds.txt"},
 	} {
 		var out, errs bytes.Buffer
 		if code := run(args, &out, &errs); code == 0 {

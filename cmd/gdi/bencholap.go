@@ -37,6 +37,9 @@ type olapFigures struct {
 	// Ratio is Run over Baseline.
 	Baseline time.Duration `json:"baseline_ns,omitempty"`
 	Ratio    float64       `json:"ratio,omitempty"`
+	// Rounds are the times of the algorithm's synchronous rounds
+	// (iterations, BFS levels) on rank 0.
+	Rounds []time.Duration `json:"round_ns"`
 }
 
 // runBenchOLAP generates a Kronecker graph into a database, extracts it on
@@ -57,6 +60,7 @@ func runBenchOLAP(args []string, stdout, stderr io.Writer) error {
 	baseline := fs.String("baseline", "", "csr: also run the algorithm on a plain CSR outside the database (bfs, pr, wcc)")
 	asJSON := fs.Bool("json", false, "print the figures as JSON")
 	prof := fs.String("profile", "", "write a cpu or mem profile of the run to the current directory")
+	plotFile := fs.String("plot", "", "draw the time of every round (iteration) to this .svg, .png or .pdf file")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -75,6 +79,11 @@ func runBenchOLAP(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("-baseline must be csr, not %q", *baseline)
 	case *baseline == "csr" && !slices.Contains([]string{"bfs", "pr", "wcc"}, *algo):
 		return fmt.Errorf("-baseline csr is there for bfs, pr and wcc, not %s", *algo)
+	}
+	if *plotFile != "" {
+		if err := checkPlotFile(*plotFile); err != nil {
+			return err
+		}
 	}
 	stop, err := startProfile(*prof)
 	if err != nil {
@@ -127,6 +136,11 @@ func runBenchOLAP(args []string, stdout, stderr io.Writer) error {
 	if fig.Baseline > 0 {
 		fig.Ratio = float64(fig.Run) / float64(fig.Baseline)
 	}
+	if *plotFile != "" {
+		if err := plotRounds(fig, *plotFile); err != nil {
+			return err
+		}
+	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -134,7 +148,7 @@ func runBenchOLAP(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "graph: scale %d, edge factor %d, %d vertices, %d edges, backend %s on %d ranks (%s)\n",
 		*scale, *edgefactor, g.NumVertices(), g.NumEdges(), *backendName, *ranks, launch.Backend())
-	fmt.Fprintf(stdout, "load %v, extract %v, %s %v", fig.Load.Round(time.Millisecond), fig.Extract.Round(time.Millisecond), *algo, fig.Run.Round(time.Microsecond))
+	fmt.Fprintf(stdout, "load %v, extract %v, %s %v in %d rounds", fig.Load.Round(time.Millisecond), fig.Extract.Round(time.Millisecond), *algo, fig.Run.Round(time.Microsecond), len(fig.Rounds))
 	if fig.PerIteration > 0 {
 		fmt.Fprintf(stdout, " (%v per iteration)", fig.PerIteration.Round(time.Microsecond))
 	}
@@ -193,6 +207,15 @@ func benchOLAPRank(c rma.Comm, driver gdi.Driver, dbParams any, g *generator.Gra
 		return err
 	}
 	start = time.Now()
+	var rounds []time.Duration
+	if c.Rank() == 0 {
+		last := start
+		og.OnRound = func() {
+			now := time.Now()
+			rounds = append(rounds, now.Sub(last))
+			last = now
+		}
+	}
 	var res *olap.BFSResult
 	if algo == "bfs" {
 		res, err = olap.BFS(og, p.Source)
@@ -218,7 +241,7 @@ func benchOLAPRank(c rma.Comm, driver gdi.Driver, dbParams any, g *generator.Gra
 		}
 	}
 	if c.Rank() == 0 {
-		fig.Load, fig.Extract, fig.Run = load, extract, run
+		fig.Load, fig.Extract, fig.Run, fig.Rounds = load, extract, run, rounds
 	}
 	return idx.Free()
 }

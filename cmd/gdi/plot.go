@@ -65,3 +65,24 @@ func plotLatencies(r *oltp.Report, file string) error {
 	p.Legend.Left = true
 	return p.Save(8*vg.Inch, 5*vg.Inch, file)
 }
+
+// plotRounds draws the time of each round of an OLAP run as bars.
+func plotRounds(f *olapFigures, file string) error {
+	if len(f.Rounds) == 0 {
+		return errors.New("-plot: the algorithm reported no rounds")
+	}
+	p := plot.New()
+	p.Title.Text = fmt.Sprintf("%s on %d ranks, scale %d: time per round", f.Algo, f.Ranks, f.Scale)
+	p.X.Label.Text = "round (iteration or BFS level)"
+	p.Y.Label.Text = "time (µs)"
+	vals := make(plotter.Values, len(f.Rounds))
+	for i, d := range f.Rounds {
+		vals[i] = float64(d) / 1e3
+	}
+	bars, err := plotter.NewBarChart(vals, vg.Points(8))
+	if err != nil {
+		return err
+	}
+	p.Add(bars)
+	return p.Save(8*vg.Inch, 5*vg.Inch, file)
+}

@@ -115,6 +115,7 @@ func bfs(g *Graph, root uint64, maxDepth int64) (*BFSResult, error) {
 		if err != nil {
 			return nil, err
 		}
+		g.endRound()
 		if total == 0 {
 			break
 		}
@@ -162,6 +163,7 @@ func PageRank(g *Graph, d float64, iterations int) ([]float64, error) {
 			next[i] = base + d*sum
 		}
 		pr, next = next, pr
+		g.endRound()
 	}
 	return pr, nil
 }
@@ -194,6 +196,7 @@ func WCC(g *Graph) ([]uint64, error) {
 		if err != nil {
 			return nil, err
 		}
+		g.endRound()
 		if total == 0 {
 			return labels[:g.NumLocal], nil
 		}
@@ -236,6 +239,7 @@ func CDLP(g *Graph, maxIterations int) ([]uint64, error) {
 		if err != nil {
 			return nil, err
 		}
+		g.endRound()
 		if total == 0 {
 			break
 		}
@@ -423,6 +427,7 @@ func SSSP(g *Graph, root uint64) ([]float64, error) {
 		if err != nil {
 			return nil, err
 		}
+		g.endRound()
 		if total == 0 {
 			return dist, nil
 		}

@@ -48,6 +48,10 @@ type Graph struct {
 	Out, In       []int32
 	// OutW are the weights of Out, nil without a weight property.
 	OutW []float64
+	// OnRound, if not nil, is called on this rank at the end of every
+	// synchronous round (iteration, BFS level) of an algorithm, once the
+	// ranks have agreed on how to go on: to time rounds, or show progress.
+	OnRound func()
 
 	// ghostOff[r]..ghostOff[r+1] are the ghosts owned by rank r (ghost
 	// numbers, not slots): ghosts are sorted by global number.
@@ -55,6 +59,13 @@ type Graph struct {
 	// sendIdx[r] are the local vertices that rank r holds as ghosts, in
 	// the order of its ghost segment.
 	sendIdx [][]int32
+}
+
+// endRound reports the end of a round to OnRound.
+func (g *Graph) endRound() {
+	if g.OnRound != nil {
+		g.OnRound()
+	}
 }
 
 // Comm returns the communicator of the graph.
