@@ -46,6 +46,13 @@ type sizing struct {
 	memoryPerRank   int // bytes, 0 to estimate
 }
 
+// Headroom per rank for what an OLTP run adds beyond the loaded graph:
+// tens of thousands of vertices, each with an application ID.
+const (
+	growthMemory = 32 << 20
+	growthIDs    = 1 << 17
+)
+
 // params returns the CreateDatabase params of backend name for s.
 func params(name string, s sizing) any {
 	if name != "gdirma" {
@@ -58,12 +65,12 @@ func params(name string, s sizing) any {
 		// hundred bytes, and each edge is kept at both ends. Leave room
 		// for fragmentation and for what an OLTP run adds.
 		perVertex := 384 + 2*48*s.edges/max(s.vertices, 1)
-		mem = int(max(3*perRank*perVertex, 8<<20))
+		mem = int(max(3*perRank*perVertex, 8<<20)) + growthMemory
 	}
 	return &gdirma.Params{
 		BlockSize:     s.blockSize,
 		MemoryPerRank: mem,
 		DHTBuckets:    int(max(2*perRank, 1024)),
-		DHTEntries:    int(max(4*perRank, 4096)),
+		DHTEntries:    int(max(4*perRank, 4096)) + growthIDs,
 	}
 }
