@@ -1,0 +1,589 @@
+package gdirma
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/gdi-go/gdi/dht"
+	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/generator"
+	"github.com/gdi-go/gdi/rma"
+)
+
+// Bulk loading. BulkLoad builds a whole graph in an empty part of the
+// store without transactions: no locks, no caches, no read-modify-write of
+// holders. It relies on three things:
+//
+//   - the database is quiet: no rank has an open transaction, and no one
+//     touches the graph until BulkLoad returns (it is collective);
+//   - every rank passes the same BulkSource: the same number of vertices,
+//     direction and edge labels, and Vertex gives the same vertex for the
+//     same number wherever it is asked (only its owner asks);
+//   - Edges on each rank emits that rank's share of the edges, the shares
+//     being disjoint (for a generator.Graph, its RankSlice).
+//
+// Vertex x of [0, Vertices) is owned by the rank of the contiguous range
+// that holds it (an even split). The steps are:
+//
+//  1. each rank takes a primary block on its own memory for each vertex it
+//     owns, registers the vertex's ID in the implicit index (DHT) under
+//     each of its labels, and encodes its labels and properties; the ranks
+//     then exchange the numbers (primary-block DPtrs) of all vertices with
+//     one Allgatherv (8 bytes per vertex);
+//  2. each rank routes the edges it emits to the owner of their origin
+//     (Alltoallv); that owner numbers each edge after the origin and a
+//     fresh slot, as a transaction does (or, once all 65535 slots of the
+//     origin are used, gives it a holder of its own), keeps the origin's
+//     reference and sends the target's reference to the target's owner
+//     (a second Alltoallv);
+//  3. each rank puts together the complete image of each of its vertices —
+//     labels, properties, all incident edge references in ascending edge
+//     numbers, exactly what encodeRecord writes — and writes it with Put
+//     into its primary block and as many fresh continuation blocks as it
+//     needs.
+//
+// The result is the database that transactions creating the same vertices
+// and edges would build (up to the choice of slots and blocks, i.e. of
+// UIDs). All ranks agree after each step, so all return an error if one
+// fails; a graph that failed to load is left half loaded (free the
+// database).
+
+// BulkSource describes a graph for BulkLoad.
+type BulkSource struct {
+	// Vertices is the number of vertices; they are numbered 0 to
+	// Vertices-1, numbers that exist only during the load.
+	Vertices uint64
+	// Vertex describes vertex x into v (whose slices it may reuse). It is
+	// called once for each vertex, on the rank that owns it.
+	Vertex func(x uint64, v *BulkVertex) error
+	// Edges calls emit for each edge of the calling rank's share (rank out
+	// of size ranks): its origin and target vertex numbers and its label,
+	// an index into EdgeLabels, or -1 for an edge without a label. A
+	// non-nil error of emit must be returned.
+	Edges func(rank, size int, emit func(origin, target uint64, label int) error) error
+	// EdgeLabels are the labels edges may have.
+	EdgeLabels []gdi.Label
+	// Direction is the direction of every edge.
+	Direction gdi.DirectionType
+}
+
+// BulkVertex is a vertex of a BulkSource.
+type BulkVertex struct {
+	ID         []byte // application-level ID, none if empty
+	Labels     []gdi.Label
+	Properties []BulkProperty // in this order after the ID
+}
+
+// BulkProperty is a property of a BulkVertex.
+type BulkProperty struct {
+	Type  gdi.PropertyType
+	Value gdi.Value
+}
+
+// BulkLoad adds the graph of src to the database (collective, on a quiet
+// database; see above). Invalid input — an unknown label or property type,
+// a value its type does not admit, two values of a single-entity type, an
+// end out of range, a duplicate ID — is an error on every rank.
+func (db *Database) BulkLoad(src BulkSource) error {
+	if db.IsFreed() {
+		return errFreedDB()
+	}
+	call := fmt.Sprintf("BulkLoad(%d vertices, direction %v, %d edge labels)", src.Vertices, src.Direction, len(src.EdgeLabels))
+	local := db.quietCheck("BulkLoad")
+	b := &bulk{db: db, st: db.st, src: src, rank: db.rank, size: db.comm.Size()}
+	if local == nil {
+		local = b.check()
+	}
+	if err := db.Agree(call, local); err != nil {
+		return err
+	}
+	return b.run()
+}
+
+type bulk struct {
+	db         *Database
+	st         *store
+	src        BulkSource
+	rank, size int
+	edgeLabels []uint32 // numbers of src.EdgeLabels, 0 for LabelNone
+	lo, hi     uint64   // the vertices this rank owns
+	version    uint64
+
+	nums   []uint64 // number (primary block) of every vertex
+	heads  []byte   // labels and properties of the rank's vertices, encoded
+	headAt []int    // start of each vertex's part of heads, and the end
+	refs   []bulkRef
+}
+
+// bulkRef is an edge reference to be written into the holder of local
+// vertex v.
+type bulkRef struct {
+	num, origin, target uint64
+	v, label            uint32
+}
+
+func (b *bulk) check() error {
+	s := &b.src
+	switch {
+	case s.Vertex == nil || s.Edges == nil:
+		return gdi.Errorf(gdi.ErrArgument, "BulkLoad: Vertex and Edges must be set")
+	case s.Vertices > 1<<40:
+		return gdi.Errorf(gdi.ErrArgument, "BulkLoad: %d vertices is too many", s.Vertices)
+	case !s.Direction.Valid():
+		return gdi.Errorf(gdi.ErrArgument, "BulkLoad: direction %v", s.Direction)
+	}
+	for _, l := range s.EdgeLabels {
+		n := uint32(0)
+		if l != gdi.LabelNone {
+			var err error
+			if n, err = b.db.LabelNum(l, false); err != nil {
+				return err
+			}
+		}
+		b.edgeLabels = append(b.edgeLabels, n)
+	}
+	return nil
+}
+
+// split returns the first vertex of rank r.
+func (b *bulk) first(r int) uint64 {
+	n, size := b.src.Vertices, uint64(b.size)
+	q, m := n/size, n%size
+	return uint64(r)*q + min(uint64(r), m)
+}
+
+// owner returns the rank that owns vertex x.
+func (b *bulk) owner(x uint64) int {
+	n, size := b.src.Vertices, uint64(b.size)
+	q, m := n/size, n%size
+	if x < m*(q+1) {
+		return int(x / (q + 1))
+	}
+	return int(m + (x-m*(q+1))/q)
+}
+
+// agree tells every rank whether a step failed anywhere: it returns the
+// rank's own error, or an error naming the step if another rank failed.
+func (b *bulk) agree(step string, err error) error {
+	flag := []int64{0}
+	if err != nil {
+		flag[0] = 1
+	}
+	if e := b.db.comm.AllreduceInt64(flag, rma.OpMax); e != nil {
+		return gdi.Errorf(gdi.ErrIntern, "gdirma: BulkLoad: %v", errors.Join(err, e))
+	}
+	if err != nil {
+		return err
+	}
+	if flag[0] != 0 {
+		return gdi.Errorf(gdi.ErrIntern, "gdirma: BulkLoad: %s failed on another rank", step)
+	}
+	return nil
+}
+
+func (b *bulk) run() error {
+	b.lo, b.hi = b.first(b.rank), b.first(b.rank+1)
+	v, err := b.st.ctl.FetchAndAdd(0, ctlCommits, 1)
+	b.version = v + 1
+	if err = b.agree("vertices", errors.Join(internal(err), b.vertices())); err != nil {
+		return err
+	}
+	if err := b.agree("numbers", b.exchangeNumbers()); err != nil {
+		return err
+	}
+	fwd, err := b.originRefs()
+	if err = b.agree("edges", err); err != nil {
+		return err
+	}
+	if err = b.agree("references", b.targetRefs(fwd)); err != nil {
+		return err
+	}
+	return b.agree("holders", b.writeHolders())
+}
+
+// vertices takes the primary blocks of the rank's vertices, indexes their
+// IDs and encodes their labels and properties.
+func (b *bulk) vertices() error {
+	n := b.hi - b.lo
+	b.nums = make([]uint64, b.src.Vertices)
+	b.headAt = make([]int, 0, n+1)
+	type ptype struct {
+		num  uint32
+		info gdi.PropertyTypeInfo
+	}
+	ptypes := map[gdi.PropertyType]ptype{}
+	var bv BulkVertex
+	var labels []uint32
+	var seen []property
+	for x := b.lo; x < b.hi; x++ {
+		bv.ID, bv.Labels, bv.Properties = nil, bv.Labels[:0], bv.Properties[:0]
+		if err := b.src.Vertex(x, &bv); err != nil {
+			return err
+		}
+		labels = labels[:0]
+		for _, l := range bv.Labels {
+			if l == gdi.LabelNone {
+				continue
+			}
+			ln, err := b.db.LabelNum(l, false)
+			if err != nil {
+				return fmt.Errorf("BulkLoad: vertex %d: %w", x, err)
+			}
+			if !slices.Contains(labels, ln) {
+				labels = append(labels, ln)
+			}
+		}
+		seen = seen[:0]
+		if len(bv.ID) > 0 {
+			seen = append(seen, property{uint32(gdi.PropertyTypeID), gdi.Bytes(bv.ID)})
+		}
+		for _, p := range bv.Properties {
+			pt, ok := ptypes[p.Type]
+			if !ok {
+				if p.Type == gdi.PropertyTypeID || p.Type.IsReadOnly() {
+					return gdi.Errorf(gdi.ErrArgument, "BulkLoad: vertex %d: property type %v cannot be given (IDs go in BulkVertex.ID)", x, p.Type)
+				}
+				num, info, err := b.db.PtypeNum(p.Type)
+				if err != nil {
+					return fmt.Errorf("BulkLoad: vertex %d: %w", x, err)
+				}
+				pt = ptype{num, info}
+				ptypes[p.Type] = pt
+			}
+			if err := pt.info.CheckValue(p.Value); err != nil {
+				return fmt.Errorf("BulkLoad: vertex %d: %w", x, err)
+			}
+			pr := property{pt.num, p.Value}
+			if slices.Contains(seen, pr) {
+				continue
+			}
+			if pt.info.Entity == gdi.SingleEntity && slices.ContainsFunc(seen, func(q property) bool { return q.ptype == pt.num }) {
+				return gdi.Errorf(gdi.ErrPropertyTypeExists, "BulkLoad: vertex %d has two values of single-entity type %q", x, pt.info.Name)
+			}
+			seen = append(seen, pr)
+		}
+		num, err := b.st.acquire(b.rank)
+		if err != nil {
+			return err
+		}
+		b.nums[x] = num
+		if len(bv.ID) > 0 {
+			key := dhtKey(string(bv.ID))
+			for _, l := range labels {
+				if err := b.st.ids.Insert(l, key, num); err != nil {
+					if errors.Is(err, dht.ErrExists) {
+						return gdi.Errorf(gdi.ErrNonUniqueID, "BulkLoad: vertex %d: label %d and ID %q not unique", x, l, bv.ID)
+					}
+					return internal(err)
+				}
+			}
+		}
+		b.headAt = append(b.headAt, len(b.heads))
+		b.heads = binary.AppendUvarint(b.heads, uint64(len(labels)))
+		for _, l := range labels {
+			b.heads = binary.AppendUvarint(b.heads, uint64(l))
+		}
+		b.heads = binary.AppendUvarint(b.heads, uint64(len(seen)))
+		for _, p := range seen {
+			b.heads = binary.AppendUvarint(b.heads, uint64(p.ptype))
+			b.heads = append(b.heads, byte(p.value.Datatype()))
+			raw := p.value.Raw()
+			b.heads = binary.AppendUvarint(b.heads, uint64(len(raw)))
+			b.heads = append(b.heads, raw...)
+		}
+	}
+	b.headAt = append(b.headAt, len(b.heads))
+	return nil
+}
+
+// exchangeNumbers gives every rank the numbers of all vertices.
+func (b *bulk) exchangeNumbers() error {
+	mine := make([]byte, 0, 8*(b.hi-b.lo))
+	for _, n := range b.nums[b.lo:b.hi] {
+		mine = binary.LittleEndian.AppendUint64(mine, n)
+	}
+	all, err := b.db.comm.Allgatherv(mine)
+	if err != nil {
+		return gdi.Errorf(gdi.ErrIntern, "gdirma: BulkLoad: %v", err)
+	}
+	for r, buf := range all {
+		x := b.first(r)
+		if uint64(len(buf)) != 8*(b.first(r+1)-x) {
+			return gdi.Errorf(gdi.ErrIntern, "gdirma: BulkLoad: rank %d sent %d bytes of numbers", r, len(buf))
+		}
+		for i := 0; i < len(buf); i += 8 {
+			b.nums[x] = binary.LittleEndian.Uint64(buf[i:])
+			x++
+		}
+	}
+	return nil
+}
+
+const (
+	edgeMsg = 20 // origin, target (8 bytes each), label index + 1 (4)
+	refMsg  = 28 // target, edge number, origin number (8 each), label (4)
+)
+
+// originRefs routes the rank's edges to the owners of their origins,
+// numbers them there and keeps the origins' references. It returns the
+// references to send to the owners of the targets.
+func (b *bulk) originRefs() ([][]byte, error) {
+	send := make([][]byte, b.size)
+	nv, nl := b.src.Vertices, len(b.src.EdgeLabels)
+	err := b.src.Edges(b.rank, b.size, func(u, v uint64, label int) error {
+		if u >= nv || v >= nv {
+			return gdi.Errorf(gdi.ErrArgument, "BulkLoad: edge (%d, %d): a vertex is out of [0, %d)", u, v, nv)
+		}
+		if label < -1 || label >= nl {
+			return gdi.Errorf(gdi.ErrArgument, "BulkLoad: edge (%d, %d): label %d out of [-1, %d)", u, v, label, nl)
+		}
+		o := b.owner(u)
+		buf := send[o]
+		buf = binary.LittleEndian.AppendUint64(buf, u)
+		buf = binary.LittleEndian.AppendUint64(buf, v)
+		send[o] = binary.LittleEndian.AppendUint32(buf, uint32(label+1))
+		return nil
+	})
+	// The exchange is collective: take part even after an error.
+	recv, e := b.db.comm.Alltoallv(send)
+	if err != nil {
+		return nil, err
+	}
+	if e != nil {
+		return nil, gdi.Errorf(gdi.ErrIntern, "gdirma: BulkLoad: %v", e)
+	}
+	send = nil
+	total := 0
+	for _, buf := range recv {
+		total += len(buf) / edgeMsg
+	}
+	b.refs = make([]bulkRef, 0, 2*total)
+	slots := make([]uint16, b.hi-b.lo)
+	fwd := make([][]byte, b.size)
+	for _, buf := range recv {
+		if len(buf)%edgeMsg != 0 {
+			return nil, gdi.Errorf(gdi.ErrIntern, "gdirma: BulkLoad: %d bytes of edges", len(buf))
+		}
+		for i := 0; i < len(buf); i += edgeMsg {
+			u := binary.LittleEndian.Uint64(buf[i:])
+			v := binary.LittleEndian.Uint64(buf[i+8:])
+			li := binary.LittleEndian.Uint32(buf[i+16:])
+			var label uint32
+			if li > 0 {
+				label = b.edgeLabels[li-1]
+			}
+			if u < b.lo || u >= b.hi || v >= b.src.Vertices {
+				return nil, gdi.Errorf(gdi.ErrIntern, "gdirma: BulkLoad: edge (%d, %d) sent to rank %d", u, v, b.rank)
+			}
+			iu := u - b.lo
+			on, tn := b.nums[u], b.nums[v]
+			var num uint64
+			refLabel := label
+			if b.st.lightOK() && slots[iu] < maxSlot {
+				slots[iu]++
+				num = b.st.lightNumber(on, int(slots[iu]))
+			} else {
+				// All slots of the origin are used: the edge gets a
+				// holder of its own, which carries its label.
+				r := &record{dir: b.src.Direction, origin: on, target: tn}
+				if label != 0 {
+					r.labels = []uint32{label}
+				}
+				var err error
+				if num, err = b.writeNew(edgeKind, encodeRecord(edgeKind, r)); err != nil {
+					return nil, err
+				}
+				refLabel = 0
+			}
+			b.refs = append(b.refs, bulkRef{num: num, origin: on, target: tn, v: uint32(iu), label: refLabel})
+			if v != u {
+				o := b.owner(v)
+				f := fwd[o]
+				f = binary.LittleEndian.AppendUint64(f, v)
+				f = binary.LittleEndian.AppendUint64(f, num)
+				f = binary.LittleEndian.AppendUint64(f, on)
+				fwd[o] = binary.LittleEndian.AppendUint32(f, refLabel)
+			}
+		}
+	}
+	return fwd, nil
+}
+
+// targetRefs sends the targets' references to their owners and keeps
+// those of the rank's vertices. fwd is nil on a rank that failed before.
+func (b *bulk) targetRefs(fwd [][]byte) error {
+	if fwd == nil {
+		fwd = make([][]byte, b.size)
+	}
+	recv, err := b.db.comm.Alltoallv(fwd)
+	if err != nil {
+		return gdi.Errorf(gdi.ErrIntern, "gdirma: BulkLoad: %v", err)
+	}
+	for _, buf := range recv {
+		if len(buf)%refMsg != 0 {
+			return gdi.Errorf(gdi.ErrIntern, "gdirma: BulkLoad: %d bytes of references", len(buf))
+		}
+		for i := 0; i < len(buf); i += refMsg {
+			v := binary.LittleEndian.Uint64(buf[i:])
+			if v < b.lo || v >= b.hi {
+				return gdi.Errorf(gdi.ErrIntern, "gdirma: BulkLoad: reference of vertex %d sent to rank %d", v, b.rank)
+			}
+			b.refs = append(b.refs, bulkRef{
+				num:    binary.LittleEndian.Uint64(buf[i+8:]),
+				origin: binary.LittleEndian.Uint64(buf[i+16:]),
+				target: b.nums[v],
+				v:      uint32(v - b.lo),
+				label:  binary.LittleEndian.Uint32(buf[i+24:]),
+			})
+		}
+	}
+	return nil
+}
+
+// writeHolders writes the holder of each vertex of the rank.
+func (b *bulk) writeHolders() error {
+	n := int(b.hi - b.lo)
+	// Counting sort of the references by vertex.
+	start := make([]int, n+1)
+	for _, r := range b.refs {
+		start[r.v+1]++
+	}
+	for i := range n {
+		start[i+1] += start[i]
+	}
+	sorted := make([]bulkRef, len(b.refs))
+	at := slices.Clone(start[:n])
+	for _, r := range b.refs {
+		sorted[at[r.v]] = r
+		at[r.v]++
+	}
+	b.refs = nil
+	var img []byte
+	var chain []uint64
+	dir := byte(b.src.Direction)
+	for i := range n {
+		refs := sorted[start[i]:start[i+1]]
+		slices.SortFunc(refs, func(x, y bulkRef) int {
+			switch {
+			case x.num < y.num:
+				return -1
+			case x.num > y.num:
+				return 1
+			}
+			return 0
+		})
+		img = append(img[:0], b.heads[b.headAt[i]:b.headAt[i+1]]...)
+		img = binary.AppendUvarint(img, uint64(len(refs)))
+		for _, r := range refs {
+			img = binary.LittleEndian.AppendUint64(img, r.num)
+			img = append(img, dir)
+			img = binary.LittleEndian.AppendUint64(img, r.origin)
+			img = binary.LittleEndian.AppendUint64(img, r.target)
+			img = binary.LittleEndian.AppendUint32(img, r.label)
+			img = binary.LittleEndian.AppendUint64(img, 0) // no holder
+		}
+		chain = append(chain[:0], b.nums[b.lo+uint64(i)])
+		for len(chain) < b.st.blocksFor(len(img)) {
+			nb, err := b.st.acquire(b.rank)
+			if err != nil {
+				return err
+			}
+			chain = append(chain, nb)
+		}
+		if err := b.st.writeImage(vertexKind, b.version, chain, img); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeNew writes a new holder of kind k with image img into fresh blocks
+// and returns its number.
+func (b *bulk) writeNew(k kind, img []byte) (uint64, error) {
+	chain := make([]uint64, 0, 1)
+	for len(chain) < b.st.blocksFor(len(img)) {
+		nb, err := b.st.acquire(b.rank)
+		if err != nil {
+			return 0, err
+		}
+		chain = append(chain, nb)
+	}
+	return chain[0], b.st.writeImage(k, b.version, chain, img)
+}
+
+// MemoryStats are figures of a database's block memory.
+type MemoryStats struct {
+	BlockSize     int    // bytes per block
+	BlocksPerRank int    // blocks of each rank
+	BlocksInUse   uint64 // blocks handed out, on all ranks
+}
+
+// MemoryStats counts the blocks in use on all ranks. It walks the free
+// lists, so it is exact only on a quiet database; it is not collective.
+func (db *Database) MemoryStats() (MemoryStats, error) {
+	if db.IsFreed() {
+		return MemoryStats{}, errFreedDB()
+	}
+	st := db.st
+	s := MemoryStats{BlockSize: st.bs, BlocksPerRank: st.pool.Blocks()}
+	for r := range st.size {
+		free, err := st.pool.FreeBlocks(r)
+		if err != nil {
+			return s, internal(err)
+		}
+		s.BlocksInUse += uint64(st.pool.Blocks() - free)
+	}
+	return s, nil
+}
+
+// GeneratorSource describes graph g for BulkLoad, with the handles m of
+// g.Scheme().CreateMetadata: vertex x has ID generator.AppID(x), its label
+// and its properties (without empty strings, as generator.Insert), and
+// each rank emits the edges of its g.RankSlice. Loading it gives the
+// database generator.Insert builds.
+func GeneratorSource(g *generator.Graph, m *generator.Metadata) BulkSource {
+	dir := gdi.Undirected
+	if g.Config().Directed {
+		dir = gdi.Directed
+	}
+	return BulkSource{
+		Vertices: g.NumVertices(),
+		Vertex: func(x uint64, v *BulkVertex) error {
+			k := g.VertexLabel(x)
+			if k >= len(m.VertexLabels) {
+				return gdi.Errorf(gdi.ErrArgument, "BulkLoad: no handle for vertex label %d", k)
+			}
+			v.ID = generator.AppID(x)
+			v.Labels = append(v.Labels, m.VertexLabels[k])
+			for _, p := range g.VertexProperties(x) {
+				if p.Value.Datatype() == gdi.Char && p.Value.Len() == 0 {
+					continue
+				}
+				if p.Type >= len(m.PropertyTypes) {
+					return gdi.Errorf(gdi.ErrArgument, "BulkLoad: no handle for property type %d", p.Type)
+				}
+				v.Properties = append(v.Properties, BulkProperty{m.PropertyTypes[p.Type], p.Value})
+			}
+			return nil
+		},
+		Edges: func(rank, size int, emit func(u, v uint64, label int) error) error {
+			lo, hi := g.RankSlice(rank, size)
+			const chunk = 1 << 14
+			us, vs := make([]uint64, chunk), make([]uint64, chunk)
+			for a := lo; a < hi; a += chunk {
+				n := min(chunk, hi-a)
+				g.Fill(a, us[:n], vs[:n])
+				for i := range n {
+					if err := emit(us[i], vs[i], g.EdgeLabel(us[i], vs[i])); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		},
+		EdgeLabels: m.EdgeLabels,
+		Direction:  dir,
+	}
+}
