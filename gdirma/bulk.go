@@ -1,11 +1,13 @@
 package gdirma
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"slices"
 
+	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/dht"
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/generator"
@@ -63,6 +65,9 @@ type BulkSource struct {
 	// an index into EdgeLabels, or -1 for an edge without a label. A
 	// non-nil error of emit must be returned.
 	Edges func(rank, size int, emit func(origin, target uint64, label int) error) error
+	// EdgeCount, if set, returns the number of edges Edges emits on rank
+	// (out of size ranks); it only sizes buffers.
+	EdgeCount func(rank, size int) uint64
 	// EdgeLabels are the labels edges may have.
 	EdgeLabels []gdi.Label
 	// Direction is the direction of every edge.
@@ -111,25 +116,33 @@ type bulk struct {
 	lo, hi     uint64   // the vertices this rank owns
 	version    uint64
 
-	nums   []uint64 // number (primary block) of every vertex
-	heads  []byte   // labels and properties of the rank's vertices, encoded
-	headAt []int    // start of each vertex's part of heads, and the end
-	refs   []bulkRef
+	nums   []uint64  // number (primary block) of every vertex
+	heads  []byte    // labels and properties of the rank's vertices, encoded
+	headAt []int     // start of each vertex's part of heads, and the end
+	refs   []bulkRef // references of the origins
+	trefs  []bulkRef // references of the targets
+
+	full      bool   // no free block left on this rank
+	highWater uint64 // highest block number taken on this rank
+	blk       []byte // a block to write
 }
 
-// bulkRef is an edge reference to be written into the holder of local
-// vertex v.
+// bulkRef is a reference to edge num to be written into the holder of
+// local vertex v&^refTarget; other is the number of the other end, the
+// origin if v has the refTarget bit, else the target.
 type bulkRef struct {
-	num, origin, target uint64
-	v, label            uint32
+	num, other uint64
+	v, label   uint32
 }
+
+const refTarget = 1 << 31
 
 func (b *bulk) check() error {
 	s := &b.src
 	switch {
 	case s.Vertex == nil || s.Edges == nil:
 		return gdi.Errorf(gdi.ErrArgument, "BulkLoad: Vertex and Edges must be set")
-	case s.Vertices > 1<<40:
+	case s.Vertices > uint64(b.size)<<31:
 		return gdi.Errorf(gdi.ErrArgument, "BulkLoad: %d vertices is too many", s.Vertices)
 	case !s.Direction.Valid():
 		return gdi.Errorf(gdi.ErrArgument, "BulkLoad: direction %v", s.Direction)
@@ -187,7 +200,10 @@ func (b *bulk) run() error {
 	b.lo, b.hi = b.first(b.rank), b.first(b.rank+1)
 	v, err := b.st.ctl.FetchAndAdd(0, ctlCommits, 1)
 	b.version = v + 1
-	if err = b.agree("vertices", errors.Join(internal(err), b.vertices())); err != nil {
+	err = errors.Join(internal(err), b.vertices())
+	// The blocks taken must be visible to scans whatever happens.
+	defer b.raise()
+	if err = b.agree("vertices", err); err != nil {
 		return err
 	}
 	if err := b.agree("numbers", b.exchangeNumbers()); err != nil {
@@ -200,7 +216,8 @@ func (b *bulk) run() error {
 	if err = b.agree("references", b.targetRefs(fwd)); err != nil {
 		return err
 	}
-	return b.agree("holders", b.writeHolders())
+	err = b.writeHolders()
+	return b.agree("holders", errors.Join(err, b.raise()))
 }
 
 // vertices takes the primary blocks of the rank's vertices, indexes their
@@ -264,7 +281,7 @@ func (b *bulk) vertices() error {
 			}
 			seen = append(seen, pr)
 		}
-		num, err := b.st.acquire(b.rank)
+		num, err := b.block()
 		if err != nil {
 			return err
 		}
@@ -331,6 +348,12 @@ const (
 // references to send to the owners of the targets.
 func (b *bulk) originRefs() ([][]byte, error) {
 	send := make([][]byte, b.size)
+	if b.src.EdgeCount != nil {
+		per := b.src.EdgeCount(b.rank, b.size)/uint64(b.size) + 1
+		for i := range send {
+			send[i] = make([]byte, 0, min(per+per/16+1024, 1<<32/edgeMsg)*edgeMsg)
+		}
+	}
 	nv, nl := b.src.Vertices, len(b.src.EdgeLabels)
 	err := b.src.Edges(b.rank, b.size, func(u, v uint64, label int) error {
 		if u >= nv || v >= nv {
@@ -359,13 +382,26 @@ func (b *bulk) originRefs() ([][]byte, error) {
 	for _, buf := range recv {
 		total += len(buf) / edgeMsg
 	}
-	b.refs = make([]bulkRef, 0, 2*total)
+	b.refs = make([]bulkRef, 0, total)
 	slots := make([]uint16, b.hi-b.lo)
 	fwd := make([][]byte, b.size)
+	counts := make([]int, b.size)
 	for _, buf := range recv {
 		if len(buf)%edgeMsg != 0 {
 			return nil, gdi.Errorf(gdi.ErrIntern, "gdirma: BulkLoad: %d bytes of edges", len(buf))
 		}
+		for i := 0; i < len(buf); i += edgeMsg {
+			u := binary.LittleEndian.Uint64(buf[i:])
+			v := binary.LittleEndian.Uint64(buf[i+8:])
+			if v != u && v < b.src.Vertices {
+				counts[b.owner(v)]++
+			}
+		}
+	}
+	for r, n := range counts {
+		fwd[r] = make([]byte, 0, n*refMsg)
+	}
+	for _, buf := range recv {
 		for i := 0; i < len(buf); i += edgeMsg {
 			u := binary.LittleEndian.Uint64(buf[i:])
 			v := binary.LittleEndian.Uint64(buf[i+8:])
@@ -397,7 +433,7 @@ func (b *bulk) originRefs() ([][]byte, error) {
 				}
 				refLabel = 0
 			}
-			b.refs = append(b.refs, bulkRef{num: num, origin: on, target: tn, v: uint32(iu), label: refLabel})
+			b.refs = append(b.refs, bulkRef{num: num, other: tn, v: uint32(iu), label: refLabel})
 			if v != u {
 				o := b.owner(v)
 				f := fwd[o]
@@ -421,6 +457,11 @@ func (b *bulk) targetRefs(fwd [][]byte) error {
 	if err != nil {
 		return gdi.Errorf(gdi.ErrIntern, "gdirma: BulkLoad: %v", err)
 	}
+	n := 0
+	for _, buf := range recv {
+		n += len(buf) / refMsg
+	}
+	b.trefs = make([]bulkRef, 0, n)
 	for _, buf := range recv {
 		if len(buf)%refMsg != 0 {
 			return gdi.Errorf(gdi.ErrIntern, "gdirma: BulkLoad: %d bytes of references", len(buf))
@@ -430,12 +471,11 @@ func (b *bulk) targetRefs(fwd [][]byte) error {
 			if v < b.lo || v >= b.hi {
 				return gdi.Errorf(gdi.ErrIntern, "gdirma: BulkLoad: reference of vertex %d sent to rank %d", v, b.rank)
 			}
-			b.refs = append(b.refs, bulkRef{
-				num:    binary.LittleEndian.Uint64(buf[i+8:]),
-				origin: binary.LittleEndian.Uint64(buf[i+16:]),
-				target: b.nums[v],
-				v:      uint32(v - b.lo),
-				label:  binary.LittleEndian.Uint32(buf[i+24:]),
+			b.trefs = append(b.trefs, bulkRef{
+				num:   binary.LittleEndian.Uint64(buf[i+8:]),
+				other: binary.LittleEndian.Uint64(buf[i+16:]),
+				v:     uint32(v-b.lo) | refTarget,
+				label: binary.LittleEndian.Uint32(buf[i+24:]),
 			})
 		}
 	}
@@ -447,52 +487,54 @@ func (b *bulk) writeHolders() error {
 	n := int(b.hi - b.lo)
 	// Counting sort of the references by vertex.
 	start := make([]int, n+1)
-	for _, r := range b.refs {
-		start[r.v+1]++
+	for _, refs := range [][]bulkRef{b.refs, b.trefs} {
+		for _, r := range refs {
+			start[r.v&^refTarget+1]++
+		}
 	}
 	for i := range n {
 		start[i+1] += start[i]
 	}
-	sorted := make([]bulkRef, len(b.refs))
+	sorted := make([]bulkRef, len(b.refs)+len(b.trefs))
 	at := slices.Clone(start[:n])
-	for _, r := range b.refs {
-		sorted[at[r.v]] = r
-		at[r.v]++
+	for _, refs := range [][]bulkRef{b.refs, b.trefs} {
+		for _, r := range refs {
+			i := r.v &^ refTarget
+			sorted[at[i]] = r
+			at[i]++
+		}
 	}
-	b.refs = nil
+	b.refs, b.trefs = nil, nil
 	var img []byte
 	var chain []uint64
 	dir := byte(b.src.Direction)
 	for i := range n {
 		refs := sorted[start[i]:start[i+1]]
-		slices.SortFunc(refs, func(x, y bulkRef) int {
-			switch {
-			case x.num < y.num:
-				return -1
-			case x.num > y.num:
-				return 1
-			}
-			return 0
-		})
+		slices.SortFunc(refs, func(x, y bulkRef) int { return cmp.Compare(x.num, y.num) })
 		img = append(img[:0], b.heads[b.headAt[i]:b.headAt[i+1]]...)
 		img = binary.AppendUvarint(img, uint64(len(refs)))
+		self := b.nums[b.lo+uint64(i)]
 		for _, r := range refs {
+			origin, target := self, r.other
+			if r.v&refTarget != 0 {
+				origin, target = r.other, self
+			}
 			img = binary.LittleEndian.AppendUint64(img, r.num)
 			img = append(img, dir)
-			img = binary.LittleEndian.AppendUint64(img, r.origin)
-			img = binary.LittleEndian.AppendUint64(img, r.target)
+			img = binary.LittleEndian.AppendUint64(img, origin)
+			img = binary.LittleEndian.AppendUint64(img, target)
 			img = binary.LittleEndian.AppendUint32(img, r.label)
 			img = binary.LittleEndian.AppendUint64(img, 0) // no holder
 		}
 		chain = append(chain[:0], b.nums[b.lo+uint64(i)])
 		for len(chain) < b.st.blocksFor(len(img)) {
-			nb, err := b.st.acquire(b.rank)
+			nb, err := b.block()
 			if err != nil {
 				return err
 			}
 			chain = append(chain, nb)
 		}
-		if err := b.st.writeImage(vertexKind, b.version, chain, img); err != nil {
+		if err := b.write(vertexKind, chain, img); err != nil {
 			return err
 		}
 	}
@@ -504,13 +546,81 @@ func (b *bulk) writeHolders() error {
 func (b *bulk) writeNew(k kind, img []byte) (uint64, error) {
 	chain := make([]uint64, 0, 1)
 	for len(chain) < b.st.blocksFor(len(img)) {
-		nb, err := b.st.acquire(b.rank)
+		nb, err := b.block()
 		if err != nil {
 			return 0, err
 		}
 		chain = append(chain, nb)
 	}
-	return chain[0], b.st.writeImage(k, b.version, chain, img)
+	return chain[0], b.write(k, chain, img)
+}
+
+// block takes a block, on this rank while it has one. Blocks of this rank
+// are taken straight from the pool: the markers are written with the
+// images, and the high-water mark is raised once at the end (raise).
+func (b *bulk) block() (uint64, error) {
+	if !b.full {
+		p, err := b.st.pool.Acquire(b.rank)
+		if err == nil {
+			b.highWater = max(b.highWater, uint64(b.st.blockIndex(uint64(p))))
+			return uint64(p), nil
+		}
+		if !errors.Is(err, bgdl.ErrExhausted) {
+			return 0, internal(err)
+		}
+		b.full = true
+	}
+	return b.st.acquire(b.rank)
+}
+
+// raise raises this rank's high-water mark to the blocks taken.
+func (b *bulk) raise() error {
+	for {
+		hw, err := b.st.ctl.AtomicGet(b.rank, ctlHighWater)
+		if err != nil || hw >= b.highWater {
+			return internal(err)
+		}
+		prev, err := b.st.ctl.CompareAndSwap(b.rank, ctlHighWater, hw, b.highWater)
+		if err != nil || prev == hw {
+			return internal(err)
+		}
+	}
+}
+
+// write is store.writeImage with one reused block buffer.
+func (b *bulk) write(k kind, chain []uint64, img []byte) error {
+	st := b.st
+	if b.blk == nil {
+		b.blk = make([]byte, st.bs)
+	}
+	blk := b.blk
+	first := min(len(img), st.bs-primaryHeader)
+	rest := img[first:]
+	c := st.bs - contHeader
+	for i := 1; i < len(chain); i++ {
+		l := min(len(rest), c)
+		binary.LittleEndian.PutUint64(blk, markerCont)
+		next := uint64(0)
+		if i+1 < len(chain) {
+			next = chain[i+1]
+		}
+		binary.LittleEndian.PutUint64(blk[8:], next)
+		copy(blk[contHeader:], rest[:l])
+		rest = rest[l:]
+		if err := st.put(blk[:contHeader+l], chain[i], 0); err != nil {
+			return err
+		}
+	}
+	binary.LittleEndian.PutUint64(blk, markerPrimary|uint64(k))
+	next := uint64(0)
+	if len(chain) > 1 {
+		next = chain[1]
+	}
+	binary.LittleEndian.PutUint64(blk[8:], next)
+	binary.LittleEndian.PutUint64(blk[16:], b.version)
+	binary.LittleEndian.PutUint64(blk[24:], uint64(len(img)))
+	copy(blk[primaryHeader:], img[:first])
+	return st.put(blk[:primaryHeader+first], chain[0], 0)
 }
 
 // MemoryStats are figures of a database's block memory.
@@ -567,6 +677,10 @@ func GeneratorSource(g *generator.Graph, m *generator.Metadata) BulkSource {
 				v.Properties = append(v.Properties, BulkProperty{m.PropertyTypes[p.Type], p.Value})
 			}
 			return nil
+		},
+		EdgeCount: func(rank, size int) uint64 {
+			lo, hi := g.RankSlice(rank, size)
+			return hi - lo
 		},
 		Edges: func(rank, size int, emit func(u, v uint64, label int) error) error {
 			lo, hi := g.RankSlice(rank, size)

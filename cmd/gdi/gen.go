@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/gdi-go/gdi/gdirma"
 	"github.com/gdi-go/gdi/generator"
 	"github.com/gdi-go/gdi/rma"
 	"github.com/gdi-go/gdi/rma/launch"
@@ -28,6 +29,12 @@ same for any number of ranks.
                      per vertex label and per edge label, into the
                      directory -o; load them with gdi.CSVLoader and
                      CSVFile.TextIDs (see generator.LoadCSV)
+  -format load       no output: load the graph straight into a gdirma
+                     database on -ranks ranks with its collective bulk
+                     loader (gdirma.BulkLoad) and print the rate (edges/s
+                     and vertices+edges/s) and the block memory used (bytes
+                     per edge and per vertex, against the 16 bytes per
+                     edge of a binary edge list)
 
 flags:
 `
@@ -44,7 +51,9 @@ func runGen(args []string, stdout, stderr io.Writer) error {
 	edgeFactor := fs.Int("edgefactor", 16, "edges per vertex")
 	seed := fs.Uint64("seed", 1, "seed of the graph")
 	ranks := fs.Int("ranks", 1, "number of ranks generating in parallel (local goroutines, or the MPI processes under mpirun)")
-	format := fs.String("format", "edgelist", "output format: edgelist or csv")
+	format := fs.String("format", "edgelist", "output format: edgelist, csv or load")
+	blockSize := fs.Int("blocksize", 0, "gdirma block size in bytes for -format load (0: the default)")
+	memory := fs.Int("memory", 0, "gdirma block memory per rank in MiB for -format load (0: estimated from the graph)")
 	out := fs.String("o", "-", "output: a directory, or - for stdout (edgelist only)")
 	directed := fs.Bool("directed", false, "make the edges directed")
 	quiet := fs.Bool("quiet", false, "no progress bar or summary on stderr")
@@ -57,8 +66,14 @@ func runGen(args []string, stdout, stderr io.Writer) error {
 	if *ranks < 1 {
 		return fmt.Errorf("-ranks must be positive, not %d", *ranks)
 	}
-	if *format != "edgelist" && *format != "csv" {
-		return fmt.Errorf("-format must be edgelist or csv, not %q", *format)
+	if *format != "edgelist" && *format != "csv" && *format != "load" {
+		return fmt.Errorf("-format must be edgelist, csv or load, not %q", *format)
+	}
+	if *format == "load" && *out != "-" {
+		return fmt.Errorf("-format load writes no files: -o is not for it")
+	}
+	if *blockSize < 0 || *memory < 0 || *memory > 1<<30 {
+		return fmt.Errorf("-blocksize and -memory must be positive or 0")
 	}
 	if *out == "" || (*format == "csv" && *out == "-") {
 		return fmt.Errorf("-format %s needs a directory as -o", *format)
@@ -66,6 +81,10 @@ func runGen(args []string, stdout, stderr io.Writer) error {
 	g, err := generator.New(generator.Config{Scale: *scale, EdgeFactor: *edgeFactor, Seed: *seed, Directed: *directed})
 	if err != nil {
 		return err
+	}
+	if *format == "load" {
+		s := sizing{g.NumVertices(), g.NumEdges(), *ranks, *blockSize, *memory << 20}
+		return errors.Join(loadGen(g, s, *quiet, stdout, stderr), launch.Finalize())
 	}
 	if *out != "-" {
 		if err := os.MkdirAll(*out, 0o777); err != nil {
@@ -143,5 +162,70 @@ func writeEdgeList(c rma.Comm, g *generator.Graph, out string, stdout io.Writer,
 			return err
 		}
 		return bw.Flush()
+	})
+}
+
+// loadGen is -format load: it creates a gdirma database on s.ranks ranks,
+// bulk-loads g into it and prints the rate and the memory used.
+func loadGen(g *generator.Graph, s sizing, quiet bool, stdout, stderr io.Writer) error {
+	start := time.Now()
+	return launch.Run(s.ranks, func(c rma.Comm) error {
+		say := func(format string, args ...any) {
+			if !quiet && c.Rank() == 0 {
+				fmt.Fprintf(stderr, "load: "+format+"\n", args...)
+			}
+		}
+		p := params("gdirma", s).(*gdirma.Params)
+		say("creating a gdirma database: %d ranks, %d MiB of blocks each", c.Size(), p.MemoryPerRank>>20)
+		gdb, err := gdirma.Driver{}.CreateDatabase(c, p)
+		if err != nil {
+			return err
+		}
+		db := gdb.(*gdirma.Database)
+		m, err := g.Scheme().CreateMetadata(db)
+		if err != nil {
+			return errors.Join(err, db.Free())
+		}
+		src := gdirma.GeneratorSource(g, m)
+		var bar *progressBar
+		if !quiet && c.Rank() == 0 {
+			// Only rank 0 draws, for its own share of the edges (the
+			// ranks share no memory under MPI).
+			lo, hi := g.RankSlice(0, c.Size())
+			bar = newProgressBar(stderr, "load: routing the edges of rank 0", hi-lo, 0, "edges")
+			edges := src.Edges
+			src.Edges = func(rank, size int, emit func(u, v uint64, label int) error) error {
+				n := uint64(0)
+				defer func() { bar.add(n); bar.draw(); fmt.Fprintln(stderr) }()
+				return edges(rank, size, func(u, v uint64, label int) error {
+					if n++; n == 1<<16 {
+						bar.add(n)
+						n = 0
+					}
+					return emit(u, v, label)
+				})
+			}
+		}
+		say("bulk loading %d vertices and %d edges", g.NumVertices(), g.NumEdges())
+		loadStart := time.Now()
+		err = db.BulkLoad(src)
+		if err == nil {
+			err = c.Barrier()
+		}
+		load, total := time.Since(loadStart), time.Since(start)
+		if err == nil && c.Rank() == 0 {
+			var ms gdirma.MemoryStats
+			if ms, err = db.MemoryStats(); err == nil {
+				v, e := float64(g.NumVertices()), float64(g.NumEdges())
+				bytes := float64(ms.BlocksInUse) * float64(ms.BlockSize)
+				fmt.Fprintf(stdout, "loaded %d vertices and %d edges on %d ranks in %v (%v with database creation)\n",
+					g.NumVertices(), g.NumEdges(), c.Size(), load.Round(time.Millisecond), total.Round(time.Millisecond))
+				fmt.Fprintf(stdout, "rate: %.2f M edges/s, %.2f M vertices+edges/s (%.2f M edges/s with database creation)\n",
+					e/load.Seconds()/1e6, (v+e)/load.Seconds()/1e6, e/total.Seconds()/1e6)
+				fmt.Fprintf(stdout, "memory: %d blocks of %d bytes in use = %.1f MiB: %.1f bytes per edge, %.1f bytes per vertex (binary edge list: 16 bytes per edge)\n",
+					ms.BlocksInUse, ms.BlockSize, bytes/(1<<20), bytes/max(e, 1), bytes/max(v, 1))
+			}
+		}
+		return errors.Join(err, db.Free())
 	})
 }

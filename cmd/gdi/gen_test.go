@@ -74,6 +74,21 @@ func TestGenCSV(t *testing.T) {
 	}
 }
 
+// TestGenLoad bulk-loads a small graph into gdirma and checks the figures.
+func TestGenLoad(t *testing.T) {
+	for _, ranks := range []string{"1", "3"} {
+		out, errs := gen(t, "-scale", "8", "-edgefactor", "8", "-format", "load", "-ranks", ranks, "-directed")
+		for _, want := range []string{"loaded 256 vertices and 2048 edges on " + ranks + " ranks", "M edges/s", "bytes per edge", "bytes per vertex"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s ranks: no %q in the output %q", ranks, want, out)
+			}
+		}
+		if !strings.Contains(errs, "bulk loading 256 vertices and 2048 edges") {
+			t.Errorf("%s ranks: no progress on stderr: %q", ranks, errs)
+		}
+	}
+}
+
 func TestGenErrors(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "file")
@@ -99,6 +114,11 @@ func TestGenErrors(t *testing.T) {
 		{"-format", "csv", "-o", filepath.Join(file, "sub")},
 		{"extra"},
 		{"-h"},
+		{"-format", "load", "-o", "dir"},
+		{"-format", "load", "-memory", "-1"},
+		{"-format", "load", "-blocksize", "-8"},
+		{"-format", "load", "-blocksize", "100"},
+		{"-format", "load", "-memory", "1", "-scale", "14"},
 	} {
 		var out, errs bytes.Buffer
 		code := run(append([]string{"gen", "-scale", "4"}, args...), &out, &errs)
