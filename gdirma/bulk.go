@@ -116,11 +116,13 @@ type bulk struct {
 	lo, hi     uint64   // the vertices this rank owns
 	version    uint64
 
-	nums   []uint64  // number (primary block) of every vertex
-	heads  []byte    // labels and properties of the rank's vertices, encoded
-	headAt []int     // start of each vertex's part of heads, and the end
-	refs   []bulkRef // references of the origins
-	trefs  []bulkRef // references of the targets
+	nums   []uint64        // number (primary block) of every vertex
+	heads  []byte          // labels and properties of the rank's vertices, encoded
+	headAt []int           // start of each vertex's part of heads, and the end
+	refs   []bulkRef       // references of the origins
+	slots  []uint16        // slots used by each vertex of the rank
+	heavy  map[uint32]bool // vertices of the rank with edges numbered by a holder
+	trefs  []bulkRef       // references of the targets
 
 	full      bool   // no free block left on this rank
 	highWater uint64 // highest block number taken on this rank
@@ -297,6 +299,11 @@ func (b *bulk) vertices() error {
 				}
 			}
 		}
+		if done := x - b.lo; done == 256 {
+			// Size the buffer from the first vertices, rather than
+			// copying it as it grows.
+			b.heads = slices.Grow(b.heads, int(uint64(len(b.heads))*(n-done)/done*9/8))
+		}
 		b.headAt = append(b.headAt, len(b.heads))
 		b.heads = binary.AppendUvarint(b.heads, uint64(len(labels)))
 		for _, l := range labels {
@@ -384,6 +391,7 @@ func (b *bulk) originRefs() ([][]byte, error) {
 	}
 	b.refs = make([]bulkRef, 0, total)
 	slots := make([]uint16, b.hi-b.lo)
+	b.slots, b.heavy = slots, map[uint32]bool{}
 	fwd := make([][]byte, b.size)
 	counts := make([]int, b.size)
 	for _, buf := range recv {
@@ -432,6 +440,7 @@ func (b *bulk) originRefs() ([][]byte, error) {
 					return nil, err
 				}
 				refLabel = 0
+				b.heavy[uint32(iu)] = true
 			}
 			b.refs = append(b.refs, bulkRef{num: num, other: tn, v: uint32(iu), label: refLabel})
 			if v != u {
@@ -485,58 +494,114 @@ func (b *bulk) targetRefs(fwd [][]byte) error {
 // writeHolders writes the holder of each vertex of the rank.
 func (b *bulk) writeHolders() error {
 	n := int(b.hi - b.lo)
-	// Counting sort of the references by vertex.
-	start := make([]int, n+1)
+	// A stable counting sort of the references by vertex, in two passes
+	// to stay in the caches: into groups of consecutive vertices first
+	// (few output streams), then each group by vertex.
+	const groupShift = 10
+	groups := n>>groupShift + 1
+	gstart := make([]int, groups+1)
 	for _, refs := range [][]bulkRef{b.refs, b.trefs} {
 		for _, r := range refs {
-			start[r.v&^refTarget+1]++
+			gstart[(r.v&^refTarget)>>groupShift+1]++
 		}
 	}
-	for i := range n {
-		start[i+1] += start[i]
+	for g := range groups {
+		gstart[g+1] += gstart[g]
 	}
-	sorted := make([]bulkRef, len(b.refs)+len(b.trefs))
-	at := slices.Clone(start[:n])
+	part := make([]bulkRef, len(b.refs)+len(b.trefs))
+	at := slices.Clone(gstart[:groups])
 	for _, refs := range [][]bulkRef{b.refs, b.trefs} {
 		for _, r := range refs {
-			i := r.v &^ refTarget
-			sorted[at[i]] = r
-			at[i]++
+			g := (r.v &^ refTarget) >> groupShift
+			part[at[g]] = r
+			at[g]++
 		}
 	}
 	b.refs, b.trefs = nil, nil
 	var img []byte
 	var chain []uint64
+	var sorted []bulkRef
+	start := make([]int, 1<<groupShift+1)
+	pos := make([]int, 1<<groupShift)
 	dir := byte(b.src.Direction)
-	for i := range n {
-		refs := sorted[start[i]:start[i+1]]
-		slices.SortFunc(refs, func(x, y bulkRef) int { return cmp.Compare(x.num, y.num) })
-		img = append(img[:0], b.heads[b.headAt[i]:b.headAt[i+1]]...)
-		img = binary.AppendUvarint(img, uint64(len(refs)))
-		self := b.nums[b.lo+uint64(i)]
-		for _, r := range refs {
-			origin, target := self, r.other
-			if r.v&refTarget != 0 {
-				origin, target = r.other, self
-			}
-			img = binary.LittleEndian.AppendUint64(img, r.num)
-			img = append(img, dir)
-			img = binary.LittleEndian.AppendUint64(img, origin)
-			img = binary.LittleEndian.AppendUint64(img, target)
-			img = binary.LittleEndian.AppendUint32(img, r.label)
-			img = binary.LittleEndian.AppendUint64(img, 0) // no holder
+	for g := range groups {
+		lo, hi := g<<groupShift, min(n, (g+1)<<groupShift)
+		if lo >= hi {
+			break
 		}
-		chain = append(chain[:0], b.nums[b.lo+uint64(i)])
-		for len(chain) < b.st.blocksFor(len(img)) {
-			nb, err := b.block()
-			if err != nil {
+		grefs := part[gstart[g]:gstart[g+1]]
+		clear(start)
+		for _, r := range grefs {
+			start[int(r.v&^refTarget)-lo+1]++
+		}
+		for i := range hi - lo {
+			start[i+1] += start[i]
+		}
+		copy(pos, start)
+		sorted = slices.Grow(sorted[:0], len(grefs))[:len(grefs)]
+		for _, r := range grefs {
+			i := int(r.v&^refTarget) - lo
+			sorted[pos[i]] = r
+			pos[i]++
+		}
+		for i := lo; i < hi; i++ {
+			if err := b.writeHolder(i, sorted[start[i-lo]:start[i-lo+1]], dir, &img, &chain); err != nil {
 				return err
 			}
-			chain = append(chain, nb)
 		}
-		if err := b.write(vertexKind, chain, img); err != nil {
+	}
+	return nil
+}
+
+// writeHolder writes the holder of local vertex i, whose references are
+// refs (those of the origin first, in the order of their slots). img and
+// chain are buffers to reuse.
+func (b *bulk) writeHolder(i int, refs []bulkRef, dir byte, imgBuf *[]byte, chainBuf *[]uint64) error {
+	img, chain := *imgBuf, *chainBuf
+	defer func() { *imgBuf, *chainBuf = img, chain }()
+	// The origin's references come first, in the order of their
+	// slots, so in ascending numbers unless some edges have holders:
+	// sort the targets' references and merge.
+	byNum := func(x, y bulkRef) int { return cmp.Compare(x.num, y.num) }
+	var own, other []bulkRef
+	if b.heavy[uint32(i)] {
+		slices.SortFunc(refs, byNum)
+		own = refs
+	} else {
+		own, other = refs[:b.slots[i]], refs[b.slots[i]:]
+		slices.SortFunc(other, byNum)
+	}
+	img = append(img[:0], b.heads[b.headAt[i]:b.headAt[i+1]]...)
+	img = binary.AppendUvarint(img, uint64(len(refs)))
+	self := b.nums[b.lo+uint64(i)]
+	for len(own)+len(other) > 0 {
+		var r bulkRef
+		if len(other) == 0 || len(own) > 0 && own[0].num < other[0].num {
+			r, own = own[0], own[1:]
+		} else {
+			r, other = other[0], other[1:]
+		}
+		origin, target := self, r.other
+		if r.v&refTarget != 0 {
+			origin, target = r.other, self
+		}
+		img = binary.LittleEndian.AppendUint64(img, r.num)
+		img = append(img, dir)
+		img = binary.LittleEndian.AppendUint64(img, origin)
+		img = binary.LittleEndian.AppendUint64(img, target)
+		img = binary.LittleEndian.AppendUint32(img, r.label)
+		img = binary.LittleEndian.AppendUint64(img, 0) // no holder
+	}
+	chain = append(chain[:0], b.nums[b.lo+uint64(i)])
+	for len(chain) < b.st.blocksFor(len(img)) {
+		nb, err := b.block()
+		if err != nil {
 			return err
 		}
+		chain = append(chain, nb)
+	}
+	if err := b.write(vertexKind, chain, img); err != nil {
+		return err
 	}
 	return nil
 }
