@@ -39,7 +39,8 @@ import (
 //     fresh slot, as a transaction does (or, once all 65535 slots of the
 //     origin are used, gives it a holder of its own), keeps the origin's
 //     reference and sends the target's reference to the target's owner
-//     (a second Alltoallv);
+//     (a second Alltoallv). This goes in rounds of up to 2^20 edges per
+//     rank, so that the exchange buffers stay small and are reused;
 //  3. each rank puts together the complete image of each of its vertices —
 //     labels, properties, all incident edge references in ascending edge
 //     numbers, exactly what encodeRecord writes — and writes it with Put
@@ -65,9 +66,6 @@ type BulkSource struct {
 	// an index into EdgeLabels, or -1 for an edge without a label. A
 	// non-nil error of emit must be returned.
 	Edges func(rank, size int, emit func(origin, target uint64, label int) error) error
-	// EdgeCount, if set, returns the number of edges Edges emits on rank
-	// (out of size ranks); it only sizes buffers.
-	EdgeCount func(rank, size int) uint64
 	// EdgeLabels are the labels edges may have.
 	EdgeLabels []gdi.Label
 	// Direction is the direction of every edge.
@@ -119,10 +117,10 @@ type bulk struct {
 	nums   []uint64        // number (primary block) of every vertex
 	heads  []byte          // labels and properties of the rank's vertices, encoded
 	headAt []int           // start of each vertex's part of heads, and the end
-	refs   []bulkRef       // references of the origins
+	refs   [][]bulkRef     // references of the origins, by round
 	slots  []uint16        // slots used by each vertex of the rank
 	heavy  map[uint32]bool // vertices of the rank with edges numbered by a holder
-	trefs  []bulkRef       // references of the targets
+	trefs  [][]bulkRef     // references of the targets, by round
 
 	full      bool   // no free block left on this rank
 	highWater uint64 // highest block number taken on this rank
@@ -211,11 +209,7 @@ func (b *bulk) run() error {
 	if err := b.agree("numbers", b.exchangeNumbers()); err != nil {
 		return err
 	}
-	fwd, err := b.originRefs()
-	if err = b.agree("edges", err); err != nil {
-		return err
-	}
-	if err = b.agree("references", b.targetRefs(fwd)); err != nil {
+	if err := b.agree("edges", b.edges()); err != nil {
 		return err
 	}
 	err = b.writeHolders()
@@ -350,84 +344,139 @@ const (
 	refMsg  = 28 // target, edge number, origin number (8 each), label (4)
 )
 
-// originRefs routes the rank's edges to the owners of their origins,
-// numbers them there and keeps the origins' references. It returns the
-// references to send to the owners of the targets.
-func (b *bulk) originRefs() ([][]byte, error) {
-	send := make([][]byte, b.size)
-	if b.src.EdgeCount != nil {
-		per := b.src.EdgeCount(b.rank, b.size)/uint64(b.size) + 1
-		for i := range send {
-			send[i] = make([]byte, 0, min(per+per/16+1024, 1<<32/edgeMsg)*edgeMsg)
-		}
-	}
+// roundEdges is the number of edges a rank routes per round: the exchange
+// buffers are reused from round to round. Tests lower it.
+var roundEdges = 1 << 20
+
+// edges routes the rank's edges to the owners of their origins, which
+// number them and keep the origins' references, and sends the targets'
+// references on to the owners of the targets. It goes in rounds of at
+// most roundEdges edges per rank, which all ranks take part in until
+// every rank has emitted all its edges.
+func (b *bulk) edges() error {
+	b.slots = make([]uint16, b.hi-b.lo)
+	b.heavy = map[uint32]bool{}
 	nv, nl := b.src.Vertices, len(b.src.EdgeLabels)
-	err := b.src.Edges(b.rank, b.size, func(u, v uint64, label int) error {
-		if u >= nv || v >= nv {
-			return gdi.Errorf(gdi.ErrArgument, "BulkLoad: edge (%d, %d): a vertex is out of [0, %d)", u, v, nv)
-		}
-		if label < -1 || label >= nl {
-			return gdi.Errorf(gdi.ErrArgument, "BulkLoad: edge (%d, %d): label %d out of [-1, %d)", u, v, label, nl)
+	send := make([][]byte, b.size)
+	fwd := make([][]byte, b.size)
+	per := roundEdges/b.size + roundEdges/16
+	for i := range send {
+		send[i] = make([]byte, 0, per*edgeMsg)
+	}
+	var failed error // the first failure of this rank
+	count := 0
+	emitErr := b.src.Edges(b.rank, b.size, func(u, v uint64, label int) error {
+		switch {
+		case failed != nil:
+			return failed
+		case u >= nv || v >= nv:
+			failed = gdi.Errorf(gdi.ErrArgument, "BulkLoad: edge (%d, %d): a vertex is out of [0, %d)", u, v, nv)
+			return failed
+		case label < -1 || label >= nl:
+			failed = gdi.Errorf(gdi.ErrArgument, "BulkLoad: edge (%d, %d): label %d out of [-1, %d)", u, v, label, nl)
+			return failed
 		}
 		o := b.owner(u)
 		buf := send[o]
 		buf = binary.LittleEndian.AppendUint64(buf, u)
 		buf = binary.LittleEndian.AppendUint64(buf, v)
 		send[o] = binary.LittleEndian.AppendUint32(buf, uint32(label+1))
-		return nil
-	})
-	// The exchange is collective: take part even after an error.
-	recv, e := b.db.comm.Alltoallv(send)
-	if err != nil {
-		return nil, err
-	}
-	if e != nil {
-		return nil, gdi.Errorf(gdi.ErrIntern, "gdirma: BulkLoad: %v", e)
-	}
-	send = nil
-	total := 0
-	for _, buf := range recv {
-		total += len(buf) / edgeMsg
-	}
-	b.refs = make([]bulkRef, 0, total)
-	slots := make([]uint16, b.hi-b.lo)
-	b.slots, b.heavy = slots, map[uint32]bool{}
-	fwd := make([][]byte, b.size)
-	counts := make([]int, b.size)
-	for _, buf := range recv {
-		if len(buf)%edgeMsg != 0 {
-			return nil, gdi.Errorf(gdi.ErrIntern, "gdirma: BulkLoad: %d bytes of edges", len(buf))
-		}
-		for i := 0; i < len(buf); i += edgeMsg {
-			u := binary.LittleEndian.Uint64(buf[i:])
-			v := binary.LittleEndian.Uint64(buf[i+8:])
-			if v != u && v < b.src.Vertices {
-				counts[b.owner(v)]++
+		if count++; count == roundEdges {
+			count = 0
+			if _, err := b.round(send, fwd, false, &failed); err != nil {
+				return err // the communicator failed: give up
 			}
 		}
+		return nil
+	})
+	if failed == nil && emitErr != nil {
+		failed = emitErr
 	}
-	for r, n := range counts {
-		fwd[r] = make([]byte, 0, n*refMsg)
+	// Take part in rounds until every rank is done.
+	for {
+		all, err := b.round(send, fwd, true, &failed)
+		if err != nil {
+			return err
+		}
+		if all {
+			return failed
+		}
 	}
+}
+
+// round is one round of edges: send holds the rank's edges of the round
+// by owner of the origin (emptied on return), done tells that the rank
+// has no more edges. It reports whether all ranks are done. A failure of
+// the processing is kept in *failed (the rank still takes part); the
+// error returned is a failure of the communicator.
+func (b *bulk) round(send, fwd [][]byte, done bool, failed *error) (bool, error) {
+	recv, err := b.db.comm.Alltoallv(send)
+	if err != nil {
+		return false, gdi.Errorf(gdi.ErrIntern, "gdirma: BulkLoad: %v", err)
+	}
+	for i := range send {
+		send[i] = send[i][:0]
+	}
+	if *failed == nil {
+		*failed = b.originRefs(recv, fwd)
+	}
+	if *failed != nil {
+		for i := range fwd {
+			fwd[i] = fwd[i][:0]
+		}
+	}
+	recv, err = b.db.comm.Alltoallv(fwd)
+	if err != nil {
+		return false, gdi.Errorf(gdi.ErrIntern, "gdirma: BulkLoad: %v", err)
+	}
+	for i := range fwd {
+		fwd[i] = fwd[i][:0]
+	}
+	if *failed == nil {
+		*failed = b.targetRefs(recv)
+	}
+	flag := []int64{1}
+	if done {
+		flag[0] = 0
+	}
+	if err := b.db.comm.AllreduceInt64(flag, rma.OpMax); err != nil {
+		return false, gdi.Errorf(gdi.ErrIntern, "gdirma: BulkLoad: %v", err)
+	}
+	return flag[0] == 0, nil
+}
+
+// originRefs numbers the edges of recv, whose origins the rank owns, keeps
+// the origins' references and appends the targets' references to fwd, by
+// owner of the target.
+func (b *bulk) originRefs(recv [][]byte, fwd [][]byte) error {
+	total := 0
+	for _, buf := range recv {
+		if len(buf)%edgeMsg != 0 {
+			return gdi.Errorf(gdi.ErrIntern, "gdirma: BulkLoad: %d bytes of edges", len(buf))
+		}
+		total += len(buf) / edgeMsg
+	}
+	refs := make([]bulkRef, 0, total)
+	defer func() { b.refs = append(b.refs, refs) }()
 	for _, buf := range recv {
 		for i := 0; i < len(buf); i += edgeMsg {
 			u := binary.LittleEndian.Uint64(buf[i:])
 			v := binary.LittleEndian.Uint64(buf[i+8:])
 			li := binary.LittleEndian.Uint32(buf[i+16:])
+			if u < b.lo || u >= b.hi || v >= b.src.Vertices || li > uint32(len(b.edgeLabels)) {
+				return gdi.Errorf(gdi.ErrIntern, "gdirma: BulkLoad: edge (%d, %d) sent to rank %d", u, v, b.rank)
+			}
 			var label uint32
 			if li > 0 {
 				label = b.edgeLabels[li-1]
-			}
-			if u < b.lo || u >= b.hi || v >= b.src.Vertices {
-				return nil, gdi.Errorf(gdi.ErrIntern, "gdirma: BulkLoad: edge (%d, %d) sent to rank %d", u, v, b.rank)
 			}
 			iu := u - b.lo
 			on, tn := b.nums[u], b.nums[v]
 			var num uint64
 			refLabel := label
-			if b.st.lightOK() && slots[iu] < maxSlot {
-				slots[iu]++
-				num = b.st.lightNumber(on, int(slots[iu]))
+			if b.st.lightOK() && b.slots[iu] < maxSlot {
+				b.slots[iu]++
+				num = b.st.lightNumber(on, int(b.slots[iu]))
 			} else {
 				// All slots of the origin are used: the edge gets a
 				// holder of its own, which carries its label.
@@ -437,12 +486,12 @@ func (b *bulk) originRefs() ([][]byte, error) {
 				}
 				var err error
 				if num, err = b.writeNew(edgeKind, encodeRecord(edgeKind, r)); err != nil {
-					return nil, err
+					return err
 				}
 				refLabel = 0
 				b.heavy[uint32(iu)] = true
 			}
-			b.refs = append(b.refs, bulkRef{num: num, other: tn, v: uint32(iu), label: refLabel})
+			refs = append(refs, bulkRef{num: num, other: tn, v: uint32(iu), label: refLabel})
 			if v != u {
 				o := b.owner(v)
 				f := fwd[o]
@@ -453,34 +502,27 @@ func (b *bulk) originRefs() ([][]byte, error) {
 			}
 		}
 	}
-	return fwd, nil
+	return nil
 }
 
-// targetRefs sends the targets' references to their owners and keeps
-// those of the rank's vertices. fwd is nil on a rank that failed before.
-func (b *bulk) targetRefs(fwd [][]byte) error {
-	if fwd == nil {
-		fwd = make([][]byte, b.size)
-	}
-	recv, err := b.db.comm.Alltoallv(fwd)
-	if err != nil {
-		return gdi.Errorf(gdi.ErrIntern, "gdirma: BulkLoad: %v", err)
-	}
+// targetRefs keeps the targets' references that recv holds.
+func (b *bulk) targetRefs(recv [][]byte) error {
 	n := 0
-	for _, buf := range recv {
-		n += len(buf) / refMsg
-	}
-	b.trefs = make([]bulkRef, 0, n)
 	for _, buf := range recv {
 		if len(buf)%refMsg != 0 {
 			return gdi.Errorf(gdi.ErrIntern, "gdirma: BulkLoad: %d bytes of references", len(buf))
 		}
+		n += len(buf) / refMsg
+	}
+	refs := make([]bulkRef, 0, n)
+	defer func() { b.trefs = append(b.trefs, refs) }()
+	for _, buf := range recv {
 		for i := 0; i < len(buf); i += refMsg {
 			v := binary.LittleEndian.Uint64(buf[i:])
 			if v < b.lo || v >= b.hi {
 				return gdi.Errorf(gdi.ErrIntern, "gdirma: BulkLoad: reference of vertex %d sent to rank %d", v, b.rank)
 			}
-			b.trefs = append(b.trefs, bulkRef{
+			refs = append(refs, bulkRef{
 				num:   binary.LittleEndian.Uint64(buf[i+8:]),
 				other: binary.LittleEndian.Uint64(buf[i+16:]),
 				v:     uint32(v-b.lo) | refTarget,
@@ -500,7 +542,10 @@ func (b *bulk) writeHolders() error {
 	const groupShift = 10
 	groups := n>>groupShift + 1
 	gstart := make([]int, groups+1)
-	for _, refs := range [][]bulkRef{b.refs, b.trefs} {
+	all := append(b.refs, b.trefs...) // origins first: stable
+	size := 0
+	for _, refs := range all {
+		size += len(refs)
 		for _, r := range refs {
 			gstart[(r.v&^refTarget)>>groupShift+1]++
 		}
@@ -508,9 +553,10 @@ func (b *bulk) writeHolders() error {
 	for g := range groups {
 		gstart[g+1] += gstart[g]
 	}
-	part := make([]bulkRef, len(b.refs)+len(b.trefs))
+	part := make([]bulkRef, size)
 	at := slices.Clone(gstart[:groups])
-	for _, refs := range [][]bulkRef{b.refs, b.trefs} {
+	for k, refs := range all {
+		all[k] = nil
 		for _, r := range refs {
 			g := (r.v &^ refTarget) >> groupShift
 			part[at[g]] = r
@@ -742,10 +788,6 @@ func GeneratorSource(g *generator.Graph, m *generator.Metadata) BulkSource {
 				v.Properties = append(v.Properties, BulkProperty{m.PropertyTypes[p.Type], p.Value})
 			}
 			return nil
-		},
-		EdgeCount: func(rank, size int) uint64 {
-			lo, hi := g.RankSlice(rank, size)
-			return hi - lo
 		},
 		Edges: func(rank, size int, emit func(u, v uint64, label int) error) error {
 			lo, hi := g.RankSlice(rank, size)

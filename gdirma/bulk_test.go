@@ -116,10 +116,14 @@ func checkImages(db *Database) error {
 // database and with generator.Insert (transactions) into another, and
 // compares both, vertex by vertex, through GDI.
 func TestBulkLoadMatchesInsert(t *testing.T) {
+	defer func(n int) { roundEdges = n }(roundEdges)
 	for _, directed := range []bool{false, true} {
 		g, err := generator.New(generator.Config{Scale: 7, EdgeFactor: 8, Seed: 21, Directed: directed})
 		if err != nil {
 			t.Fatal(err)
+		}
+		if directed {
+			roundEdges = 100 // several rounds
 		}
 		err = launch.Run(2, func(c rma.Comm) error {
 			p := Params{MemoryPerRank: 2 << 20}
@@ -252,6 +256,8 @@ func (st *store) mustAll(t *testing.T) []uint64 {
 
 // TestBulkLoadErrors checks that bad input is an error on every rank.
 func TestBulkLoadErrors(t *testing.T) {
+	defer func(n int) { roundEdges = n }(roundEdges)
+	roundEdges = 10
 	err := launch.Run(2, func(c rma.Comm) error {
 		db, err := Driver{}.CreateDatabase(c, nil)
 		if err != nil {
@@ -269,6 +275,17 @@ func TestBulkLoadErrors(t *testing.T) {
 			"direction": {Vertices: 2, Vertex: ok, Edges: none},
 			"end": {Vertices: 2, Vertex: ok, Direction: gdi.Directed, Edges: func(r, s int, emit func(uint64, uint64, int) error) error {
 				return emit(0, 5, -1)
+			}},
+			"late end on one rank": {Vertices: 2, Vertex: ok, Direction: gdi.Directed, Edges: func(r, s int, emit func(uint64, uint64, int) error) error {
+				for range 55 {
+					if err := emit(0, 1, -1); err != nil {
+						return err
+					}
+				}
+				if r == 1 {
+					return emit(7, 1, -1)
+				}
+				return nil
 			}},
 			"label": {Vertices: 2, Vertex: ok, Direction: gdi.Directed, Edges: func(r, s int, emit func(uint64, uint64, int) error) error {
 				return emit(0, 1, 3)
