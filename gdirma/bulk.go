@@ -29,8 +29,8 @@ import (
 // Vertex x of [0, Vertices) is owned by the rank of the contiguous range
 // that holds it (an even split). The steps are:
 //
-//  1. each rank takes a primary block on its own memory for each vertex it
-//     owns, registers the vertex's ID in the implicit index (DHT) under
+//  1. each rank takes a primary block for each vertex it owns (on its own
+//     memory while it has free blocks, as for all blocks it takes), registers the vertex's ID in the implicit index (DHT) under
 //     each of its labels, and encodes its labels and properties; the ranks
 //     then exchange the numbers (primary-block DPtrs) of all vertices with
 //     one Allgatherv (8 bytes per vertex);
@@ -146,6 +146,8 @@ func (b *bulk) check() error {
 		return gdi.Errorf(gdi.ErrArgument, "BulkLoad: %d vertices is too many", s.Vertices)
 	case !s.Direction.Valid():
 		return gdi.Errorf(gdi.ErrArgument, "BulkLoad: direction %v", s.Direction)
+	case s.Vertices > uint64(b.st.pool.Blocks())*uint64(b.size):
+		return gdi.Errorf(gdi.ErrNoMemory, "BulkLoad: %d vertices need more blocks than the %d ranks have (%d each)", s.Vertices, b.size, b.st.pool.Blocks())
 	}
 	for _, l := range s.EdgeLabels {
 		n := uint32(0)

@@ -273,6 +273,7 @@ func TestBulkLoadErrors(t *testing.T) {
 		cases := map[string]BulkSource{
 			"no funcs":  {Vertices: 2, Direction: gdi.Directed},
 			"direction": {Vertices: 2, Vertex: ok, Edges: none},
+			"too many":  {Vertices: 1 << 40, Vertex: ok, Edges: none, Direction: gdi.Directed},
 			"end": {Vertices: 2, Vertex: ok, Direction: gdi.Directed, Edges: func(r, s int, emit func(uint64, uint64, int) error) error {
 				return emit(0, 5, -1)
 			}},

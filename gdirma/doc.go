@@ -138,7 +138,9 @@
 //     the holder it fetched with RMA; no rank computes for another.
 //   - Index queries and lookups of IDs without labels scan all holders.
 //   - CSV loads and metadata rewrites are done by rank 0 on a quiet
-//     database, holder by holder.
+//     database, holder by holder. Database.BulkLoad (bulk.go) is the fast
+//     path for whole graphs: all ranks build complete holders of their
+//     own vertices at once, without transactions.
 //   - Internal UIDs of deleted holders may name a reused block later; using
 //     them is erroneous and not always detected.
 package gdirma
