@@ -87,28 +87,9 @@ func runBenchOLTP(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		m, err := g.Scheme().CreateMetadata(db)
+		m, _, err := loadGraph(c, db, g, stderr)
 		if err != nil {
 			return errors.Join(err, db.Free())
-		}
-		var bar *progressBar
-		if c.Rank() == 0 {
-			bar = newProgressBar(stderr, "load", g.NumVertices()+g.NumEdges(), 0, "vertices and edges")
-		}
-		start := time.Now()
-		// Rank 0 draws the bar, scaling its own share up to the whole graph.
-		err = g.Insert(c, db, m, generator.InsertOptions{Progress: func(n uint64) {
-			bar.add(n * uint64(c.Size()))
-		}})
-		if err != nil {
-			return errors.Join(err, db.Free())
-		}
-		if err := c.Barrier(); err != nil {
-			return err
-		}
-		if bar != nil {
-			bar.done = bar.total
-			bar.finish(time.Since(start))
 		}
 		cfg := oltp.Config{Mix: mix, Graph: g, Meta: m, Goroutines: *goroutines, Count: *count,
 			Duration: *duration, Zipf: *zipf, Seed: *seed}

@@ -167,25 +167,9 @@ func benchOLAPRank(c rma.Comm, driver gdi.Driver, dbParams any, g *generator.Gra
 		return err
 	}
 	defer db.Free()
-	m, err := g.Scheme().CreateMetadata(db)
+	m, load, err := loadGraph(c, db, g, stderr)
 	if err != nil {
 		return err
-	}
-	var bar *progressBar
-	if c.Rank() == 0 {
-		bar = newProgressBar(stderr, "load", g.NumVertices()+g.NumEdges(), 0, "vertices and edges")
-	}
-	start := time.Now()
-	if err := g.Insert(c, db, m, generator.InsertOptions{Progress: func(n uint64) { bar.add(n * uint64(c.Size())) }}); err != nil {
-		return err
-	}
-	if err := c.Barrier(); err != nil {
-		return err
-	}
-	load := time.Since(start)
-	if bar != nil {
-		bar.done = bar.total
-		bar.finish(load)
 	}
 	idx, err := db.CreateIndex(gdi.HashTableIndex, 0)
 	if err != nil {
@@ -197,7 +181,7 @@ func benchOLAPRank(c rma.Comm, driver gdi.Driver, dbParams any, g *generator.Gra
 	if err := c.Barrier(); err != nil {
 		return err
 	}
-	start = time.Now()
+	start := time.Now()
 	og, err := olap.ExtractGraph(db, c, olap.ExtractOptions{Index: idx})
 	if err != nil {
 		return err
