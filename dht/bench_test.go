@@ -8,6 +8,7 @@ import (
 	"github.com/gdi-go/gdi/dht"
 	"github.com/gdi-go/gdi/internal/ranktest"
 	"github.com/gdi-go/gdi/rma"
+	"github.com/gdi-go/gdi/rma/rmatest"
 )
 
 // The DHT benchmarks run on a table holding a million keys (label, 8-byte
@@ -47,7 +48,7 @@ func freshKey(c rma.Comm, i int) uint64 { return uint64(benchKeys + i*c.Size() +
 func mix(i uint64, n uint64) uint64 { return (i * 0x9e3779b97f4a7c15 >> 20) % n }
 
 func BenchmarkDHTLookup(b *testing.B) {
-	ranktest.BenchRanks(b, func(b *testing.B, n int) {
+	rmatest.RanksSubBenchmarks(b, func(b *testing.B, n int) {
 		ranktest.Bench(b, n, func(c rma.Comm, _ int) (func(int) error, func() error, error) {
 			tb, err := benchTable(c, 0)
 			if err != nil {
@@ -68,7 +69,7 @@ func BenchmarkDHTLookup(b *testing.B) {
 }
 
 func BenchmarkDHTInsert(b *testing.B) {
-	ranktest.BenchRanks(b, func(b *testing.B, n int) {
+	rmatest.RanksSubBenchmarks(b, func(b *testing.B, n int) {
 		ranktest.Bench(b, n, func(c rma.Comm, N int) (func(int) error, func() error, error) {
 			tb, err := benchTable(c, N*c.Size())
 			if err != nil {
@@ -85,7 +86,7 @@ func BenchmarkDHTInsert(b *testing.B) {
 }
 
 func BenchmarkDHTDelete(b *testing.B) {
-	ranktest.BenchRanks(b, func(b *testing.B, n int) {
+	rmatest.RanksSubBenchmarks(b, func(b *testing.B, n int) {
 		ranktest.Bench(b, n, func(c rma.Comm, N int) (func(int) error, func() error, error) {
 			tb, err := benchTable(c, N*c.Size())
 			if err != nil {
