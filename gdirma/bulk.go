@@ -200,9 +200,9 @@ func (b *bulk) agree(step string, err error) error {
 
 func (b *bulk) run() error {
 	b.lo, b.hi = b.first(b.rank), b.first(b.rank+1)
-	v, err := b.st.ctl.FetchAndAdd(0, ctlCommits, 1)
-	b.version = v + 1
-	err = errors.Join(internal(err), b.vertices())
+	var err error
+	b.version, err = b.st.nextVersion()
+	err = errors.Join(err, b.vertices())
 	// The blocks taken must be visible to scans whatever happens.
 	defer b.raise()
 	if err = b.agree("vertices", err); err != nil {

@@ -101,7 +101,7 @@ func dumpGraph(g *generator.Graph, db gdi.Database, m *generator.Metadata) (stri
 func checkImages(db *Database) error {
 	st := db.st
 	return st.scanHolders(vertexKind, func(n uint64, r *record) error {
-		img, ok, err := st.readImage(n)
+		img, ok, err := st.readImage(n, false, true)
 		if err != nil || !ok {
 			return fmt.Errorf("holder %d: %v", n, err)
 		}

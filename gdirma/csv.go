@@ -86,7 +86,7 @@ func (db *Database) LoadVertexCSV(req gdi.VertexCSV) error {
 		skipped := 0
 		for i, p := range parsed {
 			home := i % db.comm.Size()
-			r := &record{home: home, labels: slices.Clone(q.Labels), edges: map[uint64]edgeRef{}}
+			r := &record{home: home, labels: slices.Clone(q.Labels), es: edgeSet{}}
 			if p.IDs[0] != "" {
 				r.props = append(r.props, property{uint32(gdi.PropertyTypeID), gdi.Bytes([]byte(p.IDs[0]))})
 			}
@@ -189,8 +189,8 @@ func (db *Database) LoadEdgeCSV(req gdi.EdgeCSV) error {
 					return internalOr(err, "vertex vanished during a load")
 				}
 				for i := range maxSlot {
-					n := st.lightNumber(origin, (len(ov.edges)+i)%maxSlot+1)
-					if _, used := ov.edges[n]; !used {
+					n := st.lightNumber(origin, (len(*ov.refs())+i)%maxSlot+1)
+					if !ov.refs().has(n) {
 						e = n
 						break
 					}
@@ -216,7 +216,7 @@ func (db *Database) LoadEdgeCSV(req gdi.EdgeCSV) error {
 					return internalOr(err, "vertex vanished during a load")
 				}
 				nr := old.clone()
-				nr.edges[e] = refOf(e, r, 0)
+				nr.refs().set(e, refOf(e, r, 0))
 				changes = append(changes, change{k: vertexKind, n: v, old: old, new: nr})
 			}
 			if err := st.applyNow(changes); err != nil {

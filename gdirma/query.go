@@ -14,15 +14,21 @@ import (
 
 // overlay combines the committed matches of a query with the
 // transaction's copies, for which match decides. The result is sorted.
+// A copy the transaction did not change is the committed holder of the
+// version it read: if the query does not find it now, it changed since
+// and the commit fails validation anyway, so only changed copies and
+// committed matches are asked.
 func (tx *Transaction) overlay(k kind, committed map[uint64]struct{}, match func(n uint64, r *record) bool) []uint64 {
 	var out []uint64
 	for n := range committed {
-		if tx.objs[k][n] == nil {
+		if o := tx.objs[k][n]; o == nil {
+			out = append(out, n)
+		} else if !o.dirty && !o.deleted && match(n, o.rec) {
 			out = append(out, n)
 		}
 	}
 	for n, o := range tx.objs[k] {
-		if !o.deleted && match(n, o.rec) {
+		if o.dirty && !o.deleted && match(n, o.rec) {
 			out = append(out, n)
 		}
 	}
@@ -36,9 +42,9 @@ func (tx *Transaction) beforeScan() error {
 	if tx.epochSet {
 		return nil
 	}
-	v, err := tx.db.st.ctl.AtomicGet(0, ctlCommits)
+	v, err := tx.db.st.commits()
 	if err != nil {
-		return internal(err)
+		return err
 	}
 	tx.epoch, tx.epochSet = v, true
 	return nil
@@ -59,7 +65,10 @@ func (tx *Transaction) lookupID(k kind, key idKey) ([]uint64, error) {
 	if err := tx.beforeScan(); err != nil {
 		return nil, err
 	}
-	committed, err := eval(tx.db.st)
+	hit, committed, err := tx.dhtLookup(k, key)
+	if committed == nil && err == nil {
+		committed, err = eval(tx.db.st)
+	}
 	if err != nil {
 		if gdi.ErrorClass(err) == gdi.ErrTransactionCritical {
 			return nil, tx.fail("%v", err)
@@ -67,9 +76,39 @@ func (tx *Transaction) lookupID(k kind, key idKey) ([]uint64, error) {
 		return nil, err
 	}
 	if tx.typ == gdi.SingleProcessTransaction {
-		tx.scans = append(tx.scans, scan{eval: eval, seen: maps.Clone(committed), id: &idScan{k, key}})
+		tx.scans = append(tx.scans, scan{eval: eval, seen: maps.Clone(committed), id: &idScan{k, key, hit}})
 	}
 	return tx.overlay(k, committed, func(_ uint64, r *record) bool { return r.matchesID(key) }), nil
+}
+
+// dhtLookup is the fast path of lookupID for vertices with a label: the
+// DHT names the vertex, and the transaction's copy of it, taken now if it
+// has none, tells whether it has the ID. hit is that vertex if it does.
+// committed is nil if the fast path does not apply (the key needs a scan,
+// or the transaction holds a copy already, which may differ from the
+// committed holder).
+func (tx *Transaction) dhtLookup(k kind, key idKey) (hit uint64, committed map[uint64]struct{}, err error) {
+	if k != vertexKind || key.label == uint32(gdi.LabelNone) {
+		return 0, nil, nil
+	}
+	n, found, err := tx.db.st.ids.Lookup(key.label, dhtKey(key.id))
+	if err != nil {
+		return 0, nil, internal(err)
+	}
+	if !found {
+		return 0, map[uint64]struct{}{}, nil
+	}
+	if tx.objs[k][n] != nil {
+		return 0, nil, nil
+	}
+	o, err := tx.get(k, n)
+	if err != nil {
+		return 0, nil, err
+	}
+	if o == nil || !o.rec.matchesID(key) {
+		return 0, map[uint64]struct{}{}, nil
+	}
+	return n, map[uint64]struct{}{n: {}}, nil
 }
 
 // idClash returns ErrNonUniqueID if another object of kind k than n has
@@ -166,18 +205,18 @@ func degreeValue(p gdi.PropertyType, deg, in, out uint64) gdi.Value {
 }
 
 // addDegree counts edge e of vertex n: a loop counts twice in the degree.
-func addDegree(deg, in, out uint64, n uint64, e *record) (uint64, uint64, uint64) {
-	for _, end := range []uint64{e.origin, e.target} {
-		if end != n {
-			continue
-		}
+func addDegree(deg, in, out uint64, n uint64, dir gdi.DirectionType, origin, target uint64) (uint64, uint64, uint64) {
+	if origin == n {
 		deg++
 	}
-	if e.dir == gdi.Directed {
-		if e.origin == n {
+	if target == n {
+		deg++
+	}
+	if dir == gdi.Directed {
+		if origin == n {
 			out++
 		}
-		if e.target == n {
+		if target == n {
 			in++
 		}
 	}
@@ -186,15 +225,23 @@ func addDegree(deg, in, out uint64, n uint64, e *record) (uint64, uint64, uint64
 
 // txDegrees computes the degrees of vertex n as the transaction sees it.
 func (tx *Transaction) txDegrees(n uint64, r *record) (deg, in, out uint64, err error) {
-	for e, x := range r.edges {
+	if err := tx.full(n, r); err != nil {
+		return 0, 0, 0, err
+	}
+	if len(tx.objs[edgeKind]) == 0 {
+		deg, in, out = r.degrees(n)
+		return deg, in, out, nil
+	}
+	for _, ee := range *r.refs() {
+		e, x := ee.n, ee.ref
 		if x.stub() {
 			continue
 		}
-		er := x.asRecord(e)
 		if o := tx.objs[edgeKind][e]; o != nil && !o.deleted {
-			er = o.rec
+			deg, in, out = addDegree(deg, in, out, n, o.rec.dir, o.rec.origin, o.rec.target)
+		} else {
+			deg, in, out = addDegree(deg, in, out, n, x.dir, x.origin, x.target)
 		}
-		deg, in, out = addDegree(deg, in, out, n, er)
 	}
 	return deg, in, out, nil
 }
@@ -251,11 +298,7 @@ func (tx *Transaction) query(k kind, idx gdi.Index, c gdi.Constraint, local bool
 			v := objView{db: db, r: r}
 			if k == vertexKind {
 				v.degrees = func() (uint64, uint64, uint64) {
-					d, i, o, err := st.degrees(n, r)
-					if err != nil && degErr == nil {
-						degErr = err
-					}
-					return d, i, o
+					return r.degrees(n)
 				}
 			}
 			if pred.holds(v) {

@@ -3,11 +3,11 @@ package gdirma
 import (
 	"encoding/binary"
 	"errors"
-	"maps"
 	"slices"
 
 	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/internal/invariants"
 )
 
 // kind tells vertices and edges apart. Most of the data model is shared.
@@ -51,7 +51,14 @@ type record struct {
 
 	// vertices only: the edges that have the vertex as an end, each with
 	// its direction and ends (kept in step with the edge's own holder).
-	edges map[uint64]edgeRef
+	// They are decoded from raw, their part of the image, on first use
+	// (refs): many reads never look at them, and a write that does not
+	// change them copies raw back as it is.
+	es  edgeSet
+	raw []byte
+	// partial: a vertex read from its primary block alone, whose edge
+	// references were not read (Transaction.full reads them).
+	partial bool
 
 	// edges only.
 	dir            gdi.DirectionType
@@ -102,10 +109,55 @@ func (r *record) clone() *record {
 	c := *r
 	c.labels = slices.Clone(r.labels)
 	c.props = slices.Clone(r.props)
-	if r.edges != nil {
-		c.edges = maps.Clone(r.edges)
-	}
+	c.es = slices.Clone(r.es)
 	return &c
+}
+
+// refEntry is the size of an edge reference in an image.
+const refEntry = 37
+
+// refs returns the edge references of a vertex, decoding them first if
+// needed. The image was checked when it was read, so this cannot fail.
+func (r *record) refs() *edgeSet {
+	if r.partial && invariants.Enabled {
+		panic("gdirma: edge references of a partial record used")
+	}
+	if r.raw != nil {
+		b := r.raw
+		r.es = make(edgeSet, len(b)/refEntry)
+		for i := range r.es {
+			r.es[i] = edgeEntry{binary.LittleEndian.Uint64(b), decodeRef(b)}
+			b = b[refEntry:]
+		}
+		r.raw = nil
+	}
+	return &r.es
+}
+
+func decodeRef(b []byte) edgeRef {
+	return edgeRef{gdi.DirectionType(b[8]), binary.LittleEndian.Uint64(b[9:]), binary.LittleEndian.Uint64(b[17:]), binary.LittleEndian.Uint32(b[25:]), binary.LittleEndian.Uint64(b[29:])}
+}
+
+// degrees returns the degree, in-degree and out-degree of vertex n with
+// references r, without decoding them.
+func (r *record) degrees(n uint64) (deg, in, out uint64) {
+	if r.partial && invariants.Enabled {
+		panic("gdirma: degrees of a partial record")
+	}
+	if r.raw == nil {
+		for _, e := range r.es {
+			if !e.ref.stub() {
+				deg, in, out = addDegree(deg, in, out, n, e.ref.dir, e.ref.origin, e.ref.target)
+			}
+		}
+		return
+	}
+	for b := r.raw; len(b) >= refEntry; b = b[refEntry:] {
+		if d := gdi.DirectionType(b[8]); d != 0 {
+			deg, in, out = addDegree(deg, in, out, n, d, binary.LittleEndian.Uint64(b[9:]), binary.LittleEndian.Uint64(b[17:]))
+		}
+	}
+	return
 }
 
 func (r *record) hasLabel(l uint32) bool { return slices.Contains(r.labels, l) }
@@ -174,8 +226,8 @@ func (r *record) idKeys() []idKey {
 
 // matchesID reports whether the object is found under key k.
 func (r *record) matchesID(k idKey) bool {
-	id, ok := r.appID()
-	if !ok || id != k.id {
+	i := slices.IndexFunc(r.props, func(pr property) bool { return pr.ptype == uint32(gdi.PropertyTypeID) })
+	if i < 0 || string(r.props[i].value.Raw()) != k.id {
 		return false
 	}
 	if k.label == uint32(gdi.LabelNone) {
@@ -210,6 +262,9 @@ type idKey struct {
 //	          holder of a heavyweight edge numbered after its origin (8)
 //	edges:    direction (1 byte), origin and target numbers (8 bytes each)
 func encodeRecord(k kind, r *record) []byte {
+	if r.partial && invariants.Enabled {
+		panic("gdirma: image of a partial record")
+	}
 	b := binary.AppendUvarint(nil, uint64(len(r.labels)))
 	for _, l := range r.labels {
 		b = binary.AppendUvarint(b, uint64(l))
@@ -223,11 +278,14 @@ func encodeRecord(k kind, r *record) []byte {
 		b = append(b, raw...)
 	}
 	if k == vertexKind {
-		es := slices.Sorted(maps.Keys(r.edges))
-		b = binary.AppendUvarint(b, uint64(len(es)))
-		for _, e := range es {
-			x := r.edges[e]
-			b = binary.LittleEndian.AppendUint64(b, e)
+		if r.raw != nil {
+			b = binary.AppendUvarint(b, uint64(len(r.raw)/refEntry))
+			return append(b, r.raw...)
+		}
+		b = binary.AppendUvarint(b, uint64(len(r.es)))
+		for _, ee := range r.es {
+			x := ee.ref
+			b = binary.LittleEndian.AppendUint64(b, ee.n)
 			b = append(b, byte(x.dir))
 			b = binary.LittleEndian.AppendUint64(b, x.origin)
 			b = binary.LittleEndian.AppendUint64(b, x.target)
@@ -243,38 +301,47 @@ func encodeRecord(k kind, r *record) []byte {
 
 var errImage = errors.New("corrupt holder image")
 
-func decodeRecord(k kind, b []byte) (*record, error) {
+// errShort reports an image prefix that ends inside the labels or
+// properties.
+var errShort = errors.New("holder image prefix too short")
+
+// decodeHead decodes the labels and properties at the start of image b
+// into r and returns the rest of b.
+func decodeHead(r *record, b []byte) ([]byte, error) {
+	short := false
 	uv := func() uint64 {
 		x, n := binary.Uvarint(b)
 		if n <= 0 {
+			short = short || n == 0
 			b = nil
 			return 0
 		}
 		b = b[n:]
 		return x
 	}
-	r := &record{}
 	nl := uv()
 	if nl > uint64(len(b)) {
-		return nil, errImage
+		return nil, errShort
 	}
+	r.labels = make([]uint32, 0, nl)
 	for range nl {
 		r.labels = append(r.labels, uint32(uv()))
 	}
 	np := uv()
-	if np > uint64(len(b)) {
-		return nil, errImage
+	if short || np > uint64(len(b)) {
+		return nil, errShort
 	}
+	r.props = make([]property, 0, np)
 	for range np {
 		pt := uint32(uv())
 		if len(b) < 1 {
-			return nil, errImage
+			return nil, errShort
 		}
 		dt := gdi.Datatype(b[0])
 		b = b[1:]
 		l := uv()
-		if l > uint64(len(b)) {
-			return nil, errImage
+		if short || l > uint64(len(b)) {
+			return nil, errShort
 		}
 		v, err := gdi.NewValue(dt, b[:l])
 		if err != nil {
@@ -283,15 +350,53 @@ func decodeRecord(k kind, b []byte) (*record, error) {
 		b = b[l:]
 		r.props = append(r.props, property{pt, v})
 	}
+	if short {
+		return nil, errShort
+	}
+	return b, nil
+}
+
+// decodePrefix decodes the labels and properties of a vertex from the
+// first part of its image. It returns a partial record, or nil if they do
+// not end in b.
+func decodePrefix(b []byte) (*record, error) {
+	r := &record{partial: true}
+	if _, err := decodeHead(r, b); err != nil {
+		if errors.Is(err, errShort) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	return r, nil
+}
+
+func decodeRecord(k kind, b []byte) (*record, error) {
+	r := &record{}
+	b, err := decodeHead(r, b)
+	if errors.Is(err, errShort) {
+		return nil, errImage
+	}
+	if err != nil {
+		return nil, err
+	}
 	if k == vertexKind {
-		ne := uv()
-		if ne*37 > uint64(len(b)) {
+		ne, n := binary.Uvarint(b)
+		if n <= 0 {
 			return nil, errImage
 		}
-		r.edges = make(map[uint64]edgeRef, ne)
-		for range ne {
-			r.edges[binary.LittleEndian.Uint64(b)] = edgeRef{gdi.DirectionType(b[8]), binary.LittleEndian.Uint64(b[9:]), binary.LittleEndian.Uint64(b[17:]), binary.LittleEndian.Uint32(b[25:]), binary.LittleEndian.Uint64(b[29:])}
-			b = b[37:]
+		b = b[n:]
+		if ne*refEntry != uint64(len(b)) {
+			return nil, errImage
+		}
+		// The references are decoded when used (refs); their order, which
+		// searches rely on, is checked now.
+		for i := 1; i < int(ne); i++ {
+			if binary.LittleEndian.Uint64(b[i*refEntry:]) <= binary.LittleEndian.Uint64(b[(i-1)*refEntry:]) {
+				return nil, errImage
+			}
+		}
+		if ne > 0 {
+			r.raw = b
 		}
 		return r, nil
 	}

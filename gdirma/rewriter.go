@@ -47,17 +47,17 @@ func (db *Database) FreeLabel(l gdi.Label) error {
 			// Lightweight edges carry their label in the references
 			// their ends keep.
 			refs := false
-			for _, x := range r.edges {
-				refs = refs || x.label == n
+			for _, x := range *r.refs() {
+				refs = refs || x.ref.label == n
 			}
 			if !r.hasLabel(n) && !refs {
 				return nil, nil
 			}
 			nr := r.clone()
-			for e, x := range nr.edges {
-				if x.label == n {
-					x.label = 0
-					nr.edges[e] = x
+			es := *nr.refs()
+			for i := range es {
+				if es[i].ref.label == n {
+					es[i].ref.label = 0
 				}
 			}
 			if !r.hasLabel(n) {

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/dht"
@@ -24,17 +25,72 @@ const (
 	contHeader    = 16
 )
 
-// Control window words: word 0 of each rank is the highest block number
-// handed out on that rank (scans stop there); word 1 of rank 0 counts
-// commits (versions); word 2 of rank 0 is the commit gate, a
-// reader-writer lock word that commits without scans take for reading and
-// commits that must revalidate scans take for writing.
+// Control window words of each rank: word 0 is the highest block number
+// handed out on the rank (scans stop there); word 1 counts the commits
+// made by the rank. A version is a rank's commit count and the rank
+// (nextVersion), so versions are unique without a shared counter, and the
+// sum of the counts (commits) moves with every commit anywhere. Word 2 of
+// rank 0 is the scan gate: a lock word that writing commits which must
+// rescan many holders take for writing, one at a time (see commit).
 const (
 	ctlHighWater = 0
 	ctlCommits   = 8
-	ctlGate      = 16
+	ctlScanGate  = 16
 	ctlSize      = 24
 )
+
+// nextVersion draws a version from the calling rank's commit counter:
+// unique among all versions ever written, never 0.
+func (st *store) nextVersion() (uint64, error) {
+	c, err := st.ctl.FetchAndAdd(st.rank, ctlCommits, 1)
+	if err != nil {
+		return 0, internal(err)
+	}
+	return (c+1)<<16 | uint64(st.rank), nil
+}
+
+// commits returns the number of commits made so far on all ranks. It is
+// unchanged between two calls only if no rank committed in between.
+func (st *store) commits() (uint64, error) {
+	var sum uint64
+	for r := range st.size {
+		c, err := st.ctl.AtomicGet(r, ctlCommits)
+		if err != nil {
+			return 0, internal(err)
+		}
+		sum += c
+	}
+	return sum, nil
+}
+
+// stamp reads what validation needs of holder n without locking it: its
+// kind (ok is false if n is no primary block), its version, and whether
+// another transaction holds its lock for writing (about to change it).
+func (st *store) stamp(n uint64) (k kind, version uint64, ok, writeLocked bool, err error) {
+	if !st.valid(n) {
+		return 0, 0, false, false, nil
+	}
+	p := bgdl.DPtr(n)
+	if st.held == nil || !st.held(n) {
+		a := st.lockAddr(n)
+		w, err := st.locks.AtomicGet(a.Rank, a.Off)
+		if err != nil {
+			return 0, 0, false, false, internal(err)
+		}
+		writeLocked = w&txn.Writer != 0
+	}
+	marker, err := st.data.AtomicGet(p.Rank(), p.Offset())
+	if err != nil {
+		return 0, 0, false, false, internal(err)
+	}
+	if marker&^0xff != markerPrimary {
+		return 0, 0, false, writeLocked, nil
+	}
+	if version, err = st.data.AtomicGet(p.Rank(), p.Offset()+16); err != nil {
+		return 0, 0, false, false, internal(err)
+	}
+	return kind(marker & 0xff), version, true, writeLocked, nil
+}
 
 // store is one rank's handle on the graph data of a database. It holds no
 // graph data itself: holders live in the blocks of pool, the implicit index
@@ -56,10 +112,12 @@ type store struct {
 	// held, if set, names the objects whose lock words the caller holds
 	// (during a commit): reads of them take no read lock.
 	held func(n uint64) bool
+
+	bufs *sync.Pool // of *[]byte, one block each
 }
 
 func newStore(comm rma.Comm, p Params, tag uint16) (*store, error) {
-	st := &store{tag: tag, comm: comm, rank: comm.Rank(), size: comm.Size(), bs: p.BlockSize}
+	st := &store{tag: tag, comm: comm, rank: comm.Rank(), size: comm.Size(), bs: p.BlockSize, bufs: &sync.Pool{}}
 	var err error
 	st.pool, err = bgdl.NewPool(comm, bgdl.Config{BlockSize: p.BlockSize, Blocks: p.MemoryPerRank / p.BlockSize})
 	if err != nil {
@@ -179,13 +237,28 @@ func errBusy(n uint64) error {
 type image struct {
 	k       kind
 	version uint64
-	chain   []uint64 // the blocks, primary first
-	bytes   []byte
+	chain   []uint64 // the blocks, primary first (if asked for)
+	bytes   []byte   // the image, or its first part (prefix reads)
+	length  int      // of the whole image
 }
+
+// blockBuf returns a buffer of one block for a read; putBlockBuf gives it
+// back.
+func (st *store) blockBuf() *[]byte {
+	if b, ok := st.bufs.Get().(*[]byte); ok {
+		return b
+	}
+	b := make([]byte, st.bs)
+	return &b
+}
+
+func (st *store) putBlockBuf(b *[]byte) { st.bufs.Put(b) }
 
 // readImage reads the holder whose primary block is n, under a read lock
 // unless the caller holds its lock. ok is false if n is no primary block.
-func (st *store) readImage(n uint64) (img image, ok bool, err error) {
+// With prefix set it reads the primary block only: img.bytes is then the
+// part of the image that block holds. With chain set it lists the blocks.
+func (st *store) readImage(n uint64, prefix, chain bool) (img image, ok bool, err error) {
 	if !st.valid(n) {
 		return img, false, nil
 	}
@@ -199,7 +272,9 @@ func (st *store) readImage(n uint64) (img image, ok bool, err error) {
 		}
 		defer txn.Unlock(st.locks, a.Rank, a.Off, txn.Read)
 	}
-	blk := make([]byte, st.bs)
+	bp := st.blockBuf()
+	defer st.putBlockBuf(bp)
+	blk := *bp
 	if err := st.get(blk, n, 0); err != nil {
 		return img, false, err
 	}
@@ -214,11 +289,19 @@ func (st *store) readImage(n uint64) (img image, ok bool, err error) {
 	if length < 0 || length > st.pool.Blocks()*st.size*st.bs {
 		return img, false, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v has a corrupt length %d", bgdl.DPtr(n), length)
 	}
-	img.chain = []uint64{n}
-	img.bytes = make([]byte, 0, length)
-	img.bytes = append(img.bytes, blk[primaryHeader:primaryHeader+min(length, st.bs-primaryHeader)]...)
-	for len(img.bytes) < length {
-		if next == 0 || !st.valid(next) || len(img.chain) > st.pool.Blocks()*st.size {
+	img.length = length
+	first := min(length, st.bs-primaryHeader)
+	if prefix {
+		img.bytes = append(make([]byte, 0, first), blk[primaryHeader:primaryHeader+first]...)
+		return img, true, nil
+	}
+	if chain {
+		img.chain = append(make([]uint64, 0, st.blocksFor(length)), n)
+	}
+	img.bytes = make([]byte, length)
+	have := copy(img.bytes, blk[primaryHeader:primaryHeader+first])
+	for blocks := 1; have < length; blocks++ {
+		if next == 0 || !st.valid(next) || blocks > st.pool.Blocks()*st.size {
 			return img, false, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v has a broken chain", bgdl.DPtr(n))
 		}
 		if err := st.get(blk, next, 0); err != nil {
@@ -227,9 +310,10 @@ func (st *store) readImage(n uint64) (img image, ok bool, err error) {
 		if binary.LittleEndian.Uint64(blk) != markerCont {
 			return img, false, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: block %v is no continuation", bgdl.DPtr(n), bgdl.DPtr(next))
 		}
-		img.chain = append(img.chain, next)
-		rest := length - len(img.bytes)
-		img.bytes = append(img.bytes, blk[contHeader:contHeader+min(rest, st.bs-contHeader)]...)
+		if chain {
+			img.chain = append(img.chain, next)
+		}
+		have += copy(img.bytes[have:], blk[contHeader:])
 		next = binary.LittleEndian.Uint64(blk[8:])
 	}
 	return img, true, nil
@@ -237,11 +321,27 @@ func (st *store) readImage(n uint64) (img image, ok bool, err error) {
 
 // load returns the committed object n of kind k, or nil if there is none.
 func (st *store) load(k kind, n uint64) (*record, error) {
-	img, ok, err := st.readImage(n)
+	return st.loadPart(k, n, false)
+}
+
+// loadPart is load that, with prefix set, reads only the primary block of
+// a vertex whose labels and properties fit in it: the record is then
+// partial, without edge references (see record.partial).
+func (st *store) loadPart(k kind, n uint64, prefix bool) (*record, error) {
+	img, ok, err := st.readImage(n, prefix && k == vertexKind, false)
 	if err != nil || !ok || img.k != k {
 		return nil, err
 	}
-	r, err := decodeRecord(k, img.bytes)
+	var r *record
+	if len(img.bytes) < img.length {
+		r, err = decodePrefix(img.bytes)
+		if err == nil && r == nil {
+			// The properties go on in the next block: read it all.
+			return st.loadPart(k, n, false)
+		}
+	} else {
+		r, err = decodeRecord(k, img.bytes)
+	}
 	if err != nil {
 		return nil, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: %v", bgdl.DPtr(n), err)
 	}
@@ -341,8 +441,8 @@ func (st *store) scanHolders(k kind, fn func(n uint64, r *record) error) error {
 // heavyweight one.
 func (st *store) scanEdges(fn func(n uint64, r *record) error) error {
 	return st.scanHolders(vertexKind, func(v uint64, r *record) error {
-		for _, e := range sortedKeys(r.edges) {
-			x := r.edges[e]
+		for _, ee := range *r.refs() {
+			e, x := ee.n, ee.ref
 			if x.origin != v {
 				continue
 			}
@@ -416,17 +516,6 @@ func (st *store) committedIDMatches(k kind, key idKey) (map[uint64]struct{}, err
 		return nil
 	})
 	return out, err
-}
-
-// degrees returns degree, in-degree and out-degree of committed vertex r.
-func (st *store) degrees(n uint64, r *record) (deg, in, out uint64, err error) {
-	for e, x := range r.edges {
-		if x.stub() {
-			continue
-		}
-		deg, in, out = addDegree(deg, in, out, n, x.asRecord(e))
-	}
-	return
 }
 
 // change is one object to install: new == nil deletes it; old is the
@@ -541,7 +630,7 @@ func (st *store) apply(changes []change) (freed []uint64, err error) {
 	for i, c := range changes {
 		var chain []uint64
 		if c.old != nil {
-			img, ok, err := st.readImage(c.n)
+			img, ok, err := st.readImage(c.n, false, true)
 			if err != nil {
 				return fail(err)
 			}
@@ -572,11 +661,10 @@ func (st *store) apply(changes []change) (freed []uint64, err error) {
 		}
 		plans[i] = plan{chain, b}
 	}
-	version, err := st.ctl.FetchAndAdd(0, ctlCommits, 1)
+	version, err := st.nextVersion()
 	if err != nil {
-		return fail(internal(err))
+		return fail(err)
 	}
-	version++
 	for i, c := range changes {
 		if c.new == nil {
 			if err := st.data.AtomicPut(bgdl.DPtr(c.n).Rank(), bgdl.DPtr(c.n).Offset(), 0); err != nil {

@@ -48,6 +48,9 @@ func (s scan) global() bool { return s.id == nil || s.id.scans() }
 type idScan struct {
 	k   kind
 	key idKey
+	// hit is the vertex the DHT named, if the transaction's copy of it
+	// has the ID (settled by validating the copy's version); 0 otherwise.
+	hit uint64
 }
 
 // scans reports whether the lookup needs a scan rather than the DHT.
@@ -156,11 +159,15 @@ func (tx *Transaction) get(k kind, n uint64) (*txObj, error) {
 	}
 	if k == edgeKind && isLight(n) {
 		// A lightweight edge is what its origin's holder says of it.
-		ov, err := tx.get(vertexKind, tx.db.st.lightOrigin(n))
+		v := tx.db.st.lightOrigin(n)
+		ov, err := tx.get(vertexKind, v)
 		if err != nil || ov == nil || ov.deleted {
 			return nil, err
 		}
-		x, ok := ov.rec.edges[n]
+		if err := tx.full(v, ov.rec); err != nil {
+			return nil, err
+		}
+		x, ok := ov.rec.refs().get(n)
 		if !ok {
 			return nil, nil
 		}
@@ -178,7 +185,7 @@ func (tx *Transaction) get(k kind, n uint64) (*txObj, error) {
 		tx.objs[k][n] = o
 		return o, nil
 	}
-	r, err := tx.db.st.load(k, n)
+	r, err := tx.db.st.loadPart(k, n, true)
 	if err != nil {
 		if gdi.ErrorClass(err) == gdi.ErrTransactionCritical {
 			return nil, tx.fail("%v", err)
@@ -204,19 +211,47 @@ func (tx *Transaction) related(k kind, n uint64) (*txObj, error) {
 	if o == nil || o.deleted {
 		return nil, tx.fail("%v %d vanished: a concurrent transaction changed it", k, n)
 	}
+	if k == vertexKind {
+		if err := tx.full(n, o.rec); err != nil {
+			return nil, err
+		}
+	}
 	return o, nil
 }
 
+// full reads the edge references of vertex n into r, the transaction's
+// copy of it, if r was read from its primary block alone. The holder must
+// not have changed since.
+func (tx *Transaction) full(n uint64, r *record) error {
+	if !r.partial {
+		return nil
+	}
+	c, err := tx.db.st.load(vertexKind, n)
+	if err != nil {
+		if gdi.ErrorClass(err) == gdi.ErrTransactionCritical {
+			return tx.fail("%v", err)
+		}
+		return err
+	}
+	if c == nil || c.version != r.version {
+		return tx.fail("vertex %d changed by a concurrent commit", n)
+	}
+	r.raw, r.es, r.partial = c.raw, nil, false
+	return nil
+}
+
 // conflicted reports whether a committed object the transaction copied
-// has changed since (or cannot be read now).
+// has changed since, is about to change (another transaction holds its
+// lock for writing), or cannot be read now. Only the lock, marker and
+// version words are read.
 func (tx *Transaction) conflicted(st *store) bool {
 	for k := range tx.objs {
 		for _, o := range tx.objs[k] {
 			if o.created || o.ptr == 0 {
 				continue // a lightweight edge is validated with its origin
 			}
-			img, ok, err := st.readImage(o.ptr)
-			if err != nil || !ok || img.k != kind(k) || img.version != o.base {
+			ik, version, ok, locked, err := st.stamp(o.ptr)
+			if err != nil || !ok || locked || ik != kind(k) || version != o.base {
 				return true
 			}
 		}
@@ -231,9 +266,16 @@ func (tx *Transaction) validate(st *store) bool {
 	if tx.conflicted(st) {
 		return false
 	}
-	// No commit since the first scan: every scan would match the same.
+	// Lookups that found a vertex in the DHT whose copy has the ID are
+	// settled by the version check above: while the vertex keeps its ID,
+	// the DHT names it and nothing else. The rest are asked again, unless
+	// no commit happened anywhere since the first of them.
+	pending := slices.ContainsFunc(tx.scans, func(s scan) bool { return s.id == nil || s.id.hit == 0 })
+	if !pending {
+		return true
+	}
 	if tx.epochSet {
-		if now, err := st.ctl.AtomicGet(0, ctlCommits); err == nil && now == tx.epoch {
+		if now, err := st.commits(); err == nil && now == tx.epoch {
 			return true
 		}
 	}
@@ -268,6 +310,9 @@ func (tx *Transaction) validate(st *store) bool {
 	for _, s := range tx.scans {
 		var now map[uint64]struct{}
 		var err error
+		if s.id != nil && s.id.hit != 0 {
+			continue
+		}
 		if s.id != nil && s.id.scans() {
 			now = byKey[*s.id]
 		} else {
@@ -303,65 +348,69 @@ func (tx *Transaction) Commit() error {
 	return tx.commit()
 }
 
-// commit is the commit protocol of a single-process transaction:
+// commit is the commit protocol of a single-process transaction, after
+// the optimistic reads that copied the holders:
 //
-//  1. lock every object the transaction holds a copy of, in the order of
-//     their numbers: for writing those it changed, created or deleted, for
-//     reading the others; a lock that cannot be had fails the commit;
-//  2. validate versions and scans under these locks;
+//  1. lock the holders it changed, created or deleted, for writing, in the
+//     order of their numbers; a lock that stays busy fails the commit;
+//  2. validate: every holder copied still has the version seen and is not
+//     locked for writing by another transaction, and every query would
+//     return the same holders;
 //  3. install: implicit index, blocks, images with a fresh version;
 //  4. drop the locks, then give back the blocks no longer used.
+//
+// A transaction that read a single holder and wrote nothing has nothing
+// to validate: its copy was taken under the holder's read lock.
 func (tx *Transaction) commit() error {
 	st0 := tx.db.st
-	ls := txn.NewLockSet(st0.locks)
-	st := *st0
-	st.held = ls.Holds
 	type item struct {
 		k kind
 		n uint64
 		o *txObj
 	}
-	var items []item
+	var writes []item
+	reads := 0
 	for k := range tx.objs {
 		for _, o := range tx.objs[k] {
-			if o.ptr == 0 {
-				continue // lives in its ends, which are items
+			switch {
+			case o.ptr == 0:
+				// lives in its ends, which are items
+			case o.dirty || o.deleted || o.created:
+				writes = append(writes, item{kind(k), o.ptr, o})
+			default:
+				reads++
 			}
-			items = append(items, item{kind(k), o.ptr, o})
 		}
 	}
-	slices.SortFunc(items, func(a, b item) int { return cmp.Compare(a.n, b.n) })
+	if len(writes) == 0 {
+		if reads <= 1 && !slices.ContainsFunc(tx.scans, func(s scan) bool { return s.id == nil || s.id.hit == 0 }) {
+			return nil
+		}
+		if !tx.validate(st0) {
+			return gdi.Errorf(gdi.ErrTransactionCommitFail, "a concurrent transaction changed data this one read")
+		}
+		return nil
+	}
+	slices.SortFunc(writes, func(a, b item) int { return cmp.Compare(a.n, b.n) })
+	ls := txn.NewLockSet(st0.locks)
+	st := *st0
+	st.held = ls.Holds
 	var freed []uint64
 	err := func() error {
-		// The commit gate: a transaction that writes takes it for reading,
-		// or for writing if it must rescan many holders, so that two
-		// rescanning commits never wait on each other's write locks. A
-		// read-only transaction holds no write lock that anyone could
-		// wait for, and skips the gate.
-		writes, global := false, false
-		for _, it := range items {
-			writes = writes || it.o.dirty || it.o.deleted || it.o.created
-		}
-		for _, s := range tx.scans {
-			global = global || s.global()
-		}
-		if writes {
-			gate := txn.Read
-			if global {
-				gate = txn.Write
+		// Only commits that rescan many holders wait, with their locks
+		// held, for holders others lock; the scan gate keeps two of them
+		// from waiting on each other. It is taken before any holder lock.
+		// Other commits only read lock and version words of holders they
+		// do not lock, so they never wait with locks held and skip it.
+		if slices.ContainsFunc(tx.scans, scan.global) {
+			if err := txn.LockN(st.ctl, 0, ctlScanGate, txn.Write, txn.Attempts*16); err != nil {
+				return gdi.Errorf(gdi.ErrTransactionCommitFail, "scan gate: %v", err)
 			}
-			if err := txn.LockN(st.ctl, 0, ctlGate, gate, txn.Attempts*16); err != nil {
-				return gdi.Errorf(gdi.ErrTransactionCommitFail, "commit gate: %v", err)
-			}
-			defer txn.Unlock(st.ctl, 0, ctlGate, gate)
+			defer txn.Unlock(st.ctl, 0, ctlScanGate, txn.Write)
 		}
 		defer ls.ReleaseAll()
-		for _, it := range items {
-			m := txn.Read
-			if it.o.dirty || it.o.deleted || it.o.created {
-				m = txn.Write
-			}
-			if err := ls.Lock(it.n, st.lockAddr(it.n), m); err != nil {
+		for _, it := range writes {
+			if err := ls.Lock(it.n, st.lockAddr(it.n), txn.Write); err != nil {
 				return gdi.Errorf(gdi.ErrTransactionCommitFail, "%v %v: %v", it.k, bgdl.DPtr(it.n), err)
 			}
 		}
@@ -369,7 +418,7 @@ func (tx *Transaction) commit() error {
 			return gdi.Errorf(gdi.ErrTransactionCommitFail, "a concurrent transaction changed data this one read")
 		}
 		var changes []change
-		for _, it := range items {
+		for _, it := range writes {
 			o := it.o
 			switch {
 			case o.deleted && o.created, !o.dirty && !o.deleted:
@@ -385,6 +434,11 @@ func (tx *Transaction) commit() error {
 			}
 			if !o.deleted {
 				c.new = o.rec.clone()
+				if c.new.partial {
+					// The edge references are as committed: the version
+					// was validated under the write lock.
+					c.new.raw, c.new.es, c.new.partial = c.old.raw, nil, false
+				}
 			}
 			changes = append(changes, c)
 		}
@@ -393,7 +447,7 @@ func (tx *Transaction) commit() error {
 			return gdi.Errorf(gdi.ErrTransactionCommitFail, "%v", err)
 		}
 		freed = f
-		for _, it := range items {
+		for _, it := range writes {
 			if it.o.created && !it.o.deleted {
 				it.o.installed = true
 			}
@@ -403,10 +457,7 @@ func (tx *Transaction) commit() error {
 	if err != nil {
 		return err
 	}
-	if err := st0.releaseAll(freed); err != nil {
-		return err
-	}
-	return nil
+	return st0.releaseAll(freed)
 }
 
 // Abort ends the transaction and rolls back.
@@ -517,7 +568,7 @@ func (tx *Transaction) CreateVertex(id []byte) (gdi.VertexHolder, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &record{home: bgdl.DPtr(n).Rank(), edges: map[uint64]edgeRef{}}
+	r := &record{home: bgdl.DPtr(n).Rank(), es: edgeSet{}}
 	if len(id) > 0 {
 		r.props = []property{{uint32(gdi.PropertyTypeID), gdi.Bytes(id)}}
 	}
@@ -566,6 +617,9 @@ func (tx *Transaction) CreateEdge(d gdi.DirectionType, origin, target gdi.Vertex
 		return nil, err
 	}
 	// A new edge is lightweight, in a free slot of its origin.
+	if err := tx.full(on, tx.objs[vertexKind][on].rec); err != nil {
+		return nil, err
+	}
 	n := tx.freeSlot(on)
 	light := n != 0
 	if !light {
@@ -597,9 +651,8 @@ func (tx *Transaction) freeSlot(v uint64) uint64 {
 		return 0
 	}
 	for i := range maxSlot {
-		n := tx.db.st.lightNumber(v, (len(ov.rec.edges)+i)%maxSlot+1)
-		_, used := ov.rec.edges[n]
-		if !used && tx.objs[edgeKind][n] == nil {
+		n := tx.db.st.lightNumber(v, (len(*ov.rec.refs())+i)%maxSlot+1)
+		if !ov.rec.refs().has(n) && tx.objs[edgeKind][n] == nil {
 			return n
 		}
 	}
@@ -710,16 +763,18 @@ func (tx *Transaction) attach(e uint64, oldEnds []uint64, r *record) error {
 			if holder == 0 {
 				return tx.fail("edge %d leaves the vertex it is numbered after without a holder", e)
 			}
-			o.rec.edges[e] = edgeRef{holder: holder}
+			o.rec.refs().set(e, edgeRef{holder: holder})
 		} else {
-			delete(o.rec.edges, e)
+			o.rec.refs().del(e)
 		}
 		o.dirty = true
 	}
 	if v0 != 0 && r == nil && !slices.Contains(oldEnds, v0) {
 		if o, err := tx.get(vertexKind, v0); err == nil && o != nil && !o.deleted {
-			if _, ok := o.rec.edges[e]; ok {
-				delete(o.rec.edges, e)
+			if err := tx.full(v0, o.rec); err != nil {
+				return err
+			}
+			if o.rec.refs().del(e) {
 				o.dirty = true
 			}
 		}
@@ -730,8 +785,8 @@ func (tx *Transaction) attach(e uint64, oldEnds []uint64, r *record) error {
 			return err
 		}
 		ref := refOf(e, r, holder)
-		if x, ok := o.rec.edges[e]; !ok || x != ref {
-			o.rec.edges[e] = ref
+		if x, ok := o.rec.refs().get(e); !ok || x != ref {
+			o.rec.refs().set(e, ref)
 			o.dirty = true
 		}
 	}

@@ -36,8 +36,11 @@ func (v *vertexHolder) Free() error {
 	if err != nil {
 		return err
 	}
-	for _, e := range sortedKeys(o.rec.edges) {
-		if o.rec.edges[e].stub() {
+	if err := v.tx.full(v.num, o.rec); err != nil {
+		return err
+	}
+	for _, e := range o.rec.refs().nums() {
+		if x, _ := o.rec.refs().get(e); x.stub() {
 			// An edge numbered after this vertex lives on elsewhere.
 			if err := v.tx.orphan(e); err != nil {
 				return err
@@ -80,12 +83,16 @@ func (v *vertexHolder) incident(or gdi.Orientation, c gdi.Constraint, f func(e u
 	if err := or.Valid(); err != nil {
 		return err
 	}
+	if err := v.tx.full(v.num, o.rec); err != nil {
+		return err
+	}
 	dnf, has, err := v.tx.db.Filter(c)
 	if err != nil {
 		return err
 	}
-	for _, e := range sortedKeys(o.rec.edges) {
-		if o.rec.edges[e].stub() {
+	for _, ee := range *o.rec.refs() {
+		e, x := ee.n, ee.ref
+		if x.stub() {
 			continue
 		}
 		// Without a constraint the vertex's own reference to the edge
@@ -94,8 +101,8 @@ func (v *vertexHolder) incident(or gdi.Orientation, c gdi.Constraint, f func(e u
 		var r *record
 		if eo := v.tx.objs[edgeKind][e]; eo != nil && !eo.deleted {
 			r = eo.rec
-		} else if !has || o.rec.edges[e].lightweight(e) {
-			r = o.rec.edges[e].asRecord(e)
+		} else if !has || x.lightweight(e) {
+			r = x.asRecord(e)
 		} else {
 			eo, err := v.tx.related(edgeKind, e)
 			if err != nil {

@@ -1,0 +1,73 @@
+package gdirma
+
+import "slices"
+
+// edgeEntry is one reference of a vertex holder to an incident edge: the
+// edge's number and what the vertex keeps of it.
+type edgeEntry struct {
+	n   uint64
+	ref edgeRef
+}
+
+// edgeSet is the set of references a vertex holder keeps, sorted by edge
+// number. It is a slice rather than a map because it is decoded from and
+// encoded to the holder's image in that order on every access: one
+// allocation to read, no sort to write, and a binary search to find an
+// edge.
+type edgeSet []edgeEntry
+
+func (s edgeSet) search(n uint64) (int, bool) {
+	return slices.BinarySearchFunc(s, n, func(e edgeEntry, n uint64) int {
+		switch {
+		case e.n < n:
+			return -1
+		case e.n > n:
+			return 1
+		}
+		return 0
+	})
+}
+
+// get returns the reference to edge n.
+func (s edgeSet) get(n uint64) (edgeRef, bool) {
+	i, ok := s.search(n)
+	if !ok {
+		return edgeRef{}, false
+	}
+	return s[i].ref, true
+}
+
+// has reports whether the set refers to edge n.
+func (s edgeSet) has(n uint64) bool {
+	_, ok := s.search(n)
+	return ok
+}
+
+// set adds or replaces the reference to edge n.
+func (s *edgeSet) set(n uint64, x edgeRef) {
+	i, ok := s.search(n)
+	if ok {
+		(*s)[i].ref = x
+		return
+	}
+	*s = slices.Insert(*s, i, edgeEntry{n, x})
+}
+
+// del removes the reference to edge n and reports whether there was one.
+func (s *edgeSet) del(n uint64) bool {
+	i, ok := s.search(n)
+	if ok {
+		*s = slices.Delete(*s, i, i+1)
+	}
+	return ok
+}
+
+// nums returns the edge numbers, ascending, in a slice of their own (for
+// loops that change the set).
+func (s edgeSet) nums() []uint64 {
+	out := make([]uint64, len(s))
+	for i, e := range s {
+		out[i] = e.n
+	}
+	return out
+}
