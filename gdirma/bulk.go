@@ -487,7 +487,7 @@ func (b *bulk) originRefs(recv [][]byte, fwd [][]byte) error {
 					r.labels = []uint32{label}
 				}
 				var err error
-				if num, err = b.writeNew(edgeKind, encodeRecord(edgeKind, r)); err != nil {
+				if num, err = b.writeNew(edgeKind, encodeRecord(edgeKind, r, refCodec{})); err != nil {
 					return err
 				}
 				refLabel = 0
@@ -620,8 +620,20 @@ func (b *bulk) writeHolder(i int, refs []bulkRef, dir byte, imgBuf *[]byte, chai
 		slices.SortFunc(other, byNum)
 	}
 	img = append(img[:0], b.heads[b.headAt[i]:b.headAt[i+1]]...)
-	img = binary.AppendUvarint(img, uint64(len(refs)))
 	self := b.nums[b.lo+uint64(i)]
+	var deg, in, out uint64
+	for _, r := range refs {
+		if r.v&refTarget != 0 {
+			deg, in, out = addDegree(deg, in, out, self, gdi.DirectionType(dir), r.other, self)
+		} else {
+			deg, in, out = addDegree(deg, in, out, self, gdi.DirectionType(dir), self, r.other)
+		}
+	}
+	img = binary.AppendUvarint(img, deg)
+	img = binary.AppendUvarint(img, in)
+	img = binary.AppendUvarint(img, out)
+	img = binary.AppendUvarint(img, uint64(len(refs)))
+	cd := b.st.codec(self)
 	for len(own)+len(other) > 0 {
 		var r bulkRef
 		if len(other) == 0 || len(own) > 0 && own[0].num < other[0].num {
@@ -633,12 +645,7 @@ func (b *bulk) writeHolder(i int, refs []bulkRef, dir byte, imgBuf *[]byte, chai
 		if r.v&refTarget != 0 {
 			origin, target = r.other, self
 		}
-		img = binary.LittleEndian.AppendUint64(img, r.num)
-		img = append(img, dir)
-		img = binary.LittleEndian.AppendUint64(img, origin)
-		img = binary.LittleEndian.AppendUint64(img, target)
-		img = binary.LittleEndian.AppendUint32(img, r.label)
-		img = binary.LittleEndian.AppendUint64(img, 0) // no holder
+		img = cd.append(img, r.num, edgeRef{dir: gdi.DirectionType(dir), origin: origin, target: target, label: r.label})
 	}
 	chain = append(chain[:0], b.nums[b.lo+uint64(i)])
 	for len(chain) < b.st.blocksFor(len(img)) {

@@ -105,7 +105,7 @@ func checkImages(db *Database) error {
 		if err != nil || !ok {
 			return fmt.Errorf("holder %d: %v", n, err)
 		}
-		if !bytes.Equal(img.bytes, encodeRecord(vertexKind, r)) {
+		if !bytes.Equal(img.bytes, encodeRecord(vertexKind, r, st.codec(n))) {
 			return fmt.Errorf("holder %d: the image is not encodeRecord's", n)
 		}
 		return nil

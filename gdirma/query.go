@@ -66,6 +66,20 @@ func (tx *Transaction) lookupID(k kind, key idKey) ([]uint64, error) {
 		return nil, err
 	}
 	hit, committed, err := tx.dhtLookup(k, key)
+	if hit != 0 {
+		// The copy just taken has the ID: nothing else can have it.
+		if tx.typ == gdi.SingleProcessTransaction {
+			tx.scans = append(tx.scans, scan{id: &idScan{k, key, hit}})
+		}
+		out := []uint64{hit}
+		for n, o := range tx.objs[k] {
+			if o.dirty && !o.deleted && n != hit && o.rec.matchesID(key) {
+				out = append(out, n)
+			}
+		}
+		slices.Sort(out)
+		return out, nil
+	}
 	if committed == nil && err == nil {
 		committed, err = eval(tx.db.st)
 	}
@@ -76,7 +90,7 @@ func (tx *Transaction) lookupID(k kind, key idKey) ([]uint64, error) {
 		return nil, err
 	}
 	if tx.typ == gdi.SingleProcessTransaction {
-		tx.scans = append(tx.scans, scan{eval: eval, seen: maps.Clone(committed), id: &idScan{k, key, hit}})
+		tx.scans = append(tx.scans, scan{eval: eval, seen: committed, id: &idScan{k, key, 0}})
 	}
 	return tx.overlay(k, committed, func(_ uint64, r *record) bool { return r.matchesID(key) }), nil
 }
@@ -108,7 +122,7 @@ func (tx *Transaction) dhtLookup(k kind, key idKey) (hit uint64, committed map[u
 	if o == nil || !o.rec.matchesID(key) {
 		return 0, map[uint64]struct{}{}, nil
 	}
-	return n, map[uint64]struct{}{n: {}}, nil
+	return n, nil, nil
 }
 
 // idClash returns ErrNonUniqueID if another object of kind k than n has
@@ -225,6 +239,11 @@ func addDegree(deg, in, out uint64, n uint64, dir gdi.DirectionType, origin, tar
 
 // txDegrees computes the degrees of vertex n as the transaction sees it.
 func (tx *Transaction) txDegrees(n uint64, r *record) (deg, in, out uint64, err error) {
+	if len(tx.objs[edgeKind]) == 0 && r.hdr {
+		// The degrees of the image, which a partial record has too.
+		deg, in, out = r.degrees(n)
+		return deg, in, out, nil
+	}
 	if err := tx.full(n, r); err != nil {
 		return 0, 0, 0, err
 	}
@@ -232,7 +251,7 @@ func (tx *Transaction) txDegrees(n uint64, r *record) (deg, in, out uint64, err 
 		deg, in, out = r.degrees(n)
 		return deg, in, out, nil
 	}
-	for _, ee := range *r.refs() {
+	for _, ee := range r.refList() {
 		e, x := ee.n, ee.ref
 		if x.stub() {
 			continue

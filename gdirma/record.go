@@ -54,8 +54,15 @@ type record struct {
 	// They are decoded from raw, their part of the image, on first use
 	// (refs): many reads never look at them, and a write that does not
 	// change them copies raw back as it is.
-	es  edgeSet
-	raw []byte
+	es   edgeSet
+	raw  []byte
+	nraw int      // references in raw
+	cd   refCodec // of raw
+	// deg holds degree, in-degree and out-degree as the image gives
+	// them; hdr tells that they still hold (the references were not
+	// handed out for change since).
+	deg [3]uint64
+	hdr bool
 	// partial: a vertex read from its primary block alone, whose edge
 	// references were not read (Transaction.full reads them).
 	partial bool
@@ -113,48 +120,54 @@ func (r *record) clone() *record {
 	return &c
 }
 
-// refEntry is the size of an edge reference in an image.
-const refEntry = 37
-
 // refs returns the edge references of a vertex, decoding them first if
 // needed. The image was checked when it was read, so this cannot fail.
+// The caller may change the set, so the degrees of the image no longer
+// count.
 func (r *record) refs() *edgeSet {
+	r.refList()
+	r.hdr = false
+	return &r.es
+}
+
+// refList returns the edge references of a vertex for reading only.
+func (r *record) refList() edgeSet {
 	if r.partial && invariants.Enabled {
 		panic("gdirma: edge references of a partial record used")
 	}
 	if r.raw != nil {
-		b := r.raw
-		r.es = make(edgeSet, len(b)/refEntry)
-		for i := range r.es {
-			r.es[i] = edgeEntry{binary.LittleEndian.Uint64(b), decodeRef(b)}
-			b = b[refEntry:]
+		r.es = make(edgeSet, 0, r.nraw)
+		for b := r.raw; len(b) > 0; {
+			n, x, rest, ok := r.cd.next(b)
+			if !ok {
+				break // cannot happen: decodeRecord checked every reference
+			}
+			r.es = append(r.es, edgeEntry{n, x})
+			b = rest
 		}
 		r.raw = nil
 	}
-	return &r.es
+	return r.es
 }
 
-func decodeRef(b []byte) edgeRef {
-	return edgeRef{gdi.DirectionType(b[8]), binary.LittleEndian.Uint64(b[9:]), binary.LittleEndian.Uint64(b[17:]), binary.LittleEndian.Uint32(b[25:]), binary.LittleEndian.Uint64(b[29:])}
+// takeRefs gives r, a partial record, the edge references and degrees of
+// c, the whole committed record of the same version.
+func (r *record) takeRefs(c *record) {
+	r.raw, r.nraw, r.es, r.deg, r.hdr, r.cd, r.partial = c.raw, c.nraw, c.es, c.deg, c.hdr, c.cd, false
 }
 
-// degrees returns the degree, in-degree and out-degree of vertex n with
-// references r, without decoding them.
+// degrees returns the degree, in-degree and out-degree of vertex n: those
+// of the image if the references are as read, else counted.
 func (r *record) degrees(n uint64) (deg, in, out uint64) {
+	if r.hdr {
+		return r.deg[0], r.deg[1], r.deg[2]
+	}
 	if r.partial && invariants.Enabled {
 		panic("gdirma: degrees of a partial record")
 	}
-	if r.raw == nil {
-		for _, e := range r.es {
-			if !e.ref.stub() {
-				deg, in, out = addDegree(deg, in, out, n, e.ref.dir, e.ref.origin, e.ref.target)
-			}
-		}
-		return
-	}
-	for b := r.raw; len(b) >= refEntry; b = b[refEntry:] {
-		if d := gdi.DirectionType(b[8]); d != 0 {
-			deg, in, out = addDegree(deg, in, out, n, d, binary.LittleEndian.Uint64(b[9:]), binary.LittleEndian.Uint64(b[17:]))
+	for _, e := range r.refList() {
+		if !e.ref.stub() {
+			deg, in, out = addDegree(deg, in, out, n, e.ref.dir, e.ref.origin, e.ref.target)
 		}
 	}
 	return
@@ -256,12 +269,13 @@ type idKey struct {
 //	uvarint   number of labels, then each label number (uvarint)
 //	uvarint   number of properties, then each: property type number
 //	          (uvarint), datatype (1 byte), length (uvarint), raw bytes
-//	vertices: uvarint number of incident edges, then for each (ascending
-//	          numbers): number (8 bytes), direction (1 byte), origin and
-//	          target (8 bytes each), label of a lightweight edge (4 bytes),
-//	          holder of a heavyweight edge numbered after its origin (8)
+//	vertices: uvarint degree, in-degree and out-degree; uvarint number of
+//	          edge references, then each (ascending edge numbers) as
+//	          refCodec writes it for the vertex
 //	edges:    direction (1 byte), origin and target numbers (8 bytes each)
-func encodeRecord(k kind, r *record) []byte {
+//
+// cd is the codec of the vertex (ignored for edges).
+func encodeRecord(k kind, r *record, cd refCodec) []byte {
 	if r.partial && invariants.Enabled {
 		panic("gdirma: image of a partial record")
 	}
@@ -278,19 +292,18 @@ func encodeRecord(k kind, r *record) []byte {
 		b = append(b, raw...)
 	}
 	if k == vertexKind {
-		if r.raw != nil {
-			b = binary.AppendUvarint(b, uint64(len(r.raw)/refEntry))
+		deg, in, out := r.degrees(cd.self)
+		b = binary.AppendUvarint(b, deg)
+		b = binary.AppendUvarint(b, in)
+		b = binary.AppendUvarint(b, out)
+		if r.raw != nil && r.cd == cd {
+			b = binary.AppendUvarint(b, uint64(r.nraw))
 			return append(b, r.raw...)
 		}
-		b = binary.AppendUvarint(b, uint64(len(r.es)))
-		for _, ee := range r.es {
-			x := ee.ref
-			b = binary.LittleEndian.AppendUint64(b, ee.n)
-			b = append(b, byte(x.dir))
-			b = binary.LittleEndian.AppendUint64(b, x.origin)
-			b = binary.LittleEndian.AppendUint64(b, x.target)
-			b = binary.LittleEndian.AppendUint32(b, x.label)
-			b = binary.LittleEndian.AppendUint64(b, x.holder)
+		es := *r.refs()
+		b = binary.AppendUvarint(b, uint64(len(es)))
+		for _, ee := range es {
+			b = cd.append(b, ee.n, ee.ref)
 		}
 		return b
 	}
@@ -359,18 +372,35 @@ func decodeHead(r *record, b []byte) ([]byte, error) {
 // decodePrefix decodes the labels and properties of a vertex from the
 // first part of its image. It returns a partial record, or nil if they do
 // not end in b.
-func decodePrefix(b []byte) (*record, error) {
-	r := &record{partial: true}
-	if _, err := decodeHead(r, b); err != nil {
-		if errors.Is(err, errShort) {
-			return nil, nil
-		}
+func decodePrefix(b []byte, cd refCodec) (*record, error) {
+	r := &record{partial: true, cd: cd}
+	b, err := decodeHead(r, b)
+	if errors.Is(err, errShort) {
+		return nil, nil
+	}
+	if err != nil {
 		return nil, err
+	}
+	if b, err = decodeDegrees(r, b); err != nil {
+		return nil, nil
 	}
 	return r, nil
 }
 
-func decodeRecord(k kind, b []byte) (*record, error) {
+// decodeDegrees decodes the degrees of a vertex image into r.
+func decodeDegrees(r *record, b []byte) ([]byte, error) {
+	for i := range r.deg {
+		x, n := binary.Uvarint(b)
+		if n <= 0 {
+			return nil, errShort
+		}
+		r.deg[i], b = x, b[n:]
+	}
+	r.hdr = true
+	return b, nil
+}
+
+func decodeRecord(k kind, b []byte, cd refCodec) (*record, error) {
 	r := &record{}
 	b, err := decodeHead(r, b)
 	if errors.Is(err, errShort) {
@@ -380,23 +410,30 @@ func decodeRecord(k kind, b []byte) (*record, error) {
 		return nil, err
 	}
 	if k == vertexKind {
+		if b, err = decodeDegrees(r, b); err != nil {
+			return nil, errImage
+		}
 		ne, n := binary.Uvarint(b)
-		if n <= 0 {
+		if n <= 0 || ne > uint64(len(b)) {
 			return nil, errImage
 		}
 		b = b[n:]
-		if ne*refEntry != uint64(len(b)) {
-			return nil, errImage
-		}
-		// The references are decoded when used (refs); their order, which
-		// searches rely on, is checked now.
-		for i := 1; i < int(ne); i++ {
-			if binary.LittleEndian.Uint64(b[i*refEntry:]) <= binary.LittleEndian.Uint64(b[(i-1)*refEntry:]) {
+		// The references are decoded when used (refs); that they are well
+		// formed and ascending, which searches rely on, is checked now.
+		raw, prev := b, uint64(0)
+		for i := range ne {
+			e, _, rest, ok := cd.next(b)
+			if !ok || (i > 0 && e <= prev) {
 				return nil, errImage
 			}
+			prev, b = e, rest
 		}
+		if len(b) != 0 {
+			return nil, errImage
+		}
+		r.cd = cd
 		if ne > 0 {
-			r.raw = b
+			r.raw, r.nraw = raw, int(ne)
 		}
 		return r, nil
 	}

@@ -47,7 +47,7 @@ func (db *Database) FreeLabel(l gdi.Label) error {
 			// Lightweight edges carry their label in the references
 			// their ends keep.
 			refs := false
-			for _, x := range *r.refs() {
+			for _, x := range r.refList() {
 				refs = refs || x.ref.label == n
 			}
 			if !r.hasLabel(n) && !refs {

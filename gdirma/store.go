@@ -334,13 +334,13 @@ func (st *store) loadPart(k kind, n uint64, prefix bool) (*record, error) {
 	}
 	var r *record
 	if len(img.bytes) < img.length {
-		r, err = decodePrefix(img.bytes)
+		r, err = decodePrefix(img.bytes, st.codec(n))
 		if err == nil && r == nil {
 			// The properties go on in the next block: read it all.
 			return st.loadPart(k, n, false)
 		}
 	} else {
-		r, err = decodeRecord(k, img.bytes)
+		r, err = decodeRecord(k, img.bytes, st.codec(n))
 	}
 	if err != nil {
 		return nil, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: %v", bgdl.DPtr(n), err)
@@ -441,7 +441,7 @@ func (st *store) scanHolders(k kind, fn func(n uint64, r *record) error) error {
 // heavyweight one.
 func (st *store) scanEdges(fn func(n uint64, r *record) error) error {
 	return st.scanHolders(vertexKind, func(v uint64, r *record) error {
-		for _, ee := range *r.refs() {
+		for _, ee := range r.refList() {
 			e, x := ee.n, ee.ref
 			if x.origin != v {
 				continue
@@ -645,7 +645,7 @@ func (st *store) apply(changes []change) (freed []uint64, err error) {
 			freed = append(freed, chain...)
 			continue
 		}
-		b := encodeRecord(c.k, c.new)
+		b := encodeRecord(c.k, c.new, st.codec(c.n))
 		need := st.blocksFor(len(b))
 		for len(chain) < need {
 			nb, err := st.acquire(bgdl.DPtr(c.n).Rank())

@@ -79,7 +79,7 @@ type Transaction struct {
 var _ gdi.Transaction = (*Transaction)(nil)
 
 func (db *Database) newTransaction(t gdi.TransactionType) *Transaction {
-	tx := &Transaction{db: db, typ: t, open: true, objs: [2]map[uint64]*txObj{{}, {}}}
+	tx := &Transaction{db: db, typ: t, open: true}
 	db.transactions = append(db.transactions, tx)
 	return tx
 }
@@ -167,7 +167,7 @@ func (tx *Transaction) get(k kind, n uint64) (*txObj, error) {
 		if err := tx.full(v, ov.rec); err != nil {
 			return nil, err
 		}
-		x, ok := ov.rec.refs().get(n)
+		x, ok := ov.rec.refList().get(n)
 		if !ok {
 			return nil, nil
 		}
@@ -182,7 +182,7 @@ func (tx *Transaction) get(k kind, n uint64) (*txObj, error) {
 			}
 			o = &txObj{rec: r, base: r.version, ptr: x.holder}
 		}
-		tx.objs[k][n] = o
+		tx.keep(k, n, o)
 		return o, nil
 	}
 	r, err := tx.db.st.loadPart(k, n, true)
@@ -196,8 +196,16 @@ func (tx *Transaction) get(k kind, n uint64) (*txObj, error) {
 		return nil, nil
 	}
 	o := &txObj{rec: r, base: r.version, ptr: n}
-	tx.objs[k][n] = o
+	tx.keep(k, n, o)
 	return o, nil
+}
+
+// keep makes o the transaction's copy of object n of kind k.
+func (tx *Transaction) keep(k kind, n uint64, o *txObj) {
+	if tx.objs[k] == nil {
+		tx.objs[k] = map[uint64]*txObj{}
+	}
+	tx.objs[k][n] = o
 }
 
 // related returns an object that another object of the transaction refers
@@ -236,7 +244,7 @@ func (tx *Transaction) full(n uint64, r *record) error {
 	if c == nil || c.version != r.version {
 		return tx.fail("vertex %d changed by a concurrent commit", n)
 	}
-	r.raw, r.es, r.partial = c.raw, nil, false
+	r.takeRefs(c)
 	return nil
 }
 
@@ -437,7 +445,7 @@ func (tx *Transaction) commit() error {
 				if c.new.partial {
 					// The edge references are as committed: the version
 					// was validated under the write lock.
-					c.new.raw, c.new.es, c.new.partial = c.old.raw, nil, false
+					c.new.takeRefs(c.old)
 				}
 			}
 			changes = append(changes, c)
@@ -573,7 +581,7 @@ func (tx *Transaction) CreateVertex(id []byte) (gdi.VertexHolder, error) {
 		r.props = []property{{uint32(gdi.PropertyTypeID), gdi.Bytes(id)}}
 	}
 	o := &txObj{rec: r, created: true, dirty: true, ptr: n}
-	tx.objs[vertexKind][n] = o
+	tx.keep(vertexKind, n, o)
 	return tx.vertexHolder(n, o), nil
 }
 
@@ -636,7 +644,7 @@ func (tx *Transaction) CreateEdge(d gdi.DirectionType, origin, target gdi.Vertex
 	if !light {
 		o.ptr = n
 	}
-	tx.objs[edgeKind][n] = o
+	tx.keep(edgeKind, n, o)
 	if err := tx.attach(n, nil, r); err != nil {
 		return nil, err
 	}
@@ -651,8 +659,8 @@ func (tx *Transaction) freeSlot(v uint64) uint64 {
 		return 0
 	}
 	for i := range maxSlot {
-		n := tx.db.st.lightNumber(v, (len(*ov.rec.refs())+i)%maxSlot+1)
-		if !ov.rec.refs().has(n) && tx.objs[edgeKind][n] == nil {
+		n := tx.db.st.lightNumber(v, (len(ov.rec.refList())+i)%maxSlot+1)
+		if !ov.rec.refList().has(n) && tx.objs[edgeKind][n] == nil {
 			return n
 		}
 	}
@@ -700,7 +708,7 @@ func (tx *Transaction) orphan(e uint64) error {
 	}
 	// The old entry keeps nothing to install or free.
 	o.deleted, o.created, o.dirty, o.ptr, o.eh = true, true, true, 0, nil
-	tx.objs[edgeKind][n] = no
+	tx.keep(edgeKind, n, no)
 	if tx.alias == nil {
 		tx.alias = map[uint64]uint64{}
 	}

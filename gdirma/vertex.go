@@ -90,7 +90,9 @@ func (v *vertexHolder) incident(or gdi.Orientation, c gdi.Constraint, f func(e u
 	if err != nil {
 		return err
 	}
-	for _, ee := range *o.rec.refs() {
+	copies := v.tx.objs[edgeKind]
+	var ends record // f must not keep r
+	for _, ee := range o.rec.refList() {
 		e, x := ee.n, ee.ref
 		if x.stub() {
 			continue
@@ -99,9 +101,12 @@ func (v *vertexHolder) incident(or gdi.Orientation, c gdi.Constraint, f func(e u
 		// suffices; the edge's holder is read only for its labels and
 		// properties (or if this transaction has a copy of it).
 		var r *record
-		if eo := v.tx.objs[edgeKind][e]; eo != nil && !eo.deleted {
+		if eo := copies[e]; len(copies) > 0 && eo != nil && !eo.deleted {
 			r = eo.rec
-		} else if !has || x.lightweight(e) {
+		} else if !has {
+			ends = record{dir: x.dir, origin: x.origin, target: x.target}
+			r = &ends
+		} else if x.lightweight(e) {
 			r = x.asRecord(e)
 		} else {
 			eo, err := v.tx.related(edgeKind, e)
@@ -131,7 +136,7 @@ func (v *vertexHolder) incident(or gdi.Orientation, c gdi.Constraint, f func(e u
 // Edges returns the edges of the vertex that match o and c.
 func (v *vertexHolder) Edges(o gdi.Orientation, c gdi.Constraint) ([]gdi.EdgeUID, error) {
 	defer v.lock()()
-	var out []gdi.EdgeUID
+	out := make([]gdi.EdgeUID, 0, 8)
 	err := v.incident(o, c, func(e uint64, _ *record, _, _ bool) {
 		out = append(out, v.tx.edgeUID(e))
 	})

@@ -1,0 +1,99 @@
+package gdirma
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gdi-go/gdi/gdi"
+)
+
+// TestRefCodecRoundTrip encodes random references of every shape (edges
+// numbered after this vertex, after the other end, by a holder; loops;
+// stubs; labels) and checks that decoding gives them back, in order, and
+// that the short forms are used where they apply.
+func TestRefCodecRoundTrip(t *testing.T) {
+	const bs = 256
+	st := &store{bs: bs, size: 4}
+	rng := rand.New(rand.NewPCG(1, 2))
+	vertex := func() uint64 { return uint64(rng.IntN(4))<<48 | uint64(1+rng.IntN(1000))*bs }
+	for range 2000 {
+		self := vertex()
+		cd := st.codec(self)
+		var es edgeSet
+		for range rng.IntN(20) {
+			other := vertex()
+			var n uint64
+			x := edgeRef{dir: gdi.DirectionType(1 + rng.IntN(2))}
+			switch rng.IntN(4) {
+			case 0: // numbered after this vertex, which is the origin
+				n = st.lightNumber(self, 1+rng.IntN(maxSlot))
+				x.origin, x.target = self, other
+			case 1: // numbered after the other end, the origin
+				n = st.lightNumber(other, 1+rng.IntN(maxSlot))
+				x.origin, x.target = other, self
+			case 2: // a holder's number; maybe a loop
+				n = vertex()
+				x.origin, x.target = self, self
+				if rng.IntN(2) == 0 {
+					x.origin = other
+				}
+			case 3: // a stub naming the holder of an edge numbered here
+				n = st.lightNumber(self, 1+rng.IntN(maxSlot))
+				x = edgeRef{holder: vertex()}
+			}
+			if x.dir != 0 && rng.IntN(2) == 0 {
+				x.label = uint32(1 + rng.IntN(100))
+			}
+			if x.dir != 0 && rng.IntN(4) == 0 {
+				x.holder = vertex()
+			}
+			es.set(n, x)
+		}
+		r := &record{es: es}
+		img := encodeRecord(vertexKind, r, cd)
+		got, err := decodeRecord(vertexKind, img, cd)
+		if err != nil {
+			t.Fatalf("decode: %v", err)
+		}
+		back := *got.refs()
+		if len(back) != len(es) {
+			t.Fatalf("%d references back, want %d", len(back), len(es))
+		}
+		for i := range es {
+			if back[i] != es[i] {
+				t.Fatalf("reference %d: got %+v, want %+v", i, back[i], es[i])
+			}
+		}
+		d, in, out := r.degrees(self)
+		if got.deg != [3]uint64{d, in, out} {
+			t.Fatalf("degrees %v, want %v", got.deg, [3]uint64{d, in, out})
+		}
+	}
+	// The common lightweight references are small.
+	self, other := uint64(bs), uint64(1)<<48|2*bs
+	n := st.lightNumber(self, 7)
+	if b := st.codec(self).append(nil, n, edgeRef{dir: gdi.Directed, origin: self, target: other}); len(b) != 11 {
+		t.Errorf("reference in the origin: %d bytes, want 11", len(b))
+	}
+	if b := st.codec(other).append(nil, n, edgeRef{dir: gdi.Directed, origin: self, target: other}); len(b) != 9 {
+		t.Errorf("reference in the target: %d bytes, want 9", len(b))
+	}
+}
+
+// TestRefCodecRejectsGarbage checks that malformed references fail to
+// decode instead of panicking.
+func TestRefCodecRejectsGarbage(t *testing.T) {
+	st := &store{bs: 64, size: 2}
+	cd := st.codec(64)
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 5000 {
+		b := make([]byte, rng.IntN(30))
+		for i := range b {
+			b[i] = byte(rng.Uint32())
+		}
+		_, _ = decodeRecord(vertexKind, b, cd) // must not panic
+	}
+	if _, _, _, ok := cd.next([]byte{byte(gdi.Directed)}); ok {
+		t.Error("a reference with no end decoded")
+	}
+}
