@@ -99,6 +99,10 @@ func FuzzConvertCompare(f *testing.F) {
 		a, b := datatype(from), datatype(to)
 		v, err := gdi.NewValue(a, raw)
 		coded(t, "NewValue", err)
+		vs, errS := gdi.NewValueString(a, string(raw))
+		if vs != v || gdi.ErrorClass(errS) != gdi.ErrorClass(err) {
+			t.Fatalf("NewValueString(%v, %x) = %v, %v; NewValue gives %v, %v", a, raw, vs, errS, v, err)
+		}
 		if err != nil {
 			return
 		}

@@ -48,6 +48,30 @@ func NewValue(d Datatype, raw []byte) (Value, error) {
 	return Value{d, string(raw)}, nil
 }
 
+// NewValueString is NewValue for encoded elements held in a string, which
+// is not copied: a backend that decodes many values from one buffer
+// converts it to a string once and slices it.
+func NewValueString(d Datatype, raw string) (Value, error) {
+	size, err := d.Size()
+	if err != nil {
+		return Value{}, err
+	}
+	if len(raw)%size != 0 {
+		return Value{}, Errorf(ErrCount, "%d bytes are not a whole number of %s elements", len(raw), d)
+	}
+	var buf [32]byte
+	for i := 0; i < len(raw); i += size {
+		el := buf[:0]
+		if size > len(buf) {
+			el = nil
+		}
+		if err := validElement(d, append(el, raw[i:i+size]...)); err != nil {
+			return Value{}, err
+		}
+	}
+	return Value{d, raw}, nil
+}
+
 func validElement(d Datatype, b []byte) error {
 	switch d {
 	case Bool:

@@ -19,8 +19,9 @@ type Database struct {
 	comm rma.Comm
 	rank int
 
-	mu           sync.RWMutex // guards transactions; taken before the catalog's lock
-	transactions []*Transaction
+	mu           sync.RWMutex   // guards transactions; taken before the catalog's lock
+	transactions []*Transaction // open, in no order (tx.slot is the index)
+	collective   int            // open collective read transactions
 }
 
 var (
@@ -57,7 +58,7 @@ func (db *Database) Free() error {
 	}
 	db.mu.Lock()
 	db.MarkFreed()
-	db.transactions = nil
+	db.transactions, db.collective = nil, 0
 	db.mu.Unlock()
 	if err := db.st.free(); err != nil {
 		return gdi.Errorf(gdi.ErrIntern, "gdirma: freeing the windows: %v", err)

@@ -31,10 +31,18 @@
 //
 //	labels      count, label numbers
 //	properties  count, then (property type, datatype, length, raw bytes)
-//	vertex      count of incident edges, then for each: its number,
-//	            direction, origin, target, label (lightweight edges),
-//	            holder (heavyweight edges numbered after their origin)
+//	vertex      degree, in-degree, out-degree; count of incident edges,
+//	            then for each, in ascending order of edge numbers, a
+//	            reference written relative to the vertex (refcodec.go):
+//	            direction, which ends the vertex is, the other end,
+//	            label (lightweight edges) and holder (heavyweight edges
+//	            numbered after their origin), each only when needed
 //	edge        direction, origin and target vertex numbers
+//
+// A transaction reads a vertex from its primary block alone when its
+// labels, properties and degrees fit there, and reads the edge references
+// only when it needs them (Transaction.full); they stay undecoded bytes
+// until used.
 //
 // Both ends of an edge keep a reference to it with its direction and ends.
 // A lightweight edge (at most one label, no properties) is nothing but
@@ -76,36 +84,40 @@
 //
 // # Transactions and locks
 //
-// A transaction copies every holder it touches into a private cache (the
-// version seen is remembered) and works on these copies; nothing is
-// visible to others before commit, and abort just drops the copies and
-// gives back the primary blocks of holders it created. Reads of a
-// committed holder take its read lock (package txn: the bgdl lock word of
-// the primary block) for the copy.
+// A transaction copies every holder it touches into a private cache,
+// under the holder's read lock (package txn: the bgdl lock word of the
+// primary block), and remembers the version it saw; it works on these
+// copies, so nothing is visible to others before commit, and abort just
+// drops the copies and gives back the primary blocks of holders it
+// created.
 //
-// Commit is two-phase locking over the holders of the transaction:
+// Commit is optimistic concurrency control with two-phase locking of the
+// writes (as in Silo):
 //
-//  1. if the transaction writes, take the commit gate (a lock word on
-//     rank 0) for reading, or for writing if it made queries that scan
-//     many holders (index queries, lookups of IDs without labels) and
-//     must be revalidated; this keeps two rescanning commits from waiting
-//     on each other's locks. Read-only transactions hold no write lock
-//     anyone could wait for and skip the gate;
-//  2. take the lock word of every holder in the cache, in the order of
-//     their numbers — for writing those changed, created or deleted, for
-//     reading the rest; a lock that stays busy fails the commit
-//     (ErrTransactionCommitFail) after a bounded number of short retries;
-//  3. validate: every copied holder still has the version seen, and every
-//     query would return the same holders (skipped when the global commit
-//     counter has not moved since the first query);
-//  4. install: update the implicit index (insert-if-absent decides ID
+//  1. take the lock word of every holder the transaction changed, created
+//     or deleted, for writing, in the order of their numbers; a lock that
+//     stays busy fails the commit (ErrTransactionCommitFail) after a
+//     bounded number of short retries;
+//  2. validate: every other copied holder still has the version seen and
+//     is not locked for writing by another transaction (which would
+//     install a change the commit cannot see), and every query would
+//     return the same holders;
+//  3. install: update the implicit index (insert-if-absent decides ID
 //     uniqueness; on a clash everything is undone), take the blocks the
-//     new images need, draw a version from the commit counter, write each
-//     image (continuation blocks first, primary block last);
-//  5. release the locks, then return unused blocks to the pool.
+//     new images need, draw a version, write each image (continuation
+//     blocks first, primary block last);
+//  4. release the locks, then return unused blocks to the pool.
 //
-// No transaction ever waits for a lock without bound, so there is no
-// deadlock. Committed transactions are serializable.
+// A read-only transaction that copied one holder commits without any of
+// this: its copy was taken atomically. Versions are drawn from a counter of
+// the committing rank (count<<16 | rank), so no commit touches a shared
+// word. Only a writing commit with queries that scan many holders (index
+// queries, lookups of IDs without labels) waits, with its write locks
+// held, for the read locks of its rescan; such commits first take the scan
+// gate on rank 0, so that two of them never wait on each other. No
+// transaction waits for a lock without bound, so there is no deadlock.
+// Committed transactions are serializable (TestSerializability,
+// TestWriteSkew).
 //
 // Collective read transactions run on a quiet database and end with an
 // Allreduce of a failure flag so that all ranks agree on commit or abort.
@@ -120,20 +132,19 @@
 //
 // # Caveats
 //
-//   - A lightweight edge's entry takes 37 bytes in each end (number,
-//     direction, ends, label, holder); at most 65535 edges can be numbered
+//   - A lightweight edge without a label takes 3 bytes in its origin's
+//     holder and 9 in its target's; at most 65535 edges can be numbered
 //     after one vertex at a time, later ones get holders of their own.
 //   - A heavyweight edge that loses its properties and extra labels keeps
 //     its holder; edges are never made lightweight again.
 //   - Edge UIDs survive commits, but an edge numbered after a vertex that
 //     is deleted while the edge lives on (after SetOrigin) changes its UID.
-//   - Every writing commit takes the commit gate and draws a version on
-//     rank 0: three remote atomics to one rank per commit.
+//   - A commit rewrites the whole image of every holder it changes, so
+//     adding an edge costs time in the degrees of its ends.
 //   - Locks are held only during commit (the read phase copies holders
-//     under short read locks and is validated by versions), i.e. two-phase
-//     locking of the commit with optimistic reads before it, as in the
-//     paper's fail-fast locking: a busy lock aborts, it is never waited for
-//     beyond a few retries.
+//     under short read locks and is validated by versions), where the
+//     paper locks as data is accessed; both fail fast: a busy lock aborts,
+//     it is never waited for beyond a few retries.
 //   - Constraints are evaluated by the rank running the transaction, on
 //     the holder it fetched with RMA; no rank computes for another.
 //   - Index queries and lookups of IDs without labels scan all holders.

@@ -37,7 +37,8 @@ func (tx *Transaction) overlay(k kind, committed map[uint64]struct{}, match func
 }
 
 // beforeScan notes the number of commits before the first scan of the
-// transaction: if it is unchanged at commit, no scan needs revalidation.
+// transaction: if it is unchanged at commit, no scan needs revalidation
+// (DHT lookups, which are cheap to repeat, are always made again).
 func (tx *Transaction) beforeScan() error {
 	if tx.epochSet {
 		return nil
@@ -62,8 +63,10 @@ func (tx *Transaction) record(eval func(st *store) (map[uint64]struct{}, error),
 // transaction sees them.
 func (tx *Transaction) lookupID(k kind, key idKey) ([]uint64, error) {
 	eval := func(st *store) (map[uint64]struct{}, error) { return st.committedIDMatches(k, key) }
-	if err := tx.beforeScan(); err != nil {
-		return nil, err
+	if (&idScan{k: k, key: key}).scans() {
+		if err := tx.beforeScan(); err != nil {
+			return nil, err
+		}
 	}
 	hit, committed, err := tx.dhtLookup(k, key)
 	if hit != 0 {

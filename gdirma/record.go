@@ -54,6 +54,11 @@ type record struct {
 	// They are decoded from raw, their part of the image, on first use
 	// (refs): many reads never look at them, and a write that does not
 	// change them copies raw back as it is.
+	// lbuf and pbuf hold the labels and properties of most decoded
+	// records, saving two allocations per read.
+	lbuf [2]uint32
+	pbuf [2]property
+
 	es   edgeSet
 	raw  []byte
 	nraw int      // references in raw
@@ -319,54 +324,91 @@ var errImage = errors.New("corrupt holder image")
 var errShort = errors.New("holder image prefix too short")
 
 // decodeHead decodes the labels and properties at the start of image b
-// into r and returns the rest of b.
+// into r and returns the rest of b. It walks them twice: once to find
+// where they end, so that the property values can share one string, and
+// once to decode.
 func decodeHead(r *record, b []byte) ([]byte, error) {
-	short := false
-	uv := func() uint64 {
-		x, n := binary.Uvarint(b)
-		if n <= 0 {
-			short = short || n == 0
-			b = nil
-			return 0
-		}
-		b = b[n:]
+	end, nl, np, err := headEnd(b)
+	if err != nil {
+		return nil, err
+	}
+	head := b[:end]
+	var s string
+	if np > 0 {
+		s = string(head)
+	}
+	uv := func() uint64 { // the walk above checked every uvarint
+		x, n := binary.Uvarint(head)
+		head = head[n:]
 		return x
 	}
-	nl := uv()
-	if nl > uint64(len(b)) {
-		return nil, errShort
+	uv()
+	r.labels = r.lbuf[:0]
+	if nl > len(r.lbuf) {
+		r.labels = make([]uint32, 0, nl)
 	}
-	r.labels = make([]uint32, 0, nl)
 	for range nl {
 		r.labels = append(r.labels, uint32(uv()))
 	}
-	np := uv()
-	if short || np > uint64(len(b)) {
-		return nil, errShort
+	uv()
+	r.props = r.pbuf[:0]
+	if np > len(r.pbuf) {
+		r.props = make([]property, 0, np)
 	}
-	r.props = make([]property, 0, np)
 	for range np {
 		pt := uint32(uv())
-		if len(b) < 1 {
-			return nil, errShort
-		}
-		dt := gdi.Datatype(b[0])
-		b = b[1:]
-		l := uv()
-		if short || l > uint64(len(b)) {
-			return nil, errShort
-		}
-		v, err := gdi.NewValue(dt, b[:l])
+		dt := gdi.Datatype(head[0])
+		head = head[1:]
+		l := int(uv())
+		off := end - len(head)
+		v, err := gdi.NewValueString(dt, s[off:off+l])
 		if err != nil {
 			return nil, err
 		}
-		b = b[l:]
+		head = head[l:]
 		r.props = append(r.props, property{pt, v})
 	}
-	if short {
-		return nil, errShort
+	return b[end:], nil
+}
+
+// headEnd returns where the labels and properties at the start of b end,
+// and how many there are; errShort if b ends first.
+func headEnd(b []byte) (end, nl, np int, err error) {
+	i := 0
+	uv := func() (uint64, bool) {
+		x, n := binary.Uvarint(b[i:])
+		if n <= 0 {
+			return 0, false
+		}
+		i += n
+		return x, true
 	}
-	return b, nil
+	x, ok := uv()
+	if !ok || x > uint64(len(b)) {
+		return 0, 0, 0, errShort
+	}
+	nl = int(x)
+	for range nl {
+		if _, ok := uv(); !ok {
+			return 0, 0, 0, errShort
+		}
+	}
+	if x, ok = uv(); !ok || x > uint64(len(b)) {
+		return 0, 0, 0, errShort
+	}
+	np = int(x)
+	for range np {
+		if _, ok := uv(); !ok || i >= len(b) {
+			return 0, 0, 0, errShort
+		}
+		i++ // datatype
+		l, ok := uv()
+		if !ok || l > uint64(len(b)-i) {
+			return 0, 0, 0, errShort
+		}
+		i += int(l)
+	}
+	return i, nl, np, nil
 }
 
 // decodePrefix decodes the labels and properties of a vertex from the

@@ -321,33 +321,41 @@ func (st *store) readImage(n uint64, prefix, chain bool) (img image, ok bool, er
 
 // load returns the committed object n of kind k, or nil if there is none.
 func (st *store) load(k kind, n uint64) (*record, error) {
-	return st.loadPart(k, n, false)
+	r, _, err := st.loadImage(k, n, false, false)
+	return r, err
 }
 
 // loadPart is load that, with prefix set, reads only the primary block of
 // a vertex whose labels and properties fit in it: the record is then
 // partial, without edge references (see record.partial).
 func (st *store) loadPart(k kind, n uint64, prefix bool) (*record, error) {
-	img, ok, err := st.readImage(n, prefix && k == vertexKind, false)
+	r, _, err := st.loadImage(k, n, prefix, false)
+	return r, err
+}
+
+// loadImage is load and loadPart that can also return the blocks of the
+// holder.
+func (st *store) loadImage(k kind, n uint64, prefix, chain bool) (*record, []uint64, error) {
+	img, ok, err := st.readImage(n, prefix && k == vertexKind, chain)
 	if err != nil || !ok || img.k != k {
-		return nil, err
+		return nil, nil, err
 	}
 	var r *record
 	if len(img.bytes) < img.length {
 		r, err = decodePrefix(img.bytes, st.codec(n))
 		if err == nil && r == nil {
 			// The properties go on in the next block: read it all.
-			return st.loadPart(k, n, false)
+			return st.loadImage(k, n, false, chain)
 		}
 	} else {
 		r, err = decodeRecord(k, img.bytes, st.codec(n))
 	}
 	if err != nil {
-		return nil, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: %v", bgdl.DPtr(n), err)
+		return nil, nil, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: %v", bgdl.DPtr(n), err)
 	}
 	r.version = img.version
 	r.home = bgdl.DPtr(n).Rank()
-	return r, nil
+	return r, img.chain, nil
 }
 
 // blocksFor is the number of blocks an image of length l needs.
@@ -524,6 +532,7 @@ type change struct {
 	k        kind
 	n        uint64
 	old, new *record
+	chain    []uint64 // the blocks of old, if the caller read them
 }
 
 // apply installs changes, which the caller has locked for writing (or the
@@ -628,8 +637,8 @@ func (st *store) apply(changes []change) (freed []uint64, err error) {
 		return nil, err
 	}
 	for i, c := range changes {
-		var chain []uint64
-		if c.old != nil {
+		chain := c.chain
+		if c.old != nil && chain == nil {
 			img, ok, err := st.readImage(c.n, false, true)
 			if err != nil {
 				return fail(err)

@@ -28,6 +28,11 @@ type txObj struct {
 	ptr uint64
 	vh  *vertexHolder
 	eh  *edgeHolder
+	// orig and chain are the committed record of version base and its
+	// blocks, if the transaction read them whole after a partial read
+	// (full): commit installs over them without reading them again.
+	orig  *record
+	chain []uint64
 }
 
 // scan records a query over many objects: which committed objects matched
@@ -65,6 +70,7 @@ type Transaction struct {
 
 	mu       sync.Mutex
 	open     bool
+	slot     int   // in db.transactions, guarded by db.mu
 	critical error // the first transaction-critical error, if any
 	objs     [2]map[uint64]*txObj
 	scans    []scan
@@ -79,8 +85,11 @@ type Transaction struct {
 var _ gdi.Transaction = (*Transaction)(nil)
 
 func (db *Database) newTransaction(t gdi.TransactionType) *Transaction {
-	tx := &Transaction{db: db, typ: t, open: true}
+	tx := &Transaction{db: db, typ: t, open: true, slot: len(db.transactions)}
 	db.transactions = append(db.transactions, tx)
+	if t == gdi.CollectiveReadTransaction {
+		db.collective++
+	}
 	return tx
 }
 
@@ -91,10 +100,8 @@ func (db *Database) StartTransaction() (gdi.Transaction, error) {
 	if db.IsFreed() {
 		return nil, errFreedDB()
 	}
-	for _, tx := range db.transactions {
-		if tx.typ == gdi.CollectiveReadTransaction {
-			return nil, gdi.Errorf(gdi.ErrConsistency, "a collective read transaction is open")
-		}
+	if db.collective > 0 {
+		return nil, gdi.Errorf(gdi.ErrConsistency, "a collective read transaction is open")
 	}
 	return db.newTransaction(gdi.SingleProcessTransaction), nil
 }
@@ -234,7 +241,7 @@ func (tx *Transaction) full(n uint64, r *record) error {
 	if !r.partial {
 		return nil
 	}
-	c, err := tx.db.st.load(vertexKind, n)
+	c, chain, err := tx.db.st.loadImage(vertexKind, n, false, true)
 	if err != nil {
 		if gdi.ErrorClass(err) == gdi.ErrTransactionCritical {
 			return tx.fail("%v", err)
@@ -245,6 +252,9 @@ func (tx *Transaction) full(n uint64, r *record) error {
 		return tx.fail("vertex %d changed by a concurrent commit", n)
 	}
 	r.takeRefs(c)
+	if o := tx.objs[vertexKind][n]; o != nil && o.rec == r {
+		o.orig, o.chain = c, chain
+	}
 	return nil
 }
 
@@ -276,22 +286,23 @@ func (tx *Transaction) validate(st *store) bool {
 	}
 	// Lookups that found a vertex in the DHT whose copy has the ID are
 	// settled by the version check above: while the vertex keeps its ID,
-	// the DHT names it and nothing else. The rest are asked again, unless
-	// no commit happened anywhere since the first of them.
+	// the DHT names it and nothing else. Other DHT lookups are made
+	// again; scans only if some rank committed since the first of them.
 	pending := slices.ContainsFunc(tx.scans, func(s scan) bool { return s.id == nil || s.id.hit == 0 })
 	if !pending {
 		return true
 	}
+	rescan := true
 	if tx.epochSet {
 		if now, err := st.commits(); err == nil && now == tx.epoch {
-			return true
+			rescan = false
 		}
 	}
 	// Lookups of IDs that scan (edges, vertices without labels) share one
 	// pass per kind.
 	byKey := map[idScan]map[uint64]struct{}{}
 	for _, s := range tx.scans {
-		if s.id != nil && s.id.scans() {
+		if rescan && s.id != nil && s.id.scans() {
 			byKey[*s.id] = map[uint64]struct{}{}
 		}
 	}
@@ -318,7 +329,7 @@ func (tx *Transaction) validate(st *store) bool {
 	for _, s := range tx.scans {
 		var now map[uint64]struct{}
 		var err error
-		if s.id != nil && s.id.hit != 0 {
+		if s.id != nil && s.id.hit != 0 || !rescan && s.global() {
 			continue
 		}
 		if s.id != nil && s.id.scans() {
@@ -433,12 +444,17 @@ func (tx *Transaction) commit() error {
 				continue
 			}
 			c := change{k: it.k, n: it.n}
-			if !o.created {
-				old, err := st.load(it.k, it.n)
+			switch {
+			case o.created:
+			case o.orig != nil:
+				// Read whole, and validated unchanged under the lock.
+				c.old, c.chain = o.orig, o.chain
+			default:
+				old, chain, err := st.loadImage(it.k, it.n, false, true)
 				if err != nil {
 					return gdi.Errorf(gdi.ErrTransactionCommitFail, "%v", err)
 				}
-				c.old = old
+				c.old, c.chain = old, chain
 			}
 			if !o.deleted {
 				c.new = o.rec.clone()
@@ -516,9 +532,17 @@ func (tx *Transaction) end() {
 	}
 	tx.objs = [2]map[uint64]*txObj{}
 	tx.scans = nil
-	tx.db.mu.Lock()
-	tx.db.transactions = removeItem(tx.db.transactions, tx)
-	tx.db.mu.Unlock()
+	db := tx.db
+	db.mu.Lock()
+	if tx.slot < len(db.transactions) && db.transactions[tx.slot] == tx {
+		last := db.transactions[len(db.transactions)-1]
+		db.transactions[tx.slot], last.slot = last, tx.slot
+		db.transactions = db.transactions[:len(db.transactions)-1]
+		if tx.typ == gdi.CollectiveReadTransaction {
+			db.collective--
+		}
+	}
+	db.mu.Unlock()
 }
 
 func (tx *Transaction) vertexUID(n uint64) gdi.VertexUID {
