@@ -102,7 +102,10 @@ func (db *Database) BulkLoad(src BulkSource) error {
 	if err := db.Agree(call, local); err != nil {
 		return err
 	}
-	return b.run()
+	if err := b.run(); err != nil {
+		return err
+	}
+	return db.rebuildIndexes()
 }
 
 type bulk struct {

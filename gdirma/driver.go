@@ -30,6 +30,11 @@ type Params struct {
 	// DHTEntries is the number of implicit-index entries per rank (one per
 	// label of each vertex with an ID). Default MemoryPerRank/BlockSize.
 	DHTEntries int
+	// IndexMemoryPerRank is the size of each rank's memory for the
+	// entries of explicit indexes, in bytes. Default 4 MiB, at least 4
+	// KiB. An index whose entries do not fit is left without: its queries
+	// scan the graph.
+	IndexMemoryPerRank int
 }
 
 // Defaults of Params.
@@ -37,6 +42,7 @@ const (
 	DefaultBlockSize     = 256
 	DefaultMemoryPerRank = 8 << 20
 	DefaultDHTBuckets    = 4096
+	DefaultIndexMemory   = 4 << 20
 )
 
 func (p Params) withDefaults() (Params, error) {
@@ -49,6 +55,9 @@ func (p Params) withDefaults() (Params, error) {
 	if p.DHTBuckets == 0 {
 		p.DHTBuckets = DefaultDHTBuckets
 	}
+	if p.IndexMemoryPerRank == 0 {
+		p.IndexMemoryPerRank = DefaultIndexMemory
+	}
 	switch {
 	case p.BlockSize < 64 || p.BlockSize > 4096 || p.BlockSize%8 != 0:
 		return p, gdi.Errorf(gdi.ErrArgument, "gdirma: block size %d: want a multiple of 8 from 64 to 4096", p.BlockSize)
@@ -58,6 +67,8 @@ func (p Params) withDefaults() (Params, error) {
 		return p, gdi.Errorf(gdi.ErrArgument, "gdirma: %d DHT buckets", p.DHTBuckets)
 	case p.DHTEntries < 0 || p.DHTEntries > 1<<30:
 		return p, gdi.Errorf(gdi.ErrArgument, "gdirma: %d DHT entries", p.DHTEntries)
+	case p.IndexMemoryPerRank < 4*indexNodeSize || p.IndexMemoryPerRank/indexNodeSize > 1<<31:
+		return p, gdi.Errorf(gdi.ErrArgument, "gdirma: index memory per rank %d", p.IndexMemoryPerRank)
 	}
 	if p.DHTEntries == 0 {
 		p.DHTEntries = max(64, p.MemoryPerRank/p.BlockSize)
@@ -115,5 +126,6 @@ func (Driver) CreateDatabase(comm rma.Comm, params any) (gdi.Database, error) {
 		return nil, gdi.Errorf(gdi.ErrNoMemory, "gdirma: %v", err)
 	}
 	db.st = st
+	db.SetIndexHook(db.indexChanged)
 	return db, nil
 }

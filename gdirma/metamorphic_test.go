@@ -87,11 +87,83 @@ func metamorphicRank(c rma.Comm, db gdi.Database, seed uint64, steps int) (strin
 	if err != nil {
 		return "", err
 	}
-	var ids []string // vertices believed alive, identical on every rank
+	// Explicit indexes, changed collectively as the steps go, and the
+	// constraints queries filter them with.
+	byLabel, err := db.CreateIndex(gdi.HashTableIndex, 0)
+	if err != nil {
+		return "", err
+	}
+	byNum, err := db.CreateIndex(gdi.BTreeIndex, 0)
+	if err != nil {
+		return "", err
+	}
+	mixed, err := db.CreateIndex(gdi.BTreeIndex, 0)
+	if err != nil {
+		return "", err
+	}
+	if err := errors.Join(byLabel.AddLabel(extra[0]), byNum.AddPropertyType(num),
+		mixed.AddLabelsAndPropertyTypes([]gdi.Label{extra[1], gdi.LabelNone}, []gdi.PropertyType{tags})); err != nil {
+		return "", err
+	}
+	indexes := []gdi.Index{byLabel, byNum, mixed}
+	constraint := func(conds ...func(s gdi.Subconstraint) error) (gdi.Constraint, error) {
+		cs, err := db.CreateConstraint()
+		if err != nil {
+			return nil, err
+		}
+		for _, cond := range conds {
+			s, err := db.CreateSubconstraint()
+			if err != nil {
+				return nil, err
+			}
+			if err := errors.Join(cond(s), cs.AddSubconstraint(s)); err != nil {
+				return nil, err
+			}
+		}
+		return cs, nil
+	}
+	numIs := func(op gdi.Op, x int64) func(s gdi.Subconstraint) error {
+		return func(s gdi.Subconstraint) error { return s.AddPropertyCondition(num, op, gdi.Int64s(x)) }
+	}
+	var filters []gdi.Constraint
+	for _, conds := range [][]func(s gdi.Subconstraint) error{
+		{numIs(gdi.Smaller, 300)},
+		{numIs(gdi.EqGreater, 700), numIs(gdi.Equal, 5)},
+		{func(s gdi.Subconstraint) error { return s.AddLabelCondition(extra[0], gdi.Equal) }},
+		{func(s gdi.Subconstraint) error {
+			return errors.Join(s.AddPropertyCondition(tags, gdi.Equal, gdi.Chars("t1")), s.AddLabelCondition(extra[2], gdi.NotEqual))
+		}},
+	} {
+		f, err := constraint(conds...)
+		if err != nil {
+			return "", err
+		}
+		filters = append(filters, f)
+	}
+	var transcript []string // this rank's query results
+	var ids []string        // vertices believed alive, identical on every rank
 	next := 0
 	for step := range steps {
+		if step%20 == 19 { // every rank: change an index (collective)
+			x := indexes[rng.IntN(len(indexes))]
+			var err error
+			switch rng.IntN(4) {
+			case 0:
+				err = x.AddLabel(extra[rng.IntN(len(extra))])
+			case 1:
+				err = x.RemoveLabel(extra[rng.IntN(len(extra))])
+			case 2:
+				err = x.AddPropertyType(num)
+			default:
+				err = x.RemovePropertyType(tags)
+			}
+			if err != nil {
+				return "", fmt.Errorf("step %d: index change: %w", step, err)
+			}
+		}
 		mine := step%c.Size() == c.Rank()
-		op := rng.IntN(11)
+		op := rng.IntN(13)
+		qi, qf := rng.IntN(len(indexes)), rng.IntN(len(filters)+1)
 		abort := rng.IntN(8) == 0
 		pick := func() string {
 			if len(ids) == 0 {
@@ -125,7 +197,44 @@ func metamorphicRank(c rma.Comm, db gdi.Database, seed uint64, steps int) (strin
 					return tx.AssociateVertex(uid)
 				}
 				switch {
-				case op < 3 || a == "": // create a vertex
+				case op >= 11: // an index query
+					var f gdi.Constraint
+					if qf < len(filters) {
+						f = filters[qf]
+					}
+					us, err := tx.VerticesOfIndex(indexes[qi], f)
+					if err != nil {
+						return err
+					}
+					if op == 12 {
+						// Which vertices are local depends on the
+						// backend's placement: they must be a part of the
+						// global answer.
+						local, err := tx.LocalVerticesOfIndex(indexes[qi], f)
+						if err != nil {
+							return err
+						}
+						for _, u := range local {
+							if !slices.Contains(us, u) {
+								return fmt.Errorf("local index query found %v, which the global one did not", u)
+							}
+						}
+					}
+					var found []string
+					for _, u := range us {
+						x, err := tx.AssociateVertex(u)
+						if err != nil {
+							return err
+						}
+						vs, err := x.Properties(gdi.PropertyTypeID)
+						if err != nil || len(vs) != 1 {
+							return fmt.Errorf("ID of a vertex found: %v %v", vs, err)
+						}
+						found = append(found, string(vs[0].Raw()))
+					}
+					slices.Sort(found)
+					transcript = append(transcript, fmt.Sprintf("step %d: index %d filter %d: %v", step, qi, qf, found))
+				case op < 4 || a == "": // create a vertex
 					x, err := tx.CreateVertex([]byte(newID))
 					if err == nil {
 						err = errors.Join(x.AddLabel(v), x.AddProperty(num, gdi.Int64s(val)))
@@ -261,10 +370,28 @@ func metamorphicRank(c rma.Comm, db gdi.Database, seed uint64, steps int) (strin
 			ids = slices.DeleteFunc(ids, func(s string) bool { return s == dl })
 		}
 	}
+	// The query transcripts of all ranks, in step order.
+	all, err := c.Allgatherv([]byte(strings.Join(transcript, "\n")))
+	if err != nil {
+		return "", err
+	}
+	var lines []string
+	for _, t := range all {
+		if len(t) > 0 {
+			lines = append(lines, strings.Split(string(t), "\n")...)
+		}
+	}
+	slices.SortFunc(lines, func(a, b string) int {
+		var x, y int
+		fmt.Sscanf(a, "step %d", &x)
+		fmt.Sscanf(b, "step %d", &y)
+		return x - y
+	})
 	if c.Rank() != 0 {
 		return "", nil
 	}
-	return dumpGraph(db, v, ids)
+	g, err := dumpGraph(db, v, ids)
+	return g + strings.Join(lines, "\n"), err
 }
 
 // dumpGraph describes the vertices ids and their edges by application IDs,

@@ -316,6 +316,22 @@ func (tx *Transaction) query(k kind, idx gdi.Index, c gdi.Constraint, local bool
 	eval := func(st *store) (map[uint64]struct{}, error) {
 		out := map[uint64]struct{}{}
 		var degErr error
+		if d := db.treeOf(idx); d != nil && k == vertexKind {
+			found, err := db.candidates(d, db.plan(d, pred.dnf, pred.hasFilter), local)
+			if err != nil {
+				return nil, err
+			}
+			for n := range found {
+				r, err := st.loadPart(vertexKind, n, true)
+				if err != nil {
+					return nil, err
+				}
+				if r != nil && pred.holds(objView{db: db, r: r, degrees: func() (uint64, uint64, uint64) { return r.degrees(n) }}) {
+					out[n] = struct{}{}
+				}
+			}
+			return out, nil
+		}
 		err := st.scan(k, func(n uint64, r *record) error {
 			v := objView{db: db, r: r}
 			if k == vertexKind {

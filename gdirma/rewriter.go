@@ -41,7 +41,7 @@ func (st *store) rewrite(f func(k kind, r *record) (*record, error)) error {
 
 // FreeLabel removes l from every object and index and frees it.
 func (db *Database) FreeLabel(l gdi.Label) error {
-	return db.RewriteFreeLabel(l, db.quietCheck, func(n uint32) error {
+	return db.reindexAfter(db.RewriteFreeLabel(l, db.quietCheck, func(n uint32) error {
 		var unlabeled []*record
 		err := db.st.rewrite(func(k kind, r *record) (*record, error) {
 			// Lightweight edges carry their label in the references
@@ -73,7 +73,7 @@ func (db *Database) FreeLabel(l gdi.Label) error {
 			return err
 		}
 		return db.sharedIDWarning(unlabeled)
-	})
+	}))
 }
 
 // sharedIDWarning returns WarnNonUniqueID if one of the vertices, which
@@ -95,7 +95,7 @@ func (db *Database) sharedIDWarning(unlabeled []*record) error {
 
 // FreePropertyType removes every property of type p and frees p.
 func (db *Database) FreePropertyType(p gdi.PropertyType) error {
-	return db.RewriteFreePropertyType(p, db.quietCheck, func(n uint32) error {
+	return db.reindexAfter(db.RewriteFreePropertyType(p, db.quietCheck, func(n uint32) error {
 		return db.st.rewrite(func(_ kind, r *record) (*record, error) {
 			if len(r.values(n)) == 0 {
 				return nil, nil
@@ -104,13 +104,13 @@ func (db *Database) FreePropertyType(p gdi.PropertyType) error {
 			nr.removeProperties(n)
 			return nr, nil
 		})
-	})
+	}))
 }
 
 // UpdatePropertyType changes the description of p and rewrites every
 // property of type p to match it.
 func (db *Database) UpdatePropertyType(p gdi.PropertyType, info gdi.PropertyTypeInfo, def gdi.Value) error {
-	return db.RewriteUpdatePropertyType(p, info, def, db.quietCheck, func(n uint32, norm gdi.PropertyTypeInfo) error {
+	return db.reindexAfter(db.RewriteUpdatePropertyType(p, info, def, db.quietCheck, func(n uint32, norm gdi.PropertyTypeInfo) error {
 		return db.st.rewrite(func(_ kind, r *record) (*record, error) {
 			vals := r.values(n)
 			if len(vals) == 0 {
@@ -127,5 +127,14 @@ func (db *Database) UpdatePropertyType(p gdi.PropertyType, info gdi.PropertyType
 			}
 			return nr, nil
 		})
-	})
+	}))
+}
+
+// reindexAfter rebuilds the index trees after a metadata rewrite that
+// succeeded (err == nil): it changed holders and index sets at once.
+func (db *Database) reindexAfter(err error) error {
+	if err != nil {
+		return err
+	}
+	return db.rebuildIndexes()
 }

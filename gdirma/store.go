@@ -10,6 +10,7 @@ import (
 	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/dht"
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/index"
 	"github.com/gdi-go/gdi/rma"
 	"github.com/gdi-go/gdi/txn"
 )
@@ -114,6 +115,9 @@ type store struct {
 	held func(n uint64) bool
 
 	bufs *sync.Pool // of *[]byte, one block each
+
+	forest *index.Forest // entries of explicit indexes (index.go)
+	idx    *indexTrees
 }
 
 func newStore(comm rma.Comm, p Params, tag uint16) (*store, error) {
@@ -130,12 +134,17 @@ func newStore(comm rma.Comm, p Params, tag uint16) (*store, error) {
 	if st.ids, err = dht.New(comm, dht.Config{Buckets: p.DHTBuckets, Entries: p.DHTEntries, MaxKey: idKeyLen}); err != nil {
 		return nil, errors.Join(err, st.pool.Free(), st.ctl.Free())
 	}
+	st.forest, err = index.NewForest(comm, index.Config{NodeSize: indexNodeSize, Nodes: p.IndexMemoryPerRank / indexNodeSize, MaxKey: indexMaxKey})
+	if err != nil {
+		return nil, errors.Join(err, st.pool.Free(), st.ctl.Free(), st.ids.Free())
+	}
+	st.idx = &indexTrees{defs: map[uint32]*treeDef{}}
 	return st, nil
 }
 
 // free releases the windows (collective).
 func (st *store) free() error {
-	return errors.Join(st.ids.Free(), st.ctl.Free(), st.pool.Free())
+	return errors.Join(st.forest.Free(), st.ids.Free(), st.ctl.Free(), st.pool.Free())
 }
 
 // internal wraps a failure of the RMA layer.
@@ -408,35 +417,44 @@ func (st *store) scan(k kind, fn func(n uint64, r *record) error) error {
 
 // scanHolders calls fn for every committed holder of kind k.
 func (st *store) scanHolders(k kind, fn func(n uint64, r *record) error) error {
-	const chunk = 1 << 20
 	for rank := range st.size {
-		hw, err := st.ctl.AtomicGet(rank, ctlHighWater)
-		if err != nil {
+		if err := st.scanRank(rank, k, fn); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// scanRank calls fn for every committed holder of kind k whose primary
+// block is on rank.
+func (st *store) scanRank(rank int, k kind, fn func(n uint64, r *record) error) error {
+	const chunk = 1 << 20
+	hw, err := st.ctl.AtomicGet(rank, ctlHighWater)
+	if err != nil {
+		return internal(err)
+	}
+	per := max(1, chunk/st.bs)
+	buf := make([]byte, per*st.bs)
+	for b0 := 1; b0 <= int(hw); b0 += per {
+		cnt := min(per, int(hw)-b0+1)
+		if err := st.data.Get(buf[:cnt*st.bs], rank, b0*st.bs); err != nil {
 			return internal(err)
 		}
-		per := max(1, chunk/st.bs)
-		buf := make([]byte, per*st.bs)
-		for b0 := 1; b0 <= int(hw); b0 += per {
-			cnt := min(per, int(hw)-b0+1)
-			if err := st.data.Get(buf[:cnt*st.bs], rank, b0*st.bs); err != nil {
-				return internal(err)
+		if err := st.data.Flush(rank); err != nil {
+			return internal(err)
+		}
+		for i := range cnt {
+			if binary.LittleEndian.Uint64(buf[i*st.bs:]) != markerPrimary|uint64(k) {
+				continue
 			}
-			if err := st.data.Flush(rank); err != nil {
-				return internal(err)
+			n := uint64(bgdl.DPtr(uint64(rank)<<48 | uint64((b0+i)*st.bs)))
+			r, err := st.load(k, n)
+			if err != nil {
+				return err
 			}
-			for i := range cnt {
-				if binary.LittleEndian.Uint64(buf[i*st.bs:]) != markerPrimary|uint64(k) {
-					continue
-				}
-				n := uint64(bgdl.DPtr(uint64(rank)<<48 | uint64((b0+i)*st.bs)))
-				r, err := st.load(k, n)
-				if err != nil {
+			if r != nil {
+				if err := fn(n, r); err != nil {
 					return err
-				}
-				if r != nil {
-					if err := fn(n, r); err != nil {
-						return err
-					}
 				}
 			}
 		}
@@ -672,6 +690,11 @@ func (st *store) apply(changes []change) (freed []uint64, err error) {
 	}
 	version, err := st.nextVersion()
 	if err != nil {
+		return fail(err)
+	}
+	// The explicit indexes, while the holders are locked: a query that
+	// finds a new entry early waits for the holder's lock.
+	if _, err := st.reindex(changes); err != nil {
 		return fail(err)
 	}
 	for i, c := range changes {

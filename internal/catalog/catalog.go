@@ -25,8 +25,11 @@ type Catalog struct {
 	lastLabel, lastPtype, lastIndex uint32
 	labelOrder, ptypeOrder          []uint32
 	indexes                         []*Index
-	constraints                     []*Constraint
-	subconstraints                  []*Subconstraint
+	// indexHook, if set, is called collectively after an index is
+	// created, changed or freed (see SetIndexHook).
+	indexHook      func(IndexDef) error
+	constraints    []*Constraint
+	subconstraints []*Subconstraint
 }
 
 type labelMeta struct {

@@ -39,11 +39,64 @@ func (cat *Catalog) CreateIndex(t gdi.IndexType, hint int) (gdi.Index, error) {
 		return nil, err
 	}
 	cat.mu.Lock()
-	defer cat.mu.Unlock()
 	cat.lastIndex++
 	x := &Index{cat: cat, num: cat.lastIndex, typ: t}
 	cat.indexes = append(cat.indexes, x)
-	return x, nil
+	def := x.defLocked()
+	cat.mu.Unlock()
+	return x, cat.callIndexHook(def)
+}
+
+// IndexDef is what a backend that keeps index entries needs to know of an
+// index: its number and sets L and P (object numbers), or that it is
+// freed.
+type IndexDef struct {
+	Num            uint32
+	Labels, Ptypes []uint32
+	Freed          bool
+}
+
+// SetIndexHook makes the catalog call hook, on every rank, after each
+// collective call that creates an index, changes its L or P, or frees it,
+// with the index as it is then. An error of the hook is the call's error.
+func (cat *Catalog) SetIndexHook(hook func(IndexDef) error) {
+	cat.mu.Lock()
+	defer cat.mu.Unlock()
+	cat.indexHook = hook
+}
+
+func (cat *Catalog) callIndexHook(def IndexDef) error {
+	cat.mu.RLock()
+	hook := cat.indexHook
+	cat.mu.RUnlock()
+	if hook == nil {
+		return nil
+	}
+	return hook(def)
+}
+
+// IndexDefs returns the indexes that are not freed.
+func (cat *Catalog) IndexDefs() []IndexDef {
+	cat.mu.RLock()
+	defer cat.mu.RUnlock()
+	out := make([]IndexDef, len(cat.indexes))
+	for i, x := range cat.indexes {
+		out[i] = x.defLocked()
+	}
+	return out
+}
+
+// IndexNum returns the number of an index of this catalog (see IndexSets
+// for the errors).
+func (cat *Catalog) IndexNum(idx gdi.Index) (uint32, error) {
+	if _, _, err := cat.IndexSets(idx); err != nil {
+		return 0, err
+	}
+	return idx.(*Index).num, nil
+}
+
+func (x *Index) defLocked() IndexDef {
+	return IndexDef{Num: x.num, Labels: slices.Clone(x.labels), Ptypes: slices.Clone(x.ptypes), Freed: x.freed}
 }
 
 func (x *Index) validLocked() error {
@@ -120,7 +173,6 @@ func (x *Index) change(call string, add bool, ls []gdi.Label, ps []gdi.PropertyT
 		return err
 	}
 	cat.mu.Lock()
-	defer cat.mu.Unlock()
 	if add {
 		for _, n := range lnums {
 			if !slices.Contains(x.labels, n) {
@@ -132,11 +184,13 @@ func (x *Index) change(call string, add bool, ls []gdi.Label, ps []gdi.PropertyT
 				x.ptypes = append(x.ptypes, n)
 			}
 		}
-		return nil
+	} else {
+		x.labels = slices.DeleteFunc(x.labels, func(n uint32) bool { return slices.Contains(lnums, n) })
+		x.ptypes = slices.DeleteFunc(x.ptypes, func(n uint32) bool { return slices.Contains(pnums, n) })
 	}
-	x.labels = slices.DeleteFunc(x.labels, func(n uint32) bool { return slices.Contains(lnums, n) })
-	x.ptypes = slices.DeleteFunc(x.ptypes, func(n uint32) bool { return slices.Contains(pnums, n) })
-	return nil
+	def := x.defLocked()
+	cat.mu.Unlock()
+	return cat.callIndexHook(def)
 }
 
 // AddLabel adds l to L (collective).
@@ -184,10 +238,11 @@ func (x *Index) Free() error {
 		return err
 	}
 	cat.mu.Lock()
-	defer cat.mu.Unlock()
 	x.freed = true
 	cat.indexes = removeItem(cat.indexes, x)
-	return nil
+	def := x.defLocked()
+	cat.mu.Unlock()
+	return cat.callIndexHook(def)
 }
 
 // forgetLabelLocked and forgetPtypeLocked remove freed metadata from every index of

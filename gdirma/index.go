@@ -1,0 +1,422 @@
+package gdirma
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+
+	"github.com/gdi-go/gdi/bgdl"
+	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/index"
+	"github.com/gdi-go/gdi/internal/catalog"
+)
+
+// Explicit indexes keep their vertex entries in trees of an index.Forest:
+// each index has one tree, whose part on rank r holds the entries of the
+// vertices whose primary block is on r. A vertex that the index covers
+// (gdi.IndexCovers) has the entries
+//
+//	[keyAll]                                    one
+//	[keyLabel, label]                           per label of the vertex in L
+//	                                            (LabelNone if it has none)
+//	[keyProp, property type, value key]         per property of a type in P
+//
+// each with the vertex number as value. A query turns every conjunction of
+// its constraint into one key range — a property condition on a type in P
+// if it has one, else a label condition "has l" for l in L, else every
+// entry — scans those ranges in the parts of all ranks (or its own, for
+// local queries) with one-sided reads, and checks each vertex found against
+// the whole predicate, so the ranges only need to hold a superset of the
+// answer. The cost follows the size of the ranges, not of the graph.
+//
+// Entries change in the commit that changes the vertex, while it holds the
+// vertex's write lock, so a commit's entries are in every index once Commit
+// returns. Changes of L or P, metadata rewrites and BulkLoad rebuild the
+// trees (collectively). Edges have no entries: edge queries scan.
+const (
+	keyAll   = 0
+	keyLabel = 1
+	keyProp  = 2
+
+	// indexMaxKey bounds keys: 1 + 4 bytes of prefix and 19 of value. Longer
+	// values (strings) are cut; queries check the whole value anyway.
+	indexMaxKey = 24
+	// indexNodeSize is the size of a tree node.
+	indexNodeSize = 1024
+)
+
+// indexTrees maps index numbers to their trees and sets, on one rank.
+type indexTrees struct {
+	mu   sync.RWMutex
+	defs map[uint32]*treeDef
+}
+
+// treeDef is an index with entries: its tree and its sets L and P.
+type treeDef struct {
+	tree           index.Tree
+	labels, ptypes []uint32
+}
+
+// covers is gdi.IndexCovers on object numbers.
+func (d *treeDef) covers(r *record) bool {
+	if len(d.labels) == 0 && len(d.ptypes) == 0 {
+		return false
+	}
+	if len(d.labels) > 0 && !slices.ContainsFunc(d.labels, func(l uint32) bool {
+		return l == uint32(gdi.LabelNone) && len(r.labels) == 0 || r.hasLabel(l)
+	}) {
+		return false
+	}
+	if len(d.ptypes) > 0 && !slices.ContainsFunc(r.props, func(p property) bool { return slices.Contains(d.ptypes, p.ptype) }) {
+		return false
+	}
+	return true
+}
+
+// keys returns the entry keys of vertex r in the index.
+func (d *treeDef) keys(r *record) [][]byte {
+	if r == nil || !d.covers(r) {
+		return nil
+	}
+	out := [][]byte{{keyAll}}
+	if len(r.labels) == 0 && slices.Contains(d.labels, uint32(gdi.LabelNone)) {
+		out = append(out, labelKey(uint32(gdi.LabelNone)))
+	}
+	for _, l := range r.labels {
+		if slices.Contains(d.labels, l) {
+			out = append(out, labelKey(l))
+		}
+	}
+	for _, p := range r.props {
+		if slices.Contains(d.ptypes, p.ptype) {
+			out = append(out, propKey(p.ptype, p.value))
+		}
+	}
+	return out
+}
+
+func labelKey(l uint32) []byte { return binary.BigEndian.AppendUint32([]byte{keyLabel}, l) }
+
+func propPrefix(p uint32) []byte { return binary.BigEndian.AppendUint32([]byte{keyProp}, p) }
+
+// propKey is the key of value v of property type p. Numbers are written so
+// that their byte order is their numeric order (the first element of an
+// array stands for it); other values are their bytes, cut to fit.
+func propKey(p uint32, v gdi.Value) []byte {
+	k := propPrefix(p)
+	if x, ok := orderedNumber(v); ok {
+		return binary.BigEndian.AppendUint64(k, x)
+	}
+	raw := v.AppendRaw(nil)
+	return append(k, raw[:min(len(raw), indexMaxKey-len(k))]...)
+}
+
+// orderedNumber maps the first element of a numeric value to a word whose
+// unsigned order is the numeric order within its datatype.
+func orderedNumber(v gdi.Value) (uint64, bool) {
+	raw := v.AppendRaw(nil)
+	size, err := v.Datatype().Size()
+	if err != nil || len(raw) < size {
+		return 0, false
+	}
+	e := raw[:size]
+	var u uint64
+	for i := size - 1; i >= 0; i-- {
+		u = u<<8 | uint64(e[i])
+	}
+	switch v.Datatype() {
+	case gdi.Int8, gdi.Int16, gdi.Int32, gdi.Int64:
+		shift := 64 - 8*uint(size)
+		return uint64(int64(u<<shift)>>shift) ^ 1<<63, true
+	case gdi.Uint8, gdi.Uint16, gdi.Uint32, gdi.Uint64:
+		return u, true
+	case gdi.Float, gdi.Double:
+		f := math.Float64frombits(u)
+		if v.Datatype() == gdi.Float {
+			f = float64(math.Float32frombits(uint32(u)))
+		}
+		if f == 0 {
+			f = 0 // -0 and +0 are equal
+		}
+		b := math.Float64bits(f)
+		if b&(1<<63) != 0 {
+			return ^b, true
+		}
+		return b | 1<<63, true
+	}
+	return 0, false
+}
+
+// keyRange is an inclusive range of keys.
+type keyRange struct{ lo, hi []byte }
+
+// upTo returns the largest key that starts with prefix.
+func upTo(prefix []byte) []byte {
+	return append(slices.Clone(prefix), bytes.Repeat([]byte{0xff}, indexMaxKey-len(prefix))...)
+}
+
+// plan returns the key ranges that hold every vertex of the index that
+// may satisfy dnf (all of them if has is false).
+func (db *Database) plan(d *treeDef, dnf gdi.DNF, has bool) []keyRange {
+	all := keyRange{[]byte{keyAll}, []byte{keyAll}}
+	if !has {
+		return []keyRange{all}
+	}
+	var out []keyRange
+	add := func(r keyRange) {
+		if !slices.ContainsFunc(out, func(x keyRange) bool { return bytes.Equal(x.lo, r.lo) && bytes.Equal(x.hi, r.hi) }) {
+			out = append(out, r)
+		}
+	}
+	for _, c := range dnf {
+		if r, ok := db.propRange(d, c); ok {
+			add(r)
+			continue
+		}
+		found := false
+		for _, lc := range c.Labels {
+			n, err := db.LabelNum(lc.Label, true)
+			if err == nil && lc.Op == gdi.Equal && slices.Contains(d.labels, n) {
+				k := labelKey(n)
+				add(keyRange{k, k})
+				found = true
+				break
+			}
+		}
+		if !found {
+			add(all)
+		}
+	}
+	return out
+}
+
+// propRange returns the range of a property condition of c on a type in
+// P: exact for numbers and for equality, the whole type otherwise.
+func (db *Database) propRange(d *treeDef, c gdi.Conjunction) (keyRange, bool) {
+	var best keyRange
+	found := false
+	for _, pc := range c.Properties {
+		if pc.PropertyType.IsReadOnly() {
+			continue
+		}
+		n, info, err := db.PtypeNum(pc.PropertyType)
+		if err != nil || !slices.Contains(d.ptypes, n) {
+			continue
+		}
+		pfx := propPrefix(n)
+		r := keyRange{pfx, upTo(pfx)}
+		if pc.Value.Datatype() == info.Datatype {
+			k := propKey(n, pc.Value)
+			_, numeric := orderedNumber(pc.Value)
+			// Equal values have equal keys only where equality is that of
+			// the bytes (not for times with zones or decimals).
+			bytewise := numeric || info.Datatype == gdi.Char || info.Datatype == gdi.Byte || info.Datatype == gdi.Bool
+			switch {
+			case pc.Op == gdi.Equal && bytewise:
+				r = keyRange{k, k}
+			case numeric && (pc.Op == gdi.Smaller || pc.Op == gdi.EqSmaller):
+				r.hi = k
+			case numeric && (pc.Op == gdi.Greater || pc.Op == gdi.EqGreater):
+				r.lo = k
+			}
+		}
+		narrow := !bytes.Equal(r.lo, pfx) || !bytes.Equal(r.hi, upTo(pfx))
+		if !found || narrow {
+			best, found = r, true
+		}
+		if narrow {
+			break
+		}
+	}
+	return best, found
+}
+
+// tree returns the entries of index idx, or nil if it has none (queries
+// scan).
+func (db *Database) treeOf(idx gdi.Index) *treeDef {
+	num, err := db.IndexNum(idx)
+	if err != nil {
+		return nil
+	}
+	db.st.idx.mu.RLock()
+	defer db.st.idx.mu.RUnlock()
+	return db.st.idx.defs[num]
+}
+
+// candidates returns the vertices in the ranges of tree d, on every rank
+// or on this one.
+func (db *Database) candidates(d *treeDef, ranges []keyRange, local bool) (map[uint64]struct{}, error) {
+	out := map[uint64]struct{}{}
+	for r := range db.st.size {
+		if local && r != db.rank {
+			continue
+		}
+		for _, kr := range ranges {
+			err := db.st.forest.Scan(d.tree, r, kr.lo, kr.hi, func(_ []byte, v uint64) bool {
+				out[v] = struct{}{}
+				return true
+			})
+			if err != nil {
+				return nil, indexErr(err)
+			}
+		}
+	}
+	return out, nil
+}
+
+// indexErr wraps an error of the index trees: a busy part is a conflict
+// with a committing transaction, a full one a lack of memory.
+func indexErr(err error) error {
+	switch {
+	case errors.Is(err, index.ErrBusy):
+		return gdi.Errorf(gdi.ErrTransactionCritical, "gdirma: index: %v", err)
+	case errors.Is(err, index.ErrFull):
+		return gdi.Errorf(gdi.ErrNoMemory, "gdirma: index: %v", err)
+	}
+	return gdi.Errorf(gdi.ErrIntern, "gdirma: index: %v", err)
+}
+
+// indexChanged is the catalog's index hook: it makes, rebuilds or drops
+// the tree of an index (collective, like the calls that invoke it).
+func (db *Database) indexChanged(def catalog.IndexDef) error {
+	db.st.idx.mu.Lock()
+	old := db.st.idx.defs[def.Num]
+	delete(db.st.idx.defs, def.Num)
+	db.st.idx.mu.Unlock()
+	if old != nil {
+		if err := db.st.forest.Drop(old.tree); err != nil {
+			return indexErr(err)
+		}
+	}
+	if def.Freed {
+		return nil
+	}
+	return db.buildIndex(def)
+}
+
+// buildIndex creates the tree of index def and fills this rank's part
+// with the entries of the rank's vertices (collective). If the forest has
+// no room, on any rank, the index is left without entries: its queries
+// scan, as they did before.
+func (db *Database) buildIndex(def catalog.IndexDef) error {
+	t, err := db.st.forest.Create()
+	if errors.Is(err, index.ErrFull) {
+		return nil // no tree slot left, alike on every rank
+	}
+	if err != nil {
+		return indexErr(err)
+	}
+	d := &treeDef{tree: t, labels: def.Labels, ptypes: def.Ptypes}
+	var local error
+	if len(d.labels)+len(d.ptypes) > 0 {
+		var ops []index.Op
+		flush := func() error {
+			err := db.st.forest.Apply(t, db.rank, ops)
+			ops = ops[:0]
+			return err
+		}
+		local = db.st.scanRank(db.rank, vertexKind, func(n uint64, r *record) error {
+			for _, k := range d.keys(r) {
+				ops = append(ops, index.Op{Key: k, Val: n})
+			}
+			if len(ops) >= 4096 {
+				return flush()
+			}
+			return nil
+		})
+		if local == nil {
+			local = flush()
+		}
+	}
+	if err := db.Agree(fmt.Sprintf("index %d entries", def.Num), local); err != nil {
+		// Out of room somewhere: no entries anywhere, queries scan.
+		if err := db.st.forest.Drop(t); err != nil {
+			return indexErr(err)
+		}
+		if gdi.ErrorClass(err) == gdi.ErrNoMemory || errors.Is(local, index.ErrFull) {
+			return nil
+		}
+		return err
+	}
+	db.st.idx.mu.Lock()
+	db.st.idx.defs[def.Num] = d
+	db.st.idx.mu.Unlock()
+	return nil
+}
+
+// rebuildIndexes rebuilds the trees of all indexes, after changes that
+// bypass commits (BulkLoad) or change many holders and the index sets at
+// once (metadata rewrites). Collective.
+func (db *Database) rebuildIndexes() error {
+	for _, def := range db.IndexDefs() {
+		if err := db.indexChanged(def); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// reindex brings the index entries of the vertices in changes up to date:
+// it removes the entries of each old record that the new one does not
+// have and adds the new ones. It returns a function that undoes it (the
+// trees are sets, so applying the inverse operations is exact).
+func (st *store) reindex(changes []change) (undo func(), err error) {
+	st.idx.mu.RLock()
+	defs := make([]*treeDef, 0, len(st.idx.defs))
+	for _, d := range st.idx.defs {
+		defs = append(defs, d)
+	}
+	st.idx.mu.RUnlock()
+	type batch struct {
+		d    *treeDef
+		rank int
+		ops  []index.Op
+	}
+	var done []batch
+	undo = func() {
+		for _, b := range done {
+			inv := make([]index.Op, len(b.ops))
+			for i, op := range b.ops {
+				inv[i] = index.Op{Delete: !op.Delete, Key: op.Key, Val: op.Val}
+			}
+			_ = st.forest.Apply(b.d.tree, b.rank, inv)
+		}
+	}
+	if len(defs) == 0 {
+		return undo, nil
+	}
+	for _, d := range defs {
+		byRank := map[int][]index.Op{}
+		for _, c := range changes {
+			if c.k != vertexKind {
+				continue
+			}
+			oldKeys, newKeys := d.keys(c.old), d.keys(c.new)
+			rank := bgdl.DPtr(c.n).Rank()
+			for _, k := range oldKeys {
+				if !slices.ContainsFunc(newKeys, func(x []byte) bool { return bytes.Equal(x, k) }) {
+					byRank[rank] = append(byRank[rank], index.Op{Delete: true, Key: k, Val: c.n})
+				}
+			}
+			for _, k := range newKeys {
+				if !slices.ContainsFunc(oldKeys, func(x []byte) bool { return bytes.Equal(x, k) }) {
+					byRank[rank] = append(byRank[rank], index.Op{Key: k, Val: c.n})
+				}
+			}
+		}
+		for rank, ops := range byRank {
+			if err := st.forest.Apply(d.tree, rank, ops); err != nil {
+				// A failed batch may have applied a prefix: undo it too.
+				done = append(done, batch{d, rank, ops})
+				undo()
+				return nil, indexErr(err)
+			}
+			done = append(done, batch{d, rank, ops})
+		}
+	}
+	return undo, nil
+}
