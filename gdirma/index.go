@@ -194,11 +194,17 @@ func (db *Database) plan(d *treeDef, dnf gdi.DNF, has bool) []keyRange {
 	return out
 }
 
-// propRange returns the range of a property condition of c on a type in
-// P: exact for numbers and for equality, the whole type otherwise.
+// propRange returns a range for the property conditions of c on a type
+// in P: the intersection of their ranges (exact for numbers and for
+// equality of bytewise-equal types, the whole type otherwise), for the
+// type whose conditions narrow it most.
 func (db *Database) propRange(d *treeDef, c gdi.Conjunction) (keyRange, bool) {
-	var best keyRange
-	found := false
+	type cand struct {
+		r      keyRange
+		narrow int // 0 the whole type, 1 one bound, 2 both, 3 equality
+	}
+	byType := map[uint32]*cand{}
+	var order []uint32
 	for _, pc := range c.Properties {
 		if pc.PropertyType.IsReadOnly() {
 			continue
@@ -208,31 +214,49 @@ func (db *Database) propRange(d *treeDef, c gdi.Conjunction) (keyRange, bool) {
 			continue
 		}
 		pfx := propPrefix(n)
-		r := keyRange{pfx, upTo(pfx)}
-		if pc.Value.Datatype() == info.Datatype {
-			k := propKey(n, pc.Value)
-			_, numeric := orderedNumber(pc.Value)
-			// Equal values have equal keys only where equality is that of
-			// the bytes (not for times with zones or decimals).
-			bytewise := numeric || info.Datatype == gdi.Char || info.Datatype == gdi.Byte || info.Datatype == gdi.Bool
-			switch {
-			case pc.Op == gdi.Equal && bytewise:
-				r = keyRange{k, k}
-			case numeric && (pc.Op == gdi.Smaller || pc.Op == gdi.EqSmaller):
-				r.hi = k
-			case numeric && (pc.Op == gdi.Greater || pc.Op == gdi.EqGreater):
-				r.lo = k
+		x := byType[n]
+		if x == nil {
+			x = &cand{r: keyRange{pfx, upTo(pfx)}}
+			byType[n] = x
+			order = append(order, n)
+		}
+		if pc.Value.Datatype() != info.Datatype {
+			continue
+		}
+		k := propKey(n, pc.Value)
+		_, numeric := orderedNumber(pc.Value)
+		// Equal values have equal keys only where equality is that of the
+		// bytes (not for times with zones or decimals).
+		bytewise := numeric || info.Datatype == gdi.Char || info.Datatype == gdi.Byte || info.Datatype == gdi.Bool
+		switch {
+		case pc.Op == gdi.Equal && bytewise:
+			x.r, x.narrow = keyRange{k, k}, 3
+		case x.narrow == 3:
+		case numeric && (pc.Op == gdi.Smaller || pc.Op == gdi.EqSmaller):
+			if bytes.Compare(k, x.r.hi) < 0 {
+				x.r.hi = k
 			}
-		}
-		narrow := !bytes.Equal(r.lo, pfx) || !bytes.Equal(r.hi, upTo(pfx))
-		if !found || narrow {
-			best, found = r, true
-		}
-		if narrow {
-			break
+			x.narrow = min(2, x.narrow+1)
+		case numeric && (pc.Op == gdi.Greater || pc.Op == gdi.EqGreater):
+			if bytes.Compare(k, x.r.lo) > 0 {
+				x.r.lo = k
+			}
+			x.narrow = min(2, x.narrow+1)
 		}
 	}
-	return best, found
+	var best *cand
+	for _, n := range order {
+		if x := byType[n]; best == nil || x.narrow > best.narrow {
+			best = x
+		}
+	}
+	if best == nil {
+		return keyRange{}, false
+	}
+	if bytes.Compare(best.r.lo, best.r.hi) > 0 {
+		best.r.hi = best.r.lo // empty in truth; one key to check
+	}
+	return best.r, true
 }
 
 // tree returns the entries of index idx, or nil if it has none (queries
