@@ -124,11 +124,19 @@
 //
 // # Indexes and constraints
 //
-// Explicit indexes store no entries: a query scans the holders of all
-// ranks up to their high-water marks and keeps those that gdi.IndexCovers
-// admits and that satisfy the constraint (gdi.DNF). Local queries keep the
-// holders whose primary block is on the calling rank. Edge and neighbour
-// filters evaluate the constraint on the copies of the transaction.
+// Explicit indexes keep the entries of the vertices they cover in per-rank
+// B+trees in RMA windows (package index; see index.go): an entry for the
+// index, one per label in L and one per property of a type in P, on the
+// rank of the vertex. A query scans, in every rank's part or in its own,
+// one key range per conjunction of its constraint and checks each vertex
+// found against the whole predicate (gdi.IndexCovers and gdi.DNF), so its
+// cost follows the size of the ranges, not of the graph. Entries change
+// in the commit of the vertex, under its write lock; changes of an index's
+// sets, metadata rewrites and BulkLoad rebuild the trees collectively. An
+// index whose entries do not fit Params.IndexMemoryPerRank, and every edge
+// query, scans the holders of all ranks up to their high-water marks
+// instead. Edge and neighbour filters evaluate the constraint on the copies
+// of the transaction.
 //
 // # Caveats
 //
@@ -147,7 +155,9 @@
 //     it is never waited for beyond a few retries.
 //   - Constraints are evaluated by the rank running the transaction, on
 //     the holder it fetched with RMA; no rank computes for another.
-//   - Index queries and lookups of IDs without labels scan all holders.
+//   - Edge index queries and lookups of IDs without labels scan all
+//     holders. A writing transaction that made such a query, or any index
+//     query, rescans at commit if another commit happened since.
 //   - CSV loads and metadata rewrites are done by rank 0 on a quiet
 //     database, holder by holder. Database.BulkLoad (bulk.go) is the fast
 //     path for whole graphs: all ranks build complete holders of their
