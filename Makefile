@@ -55,7 +55,8 @@ MPI_NP ?= 2 4
 # Packages whose tests run under mpirun, each as DIR or DIR@REGEXP to run
 # only the tests matching REGEXP. Directories that do not exist yet, or
 # whose packages have no tests, are skipped.
-MPI_TEST_PKGS ?= ./rma/mpi ./bgdl@^TestStress ./dht@^TestStress ./gdirma@^Test[CSBPOL]
+MPI_TEST_PKGS ?= ./rma/mpi ./bgdl@^TestStress ./dht@^TestStress ./index@^TestStress \
+	./gdirma@^Test[CSBPOLIW]
 MPI_TEST_FLAGS ?= -test.short -test.timeout 20m
 # Wall-clock limit of one mpirun, so that a hung job cannot stall CI.
 MPI_TIMEOUT ?= 1500
