@@ -132,11 +132,12 @@
 // found against the whole predicate (gdi.IndexCovers and gdi.DNF), so its
 // cost follows the size of the ranges, not of the graph. Entries change
 // in the commit of the vertex, under its write lock; changes of an index's
-// sets, metadata rewrites and BulkLoad rebuild the trees collectively. An
-// index whose entries do not fit Params.IndexMemoryPerRank, and every edge
-// query, scans the holders of all ranks up to their high-water marks
-// instead. Edge and neighbour filters evaluate the constraint on the copies
-// of the transaction.
+// sets, metadata rewrites and BulkLoad rebuild the trees collectively.
+// Edges have entries too (lightweight ones on the rank of their origin).
+// An index whose entries do not fit Params.IndexMemoryPerRank scans the
+// holders of all ranks up to their high-water marks instead. Edge and
+// neighbour filters evaluate the constraint on the copies of the
+// transaction.
 //
 // # Caveats
 //
@@ -155,9 +156,9 @@
 //     it is never waited for beyond a few retries.
 //   - Constraints are evaluated by the rank running the transaction, on
 //     the holder it fetched with RMA; no rank computes for another.
-//   - Edge index queries and lookups of IDs without labels scan all
-//     holders. A writing transaction that made such a query, or any index
-//     query, rescans at commit if another commit happened since.
+//   - Lookups of IDs without labels scan all holders. A writing
+//     transaction that made such a lookup, or an index query, asks again at
+//     commit if another commit happened since.
 //   - CSV loads and metadata rewrites are done by rank 0 on a quiet
 //     database, holder by holder. Database.BulkLoad (bulk.go) is the fast
 //     path for whole graphs: all ranks build complete holders of their

@@ -33,10 +33,17 @@ import (
 // the whole predicate, so the ranges only need to hold a superset of the
 // answer. The cost follows the size of the ranges, not of the graph.
 //
-// Entries change in the commit that changes the vertex, while it holds the
-// vertex's write lock, so a commit's entries are in every index once Commit
+// Edges have the same entries, with the kind in the first key byte and the
+// edge number as value, on the rank of the edge's holder; a lightweight
+// edge (at most a label, no properties) has them on the rank of its origin,
+// and can only be covered by indexes of labels alone, so the commits of
+// vertices compare the lightweight edges they are the origin of only for
+// those.
+//
+// Entries change in the commit that changes the object, while it holds the
+// write lock, so a commit's entries are in every index once Commit
 // returns. Changes of L or P, metadata rewrites and BulkLoad rebuild the
-// trees (collectively). Edges have no entries: edge queries scan.
+// trees (collectively).
 const (
 	keyAll   = 0
 	keyLabel = 1
@@ -77,37 +84,45 @@ func (d *treeDef) covers(r *record) bool {
 	return true
 }
 
-// keys returns the entry keys of vertex r in the index.
-func (d *treeDef) keys(r *record) [][]byte {
+// keys returns the entry keys of object r of kind k in the index.
+func (d *treeDef) keys(k kind, r *record) [][]byte {
 	if r == nil || !d.covers(r) {
 		return nil
 	}
-	out := [][]byte{{keyAll}}
+	out := [][]byte{allKey(k)}
 	if len(r.labels) == 0 && slices.Contains(d.labels, uint32(gdi.LabelNone)) {
-		out = append(out, labelKey(uint32(gdi.LabelNone)))
+		out = append(out, labelKey(k, uint32(gdi.LabelNone)))
 	}
 	for _, l := range r.labels {
 		if slices.Contains(d.labels, l) {
-			out = append(out, labelKey(l))
+			out = append(out, labelKey(k, l))
 		}
 	}
 	for _, p := range r.props {
 		if slices.Contains(d.ptypes, p.ptype) {
-			out = append(out, propKey(p.ptype, p.value))
+			out = append(out, propKey(k, p.ptype, p.value))
 		}
 	}
 	return out
 }
 
-func labelKey(l uint32) []byte { return binary.BigEndian.AppendUint32([]byte{keyLabel}, l) }
+// The first byte of a key is the kind of object (high nibble) and the
+// kind of entry.
+func allKey(k kind) []byte { return []byte{byte(k)<<4 | keyAll} }
 
-func propPrefix(p uint32) []byte { return binary.BigEndian.AppendUint32([]byte{keyProp}, p) }
+func labelKey(k kind, l uint32) []byte {
+	return binary.BigEndian.AppendUint32([]byte{byte(k)<<4 | keyLabel}, l)
+}
+
+func propPrefix(k kind, p uint32) []byte {
+	return binary.BigEndian.AppendUint32([]byte{byte(k)<<4 | keyProp}, p)
+}
 
 // propKey is the key of value v of property type p. Numbers are written so
 // that their byte order is their numeric order (the first element of an
 // array stands for it); other values are their bytes, cut to fit.
-func propKey(p uint32, v gdi.Value) []byte {
-	k := propPrefix(p)
+func propKey(kd kind, p uint32, v gdi.Value) []byte {
+	k := propPrefix(kd, p)
 	if x, ok := orderedNumber(v); ok {
 		return binary.BigEndian.AppendUint64(k, x)
 	}
@@ -161,8 +176,8 @@ func upTo(prefix []byte) []byte {
 
 // plan returns the key ranges that hold every vertex of the index that
 // may satisfy dnf (all of them if has is false).
-func (db *Database) plan(d *treeDef, dnf gdi.DNF, has bool) []keyRange {
-	all := keyRange{[]byte{keyAll}, []byte{keyAll}}
+func (db *Database) plan(d *treeDef, k kind, dnf gdi.DNF, has bool) []keyRange {
+	all := keyRange{allKey(k), allKey(k)}
 	if !has {
 		return []keyRange{all}
 	}
@@ -173,7 +188,7 @@ func (db *Database) plan(d *treeDef, dnf gdi.DNF, has bool) []keyRange {
 		}
 	}
 	for _, c := range dnf {
-		if r, ok := db.propRange(d, c); ok {
+		if r, ok := db.propRange(d, k, c); ok {
 			add(r)
 			continue
 		}
@@ -181,8 +196,8 @@ func (db *Database) plan(d *treeDef, dnf gdi.DNF, has bool) []keyRange {
 		for _, lc := range c.Labels {
 			n, err := db.LabelNum(lc.Label, true)
 			if err == nil && lc.Op == gdi.Equal && slices.Contains(d.labels, n) {
-				k := labelKey(n)
-				add(keyRange{k, k})
+				key := labelKey(k, n)
+				add(keyRange{key, key})
 				found = true
 				break
 			}
@@ -198,7 +213,7 @@ func (db *Database) plan(d *treeDef, dnf gdi.DNF, has bool) []keyRange {
 // in P: the intersection of their ranges (exact for numbers and for
 // equality of bytewise-equal types, the whole type otherwise), for the
 // type whose conditions narrow it most.
-func (db *Database) propRange(d *treeDef, c gdi.Conjunction) (keyRange, bool) {
+func (db *Database) propRange(d *treeDef, kd kind, c gdi.Conjunction) (keyRange, bool) {
 	type cand struct {
 		r      keyRange
 		narrow int // 0 the whole type, 1 one bound, 2 both, 3 equality
@@ -213,7 +228,7 @@ func (db *Database) propRange(d *treeDef, c gdi.Conjunction) (keyRange, bool) {
 		if err != nil || !slices.Contains(d.ptypes, n) {
 			continue
 		}
-		pfx := propPrefix(n)
+		pfx := propPrefix(kd, n)
 		x := byType[n]
 		if x == nil {
 			x = &cand{r: keyRange{pfx, upTo(pfx)}}
@@ -223,7 +238,7 @@ func (db *Database) propRange(d *treeDef, c gdi.Conjunction) (keyRange, bool) {
 		if pc.Value.Datatype() != info.Datatype {
 			continue
 		}
-		k := propKey(n, pc.Value)
+		k := propKey(kd, n, pc.Value)
 		_, numeric := orderedNumber(pc.Value)
 		// Equal values have equal keys only where equality is that of the
 		// bytes (not for times with zones or decimals).
@@ -344,7 +359,7 @@ func (db *Database) buildIndex(def catalog.IndexDef) error {
 			return err
 		}
 		local = db.st.scanRank(db.rank, vertexKind, func(n uint64, r *record) error {
-			for _, k := range d.keys(r) {
+			for _, k := range d.keys(vertexKind, r) {
 				ops = append(ops, index.Op{Key: k, Val: n})
 			}
 			if len(ops) >= 4096 {
@@ -354,6 +369,20 @@ func (db *Database) buildIndex(def catalog.IndexDef) error {
 		})
 		if local == nil {
 			local = flush()
+		}
+		// Edges: each found once, through its origin; the entries go to
+		// the rank of the edge's holder (of the origin, if it has none).
+		if local == nil {
+			local = db.st.scanRank(db.rank, vertexKind, func(v uint64, r *record) error {
+				return db.st.originEdges(v, r, func(e uint64, er *record, home int) error {
+					for _, k := range d.keys(edgeKind, er) {
+						if _, err := db.st.forest.Insert(t, home, k, e); err != nil {
+							return err
+						}
+					}
+					return nil
+				})
+			})
 		}
 	}
 	if err := db.Agree(fmt.Sprintf("index %d entries", def.Num), local); err != nil {
@@ -415,20 +444,40 @@ func (st *store) reindex(changes []change) (undo func(), err error) {
 	}
 	for _, d := range defs {
 		byRank := map[int][]index.Op{}
-		for _, c := range changes {
-			if c.k != vertexKind {
-				continue
-			}
-			oldKeys, newKeys := d.keys(c.old), d.keys(c.new)
-			rank := bgdl.DPtr(c.n).Rank()
-			for _, k := range oldKeys {
-				if !slices.ContainsFunc(newKeys, func(x []byte) bool { return bytes.Equal(x, k) }) {
-					byRank[rank] = append(byRank[rank], index.Op{Delete: true, Key: k, Val: c.n})
+		diff := func(k kind, rank int, oldKeys, newKeys [][]byte, oldNum, newNum uint64) {
+			for _, key := range oldKeys {
+				if oldNum != newNum || !slices.ContainsFunc(newKeys, func(x []byte) bool { return bytes.Equal(x, key) }) {
+					byRank[rank] = append(byRank[rank], index.Op{Delete: true, Key: key, Val: oldNum})
 				}
 			}
-			for _, k := range newKeys {
-				if !slices.ContainsFunc(oldKeys, func(x []byte) bool { return bytes.Equal(x, k) }) {
-					byRank[rank] = append(byRank[rank], index.Op{Key: k, Val: c.n})
+			for _, key := range newKeys {
+				if oldNum != newNum || !slices.ContainsFunc(oldKeys, func(x []byte) bool { return bytes.Equal(x, key) }) {
+					byRank[rank] = append(byRank[rank], index.Op{Key: key, Val: newNum})
+				}
+			}
+		}
+		// Lightweight edges can only be in indexes of labels alone.
+		lightToo := len(d.ptypes) == 0
+		for _, c := range changes {
+			rank := bgdl.DPtr(c.n).Rank()
+			if c.k == edgeKind {
+				num, oldNum := c.n, c.n
+				if c.num != 0 {
+					num, oldNum = c.num, c.oldNum
+				}
+				diff(edgeKind, rank, d.keys(edgeKind, c.old), d.keys(edgeKind, c.new), oldNum, num)
+				continue
+			}
+			diff(vertexKind, rank, d.keys(vertexKind, c.old), d.keys(vertexKind, c.new), c.n, c.n)
+			if lightToo {
+				oldLight, newLight := lightEdges(c.n, c.old), lightEdges(c.n, c.new)
+				for e, r := range oldLight {
+					diff(edgeKind, rank, d.keys(edgeKind, r), d.keys(edgeKind, newLight[e]), e, e)
+				}
+				for e, r := range newLight {
+					if oldLight[e] == nil {
+						diff(edgeKind, rank, nil, d.keys(edgeKind, r), e, e)
+					}
 				}
 			}
 		}
@@ -443,4 +492,19 @@ func (st *store) reindex(changes []change) (undo func(), err error) {
 		}
 	}
 	return undo, nil
+}
+
+// lightEdges returns the lightweight edges whose origin is vertex v
+// (record r), as records of their labels.
+func lightEdges(v uint64, r *record) map[uint64]*record {
+	if r == nil {
+		return nil
+	}
+	out := map[uint64]*record{}
+	for _, ee := range r.refList() {
+		if x := ee.ref; !x.stub() && x.origin == v && x.lightweight(ee.n) {
+			out[ee.n] = x.asRecord(ee.n)
+		}
+	}
+	return out
 }

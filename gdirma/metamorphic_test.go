@@ -233,7 +233,11 @@ func metamorphicRank(c rma.Comm, db gdi.Database, seed uint64, steps int) (strin
 						found = append(found, string(vs[0].Raw()))
 					}
 					slices.Sort(found)
-					transcript = append(transcript, fmt.Sprintf("step %d: index %d filter %d: %v", step, qi, qf, found))
+					edges, err := describeEdges(tx, indexes[qi], f)
+					if err != nil {
+						return err
+					}
+					transcript = append(transcript, fmt.Sprintf("step %d: index %d filter %d: %v edges %v", step, qi, qf, found, edges))
 				case op < 4 || a == "": // create a vertex
 					x, err := tx.CreateVertex([]byte(newID))
 					if err == nil {
@@ -487,4 +491,50 @@ func dumpGraph(db gdi.Database, v gdi.Label, ids []string) (string, error) {
 		lines = append(lines, edges...)
 	}
 	return strings.Join(lines, "\n"), nil
+}
+
+// describeEdges runs EdgesOfIndex(idx, f) and describes the edges found by
+// the IDs of their ends and their direction, sorted.
+func describeEdges(tx gdi.Transaction, idx gdi.Index, f gdi.Constraint) ([]string, error) {
+	us, err := tx.EdgesOfIndex(idx, f)
+	if err != nil {
+		return nil, err
+	}
+	id := func(u gdi.VertexUID) (string, error) {
+		x, err := tx.AssociateVertex(u)
+		if err != nil {
+			return "", err
+		}
+		vs, err := x.Properties(gdi.PropertyTypeID)
+		if err != nil || len(vs) != 1 {
+			return "", fmt.Errorf("ID of an end: %v %v", vs, err)
+		}
+		return string(vs[0].Raw()), nil
+	}
+	var out []string
+	for _, u := range us {
+		e, err := tx.AssociateEdge(u)
+		if err != nil {
+			return nil, err
+		}
+		o, t, err := e.Vertices()
+		if err != nil {
+			return nil, err
+		}
+		d, err := e.Direction()
+		if err != nil {
+			return nil, err
+		}
+		a, err := id(o)
+		if err != nil {
+			return nil, err
+		}
+		b, err := id(t)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, fmt.Sprintf("%s-%d-%s", a, d, b))
+	}
+	slices.Sort(out)
+	return out, nil
 }

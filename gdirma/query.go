@@ -316,17 +316,26 @@ func (tx *Transaction) query(k kind, idx gdi.Index, c gdi.Constraint, local bool
 	eval := func(st *store) (map[uint64]struct{}, error) {
 		out := map[uint64]struct{}{}
 		var degErr error
-		if d := db.treeOf(idx); d != nil && k == vertexKind {
-			found, err := db.candidates(d, db.plan(d, pred.dnf, pred.hasFilter), local)
+		if d := db.treeOf(idx); d != nil {
+			found, err := db.candidates(d, db.plan(d, k, pred.dnf, pred.hasFilter), local)
 			if err != nil {
 				return nil, err
 			}
 			for n := range found {
-				r, err := st.loadPart(vertexKind, n, true)
-				if err != nil {
+				v := objView{db: db}
+				if k == vertexKind {
+					r, err := st.loadPart(vertexKind, n, true)
+					if err != nil {
+						return nil, err
+					}
+					if r == nil {
+						continue // deleted since the scan of the entries
+					}
+					v.r, v.degrees = r, func() (uint64, uint64, uint64) { return r.degrees(n) }
+				} else if v.r, err = st.loadEdge(n); err != nil {
 					return nil, err
 				}
-				if r != nil && pred.holds(objView{db: db, r: r, degrees: func() (uint64, uint64, uint64) { return r.degrees(n) }}) {
+				if v.r != nil && pred.holds(v) {
 					out[n] = struct{}{}
 				}
 			}

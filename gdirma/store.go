@@ -467,31 +467,62 @@ func (st *store) scanRank(rank int, k kind, fn func(n uint64, r *record) error) 
 // heavyweight one.
 func (st *store) scanEdges(fn func(n uint64, r *record) error) error {
 	return st.scanHolders(vertexKind, func(v uint64, r *record) error {
-		for _, ee := range r.refList() {
-			e, x := ee.n, ee.ref
-			if x.origin != v {
-				continue
+		return st.originEdges(v, r, func(e uint64, er *record, _ int) error { return fn(e, er) })
+	})
+}
+
+// originEdges calls fn for every edge whose origin is vertex v (record r),
+// with its number, its record and its home rank (of its holder, or of v
+// for a lightweight edge).
+func (st *store) originEdges(v uint64, r *record, fn func(e uint64, er *record, home int) error) error {
+	for _, ee := range r.refList() {
+		e, x := ee.n, ee.ref
+		if x.origin != v {
+			continue
+		}
+		er, home := x.asRecord(e), bgdl.DPtr(v).Rank()
+		if !x.lightweight(e) {
+			h := e
+			if isLight(e) {
+				h = x.holder
 			}
-			er := x.asRecord(e)
-			if !x.lightweight(e) {
-				h := e
-				if isLight(e) {
-					h = x.holder
-				}
-				var err error
-				if er, err = st.load(edgeKind, h); err != nil {
-					return err
-				}
-				if er == nil {
-					continue // deleted since the vertex was read
-				}
-			}
-			if err := fn(e, er); err != nil {
+			var err error
+			if er, err = st.load(edgeKind, h); err != nil {
 				return err
 			}
+			if er == nil {
+				continue // deleted since the vertex was read
+			}
+			home = bgdl.DPtr(h).Rank()
 		}
-		return nil
-	})
+		if err := fn(e, er, home); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// loadEdge returns the committed edge numbered e, or nil if there is none.
+func (st *store) loadEdge(e uint64) (*record, error) {
+	if !isLight(e) {
+		return st.load(edgeKind, e)
+	}
+	v := st.lightOrigin(e)
+	if !st.valid(v) {
+		return nil, nil
+	}
+	r, err := st.load(vertexKind, v)
+	if err != nil || r == nil {
+		return nil, err
+	}
+	x, ok := r.refList().get(e)
+	switch {
+	case !ok:
+		return nil, nil
+	case x.holder != 0:
+		return st.load(edgeKind, x.holder)
+	}
+	return x.asRecord(e), nil
 }
 
 // all returns every committed holder of kind k (lightweight edges are
@@ -551,6 +582,10 @@ type change struct {
 	n        uint64
 	old, new *record
 	chain    []uint64 // the blocks of old, if the caller read them
+	// num and oldNum are the numbers of an edge before and after the
+	// change, for its index entries, if they are not n (edges numbered
+	// after their origin); 0 if they are.
+	num, oldNum uint64
 }
 
 // apply installs changes, which the caller has locked for writing (or the

@@ -383,19 +383,20 @@ func (tx *Transaction) Commit() error {
 func (tx *Transaction) commit() error {
 	st0 := tx.db.st
 	type item struct {
-		k kind
-		n uint64
-		o *txObj
+		k   kind
+		n   uint64 // the holder
+		num uint64 // the object's number
+		o   *txObj
 	}
 	var writes []item
 	reads := 0
 	for k := range tx.objs {
-		for _, o := range tx.objs[k] {
+		for num, o := range tx.objs[k] {
 			switch {
 			case o.ptr == 0:
 				// lives in its ends, which are items
 			case o.dirty || o.deleted || o.created:
-				writes = append(writes, item{kind(k), o.ptr, o})
+				writes = append(writes, item{kind(k), o.ptr, num, o})
 			default:
 				reads++
 			}
@@ -443,7 +444,12 @@ func (tx *Transaction) commit() error {
 			case o.deleted && o.created, !o.dirty && !o.deleted:
 				continue
 			}
-			c := change{k: it.k, n: it.n}
+			c := change{k: it.k, n: it.n, num: it.num, oldNum: it.num}
+			for a, to := range tx.alias {
+				if to == it.num && isLight(a) {
+					c.oldNum = a // numbered after a vertex deleted here (orphan)
+				}
+			}
 			switch {
 			case o.created:
 			case o.orig != nil:
