@@ -56,7 +56,7 @@ MPI_NP ?= 2 4
 # only the tests matching REGEXP. Directories that do not exist yet, or
 # whose packages have no tests, are skipped.
 MPI_TEST_PKGS ?= ./rma/mpi ./bgdl@^TestStress ./dht@^TestStress ./index@^TestStress \
-	./gdirma@^Test[CSBPOLIW]
+	./gdirma@^Test[CSBPOLIW] ./gdirma/gensource
 MPI_TEST_FLAGS ?= -test.short -test.timeout 20m
 # Wall-clock limit of one mpirun, so that a hung job cannot stall CI.
 MPI_TIMEOUT ?= 1500

@@ -10,7 +10,6 @@ import (
 	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/dht"
 	"github.com/gdi-go/gdi/gdi"
-	"github.com/gdi-go/gdi/generator"
 	"github.com/gdi-go/gdi/rma"
 )
 
@@ -24,7 +23,7 @@ import (
 //     direction and edge labels, and Vertex gives the same vertex for the
 //     same number wherever it is asked (only its owner asks);
 //   - Edges on each rank emits that rank's share of the edges, the shares
-//     being disjoint (for a generator.Graph, its RankSlice).
+//     being disjoint (for a generated graph, its RankSlice: see package gensource).
 //
 // Vertex x of [0, Vertices) is owned by the rank of the contiguous range
 // that holds it (an even split). The steps are:
@@ -70,6 +69,10 @@ type BulkSource struct {
 	EdgeLabels []gdi.Label
 	// Direction is the direction of every edge.
 	Direction gdi.DirectionType
+	// RoundEdges is the number of edges a rank routes per exchange round
+	// (the buffers of a round take about 50 bytes per edge); 0 means 2^20.
+	// It must be the same on every rank.
+	RoundEdges int
 }
 
 // BulkVertex is a vertex of a BulkSource.
@@ -93,7 +96,7 @@ func (db *Database) BulkLoad(src BulkSource) error {
 	if db.IsFreed() {
 		return errFreedDB()
 	}
-	call := fmt.Sprintf("BulkLoad(%d vertices, direction %v, %d edge labels)", src.Vertices, src.Direction, len(src.EdgeLabels))
+	call := fmt.Sprintf("BulkLoad(%d vertices, direction %v, %d edge labels, %d per round)", src.Vertices, src.Direction, len(src.EdgeLabels), src.RoundEdges)
 	local := db.quietCheck("BulkLoad")
 	b := &bulk{db: db, st: db.st, src: src, rank: db.rank, size: db.comm.Size()}
 	if local == nil {
@@ -349,14 +352,15 @@ const (
 	refMsg  = 28 // target, edge number, origin number (8 each), label (4)
 )
 
-// roundEdges is the number of edges a rank routes per round: the exchange
-// buffers are reused from round to round. Tests lower it.
-var roundEdges = 1 << 20
+// defaultRoundEdges is the number of edges a rank routes per round if
+// BulkSource.RoundEdges is 0; the exchange buffers are reused from round
+// to round.
+const defaultRoundEdges = 1 << 20
 
 // edges routes the rank's edges to the owners of their origins, which
 // number them and keep the origins' references, and sends the targets'
 // references on to the owners of the targets. It goes in rounds of at
-// most roundEdges edges per rank, which all ranks take part in until
+// most RoundEdges edges per rank, which all ranks take part in until
 // every rank has emitted all its edges.
 func (b *bulk) edges() error {
 	b.slots = make([]uint16, b.hi-b.lo)
@@ -364,6 +368,10 @@ func (b *bulk) edges() error {
 	nv, nl := b.src.Vertices, len(b.src.EdgeLabels)
 	send := make([][]byte, b.size)
 	fwd := make([][]byte, b.size)
+	roundEdges := b.src.RoundEdges
+	if roundEdges <= 0 {
+		roundEdges = defaultRoundEdges
+	}
 	per := roundEdges/b.size + roundEdges/16
 	for i := range send {
 		send[i] = make([]byte, 0, per*edgeMsg)
@@ -769,54 +777,4 @@ func (db *Database) MemoryStats() (MemoryStats, error) {
 		s.BlocksInUse += uint64(st.pool.Blocks() - free)
 	}
 	return s, nil
-}
-
-// GeneratorSource describes graph g for BulkLoad, with the handles m of
-// g.Scheme().CreateMetadata: vertex x has ID generator.AppID(x), its label
-// and its properties (without empty strings, as generator.Insert), and
-// each rank emits the edges of its g.RankSlice. Loading it gives the
-// database generator.Insert builds.
-func GeneratorSource(g *generator.Graph, m *generator.Metadata) BulkSource {
-	dir := gdi.Undirected
-	if g.Config().Directed {
-		dir = gdi.Directed
-	}
-	return BulkSource{
-		Vertices: g.NumVertices(),
-		Vertex: func(x uint64, v *BulkVertex) error {
-			k := g.VertexLabel(x)
-			if k >= len(m.VertexLabels) {
-				return gdi.Errorf(gdi.ErrArgument, "BulkLoad: no handle for vertex label %d", k)
-			}
-			v.ID = generator.AppID(x)
-			v.Labels = append(v.Labels, m.VertexLabels[k])
-			for _, p := range g.VertexProperties(x) {
-				if p.Value.Datatype() == gdi.Char && p.Value.Len() == 0 {
-					continue
-				}
-				if p.Type >= len(m.PropertyTypes) {
-					return gdi.Errorf(gdi.ErrArgument, "BulkLoad: no handle for property type %d", p.Type)
-				}
-				v.Properties = append(v.Properties, BulkProperty{m.PropertyTypes[p.Type], p.Value})
-			}
-			return nil
-		},
-		Edges: func(rank, size int, emit func(u, v uint64, label int) error) error {
-			lo, hi := g.RankSlice(rank, size)
-			const chunk = 1 << 14
-			us, vs := make([]uint64, chunk), make([]uint64, chunk)
-			for a := lo; a < hi; a += chunk {
-				n := min(chunk, hi-a)
-				g.Fill(a, us[:n], vs[:n])
-				for i := range n {
-					if err := emit(us[i], vs[i], g.EdgeLabel(us[i], vs[i])); err != nil {
-						return err
-					}
-				}
-			}
-			return nil
-		},
-		EdgeLabels: m.EdgeLabels,
-		Direction:  dir,
-	}
 }

@@ -485,3 +485,22 @@ func appendPadded(buf []byte, n, width int) []byte {
 	}
 	return append(buf, s...)
 }
+
+// EachRankEdge calls fn for every edge of the slice of rank (of size ranks,
+// see RankSlice), in the order of edge index, with its ends and its label
+// (EdgeLabel). It stops at the first error of fn and returns it.
+func (g *Graph) EachRankEdge(rank, size int, fn func(u, v uint64, label int) error) error {
+	lo, hi := g.RankSlice(rank, size)
+	const chunk = 1 << 14
+	us, vs := make([]uint64, chunk), make([]uint64, chunk)
+	for a := lo; a < hi; a += chunk {
+		n := min(chunk, hi-a)
+		g.Fill(a, us[:n], vs[:n])
+		for i := range n {
+			if err := fn(us[i], vs[i], g.EdgeLabel(us[i], vs[i])); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

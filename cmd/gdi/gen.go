@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gdi-go/gdi/gdirma"
+	"github.com/gdi-go/gdi/gdirma/gensource"
 	"github.com/gdi-go/gdi/generator"
 	"github.com/gdi-go/gdi/rma"
 	"github.com/gdi-go/gdi/rma/launch"
@@ -186,7 +187,7 @@ func loadGen(g *generator.Graph, s sizing, quiet bool, stdout, stderr io.Writer)
 		if err != nil {
 			return errors.Join(err, db.Free())
 		}
-		src := gdirma.GeneratorSource(g, m)
+		src := gensource.Source(g, m)
 		var bar *progressBar
 		if !quiet && c.Rank() == 0 {
 			// Only rank 0 draws, for its own share of the edges (the

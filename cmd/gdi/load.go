@@ -6,6 +6,7 @@ import (
 
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/gdirma"
+	"github.com/gdi-go/gdi/gdirma/gensource"
 	"github.com/gdi-go/gdi/generator"
 	"github.com/gdi-go/gdi/rma"
 )
@@ -24,7 +25,7 @@ func loadGraph(c rma.Comm, db gdi.Database, g *generator.Graph, stderr io.Writer
 		if c.Rank() == 0 {
 			io.WriteString(stderr, "load: bulk loading into gdirma\n")
 		}
-		err = bulk.BulkLoad(gdirma.GeneratorSource(g, m))
+		err = bulk.BulkLoad(gensource.Source(g, m))
 	} else {
 		var bar *progressBar
 		if c.Rank() == 0 {
