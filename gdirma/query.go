@@ -74,14 +74,10 @@ func (tx *Transaction) lookupID(k kind, key idKey) ([]uint64, error) {
 		if tx.typ == gdi.SingleProcessTransaction {
 			tx.scans = append(tx.scans, scan{id: &idScan{k, key, hit}})
 		}
-		out := []uint64{hit}
-		for n, o := range tx.objs[k] {
-			if o.dirty && !o.deleted && n != hit && o.rec.matchesID(key) {
-				out = append(out, n)
-			}
-		}
-		slices.Sort(out)
-		return out, nil
+		// A changed copy in this transaction with the same key could
+		// only have taken it before the vertex found committed it: the
+		// commit fails on the implicit index then, so it is not looked for.
+		return []uint64{hit}, nil
 	}
 	if committed == nil && err == nil {
 		committed, err = eval(tx.db.st)
@@ -179,9 +175,20 @@ type objView struct {
 	db      *Database
 	r       *record
 	degrees func() (deg, in, out uint64) // nil for edges
+	// lbuf, if set, is reused for the result of Labels, which is then
+	// valid only until the next call.
+	lbuf *[]gdi.Label
 }
 
 func (v objView) Labels() []gdi.Label {
+	if v.lbuf != nil {
+		out := (*v.lbuf)[:0]
+		for _, n := range v.r.labels {
+			out = append(out, v.db.LabelHandle(n))
+		}
+		*v.lbuf = out
+		return out
+	}
 	out := make([]gdi.Label, len(v.r.labels))
 	for i, n := range v.r.labels {
 		out[i] = v.db.LabelHandle(n)

@@ -92,6 +92,8 @@ func (v *vertexHolder) incident(or gdi.Orientation, c gdi.Constraint, f func(e u
 	}
 	copies := v.tx.objs[edgeKind]
 	var ends record // f must not keep r
+	var labels []gdi.Label
+	view := objView{db: v.tx.db, lbuf: &labels}
 	for _, ee := range o.rec.refList() {
 		e, x := ee.n, ee.ref
 		if x.stub() {
@@ -103,11 +105,14 @@ func (v *vertexHolder) incident(or gdi.Orientation, c gdi.Constraint, f func(e u
 		var r *record
 		if eo := copies[e]; len(copies) > 0 && eo != nil && !eo.deleted {
 			r = eo.rec
-		} else if !has {
+		} else if !has || x.lightweight(e) {
+			// All of a lightweight edge is in the reference: no allocation.
 			ends = record{dir: x.dir, origin: x.origin, target: x.target}
+			if has && x.label != 0 {
+				ends.lbuf[0] = x.label
+				ends.labels = ends.lbuf[:1]
+			}
 			r = &ends
-		} else if x.lightweight(e) {
-			r = x.asRecord(e)
 		} else {
 			eo, err := v.tx.related(edgeKind, e)
 			if err != nil {
@@ -120,7 +125,8 @@ func (v *vertexHolder) incident(or gdi.Orientation, c gdi.Constraint, f func(e u
 			continue
 		}
 		if has {
-			ok, err := dnf.Eval(objView{db: v.tx.db, r: r})
+			view.r = r
+			ok, err := dnf.Eval(view)
 			if err != nil {
 				return err
 			}
