@@ -95,30 +95,26 @@ func buildIndexGraph(c rma.Comm, n int) (*indexGraph, error) {
 
 // xRange is the constraint lo <= x < hi.
 func (g *indexGraph) xRange(lo, hi int64) (gdi.Constraint, error) {
-	s, err := g.db.CreateSubconstraint()
-	if err != nil {
-		return nil, err
-	}
-	if err := s.AddPropertyCondition(g.x, gdi.EqGreater, gdi.Int64s(lo)); err != nil {
-		return nil, err
-	}
-	if err := s.AddPropertyCondition(g.x, gdi.Smaller, gdi.Int64s(hi)); err != nil {
-		return nil, err
-	}
-	c, err := g.db.CreateConstraint()
-	if err != nil {
-		return nil, err
-	}
-	return c, c.AddSubconstraint(s)
+	return g.xConstraint(gdi.PropertyCondition{PropertyType: g.x, Op: gdi.EqGreater, Value: gdi.Int64s(lo)},
+		gdi.PropertyCondition{PropertyType: g.x, Op: gdi.Smaller, Value: gdi.Int64s(hi)})
 }
 
-func (g *indexGraph) xEquals(x int64) (gdi.Constraint, error) {
+// xEquals is the constraint x == v.
+func (g *indexGraph) xEquals(v int64) (gdi.Constraint, error) {
+	return g.xConstraint(gdi.PropertyCondition{PropertyType: g.x, Op: gdi.Equal, Value: gdi.Int64s(v)})
+}
+
+// xConstraint is the constraint of one subconstraint, the conjunction of
+// conds.
+func (g *indexGraph) xConstraint(conds ...gdi.PropertyCondition) (gdi.Constraint, error) {
 	s, err := g.db.CreateSubconstraint()
 	if err != nil {
 		return nil, err
 	}
-	if err := s.AddPropertyCondition(g.x, gdi.Equal, gdi.Int64s(x)); err != nil {
-		return nil, err
+	for _, pc := range conds {
+		if err := s.AddPropertyCondition(pc.PropertyType, pc.Op, pc.Value); err != nil {
+			return nil, err
+		}
 	}
 	c, err := g.db.CreateConstraint()
 	if err != nil {
