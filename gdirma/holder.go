@@ -24,6 +24,9 @@ func (b *base) obj() (*txObj, error) {
 		return nil, gdi.Errorf(b.kind.invalidCode(), "%v holder freed or its transaction ended", b.kind)
 	}
 	o := b.tx.objs[b.kind][b.num]
+	if o == nil && b.kind == edgeKind && b.tx.transient(b.num) {
+		o, _ = b.tx.get(edgeKind, b.num)
+	}
 	if o == nil || o.deleted {
 		return nil, gdi.Errorf(b.kind.invalidCode(), "%v deleted in this transaction", b.kind)
 	}

@@ -179,6 +179,9 @@ func (tx *Transaction) get(k kind, n uint64) (*txObj, error) {
 			return nil, nil
 		}
 		o := &txObj{rec: x.asRecord(n)}
+		if x.holder == 0 && tx.transient(n) {
+			return o, nil // made anew on each use, see transient
+		}
 		if x.holder != 0 {
 			r, err := tx.db.st.load(edgeKind, x.holder)
 			if err != nil {
@@ -213,6 +216,14 @@ func (tx *Transaction) keep(k kind, n uint64, o *txObj) {
 		tx.objs[k] = map[uint64]*txObj{}
 	}
 	tx.objs[k][n] = o
+}
+
+// transient reports whether the transaction keeps no copy of lightweight
+// edge n: a collective read transaction, which changes nothing and needs
+// no validation, makes it from its origin's copy on each use, so that
+// reading every edge of a graph costs no memory per edge.
+func (tx *Transaction) transient(n uint64) bool {
+	return tx.typ == gdi.CollectiveReadTransaction && isLight(n)
 }
 
 // related returns an object that another object of the transaction refers
@@ -252,8 +263,8 @@ func (tx *Transaction) full(n uint64, r *record) error {
 		return tx.fail("vertex %d changed by a concurrent commit", n)
 	}
 	r.takeRefs(c)
-	if o := tx.objs[vertexKind][n]; o != nil && o.rec == r {
-		o.orig, o.chain = c, chain
+	if o := tx.objs[vertexKind][n]; o != nil && o.rec == r && tx.typ == gdi.SingleProcessTransaction {
+		o.orig, o.chain = c, chain // for the commit; collective ones write nothing
 	}
 	return nil
 }

@@ -31,6 +31,7 @@ var commands = []command{
 }
 
 func main() {
+	limitMemory()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

@@ -1,0 +1,25 @@
+package main
+
+import (
+	"os"
+	"runtime/debug"
+
+	"golang.org/x/sys/unix"
+)
+
+// limitMemory gives the Go runtime a soft memory limit of 3/4 of the
+// machine's RAM, unless GOMEMLIMIT sets one: graph loads and collective
+// transactions over large graphs make much short-lived garbage, and with
+// the default pacing the heap can grow to twice what is live and past the
+// machine's memory. Near the limit the collector runs more often instead.
+func limitMemory() {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	var si unix.Sysinfo_t
+	if err := unix.Sysinfo(&si); err != nil || si.Totalram == 0 {
+		return
+	}
+	total := uint64(si.Totalram) * uint64(si.Unit)
+	debug.SetMemoryLimit(int64(total / 4 * 3))
+}
