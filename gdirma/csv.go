@@ -189,8 +189,8 @@ func (db *Database) LoadEdgeCSV(req gdi.EdgeCSV) error {
 					return internalOr(err, "vertex vanished during a load")
 				}
 				for i := range maxSlot {
-					n := st.lightNumber(origin, (len(*ov.refs())+i)%maxSlot+1)
-					if !ov.refs().has(n) {
+					n := st.lightNumber(origin, (len(ov.refList())+i)%maxSlot+1)
+					if !ov.refList().has(n) {
 						e = n
 						break
 					}
@@ -216,7 +216,7 @@ func (db *Database) LoadEdgeCSV(req gdi.EdgeCSV) error {
 					return internalOr(err, "vertex vanished during a load")
 				}
 				nr := old.clone()
-				nr.refs().set(e, refOf(e, r, 0))
+				nr.setRef(e, refOf(e, r, 0))
 				changes = append(changes, change{k: vertexKind, n: v, old: old, new: nr})
 			}
 			if err := st.applyNow(changes); err != nil {

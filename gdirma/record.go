@@ -3,6 +3,7 @@ package gdirma
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"slices"
 
 	"github.com/gdi-go/gdi/bgdl"
@@ -155,6 +156,116 @@ func (r *record) refList() edgeSet {
 	return r.es
 }
 
+// getRef returns the reference to edge n, without decoding the others.
+func (r *record) getRef(n uint64) (edgeRef, bool) {
+	if r.raw == nil {
+		return r.es.get(n)
+	}
+	_, _, x, ok := r.rawFind(n)
+	return x, ok
+}
+
+// setRef adds or replaces the reference to edge n, and delRef removes it
+// (reporting whether there was one). Undecoded references are edited as
+// bytes: the entry is found by walking the entries' sizes and spliced into
+// a new slice (raw may be shared with other copies), so that a change to a
+// vertex with many edges costs a copy of its references rather than a
+// decode and an encode of each. The image's degrees are kept up to date.
+func (r *record) setRef(n uint64, x edgeRef) {
+	if r.raw == nil {
+		old, had := r.es.get(n)
+		r.es.set(n, x)
+		r.adjustDegrees(old, had, x, true)
+		return
+	}
+	off, size, old, had := r.rawFind(n)
+	r.raw = slices.Concat(r.raw[:off], r.cd.append(nil, n, x), r.raw[off+size:])
+	if !had {
+		r.nraw++
+	}
+	r.adjustDegrees(old, had, x, true)
+}
+
+func (r *record) delRef(n uint64) bool {
+	if r.raw == nil {
+		old, had := r.es.get(n)
+		if had {
+			r.es.del(n)
+			r.adjustDegrees(old, true, edgeRef{}, false)
+		}
+		return had
+	}
+	off, size, old, had := r.rawFind(n)
+	if !had {
+		return false
+	}
+	r.raw = slices.Concat(r.raw[:off], r.raw[off+size:])
+	if r.nraw--; r.nraw == 0 {
+		r.raw = nil
+	}
+	r.adjustDegrees(old, true, edgeRef{}, false)
+	return true
+}
+
+// adjustDegrees replaces the contribution of reference old (if had) to the
+// degrees of the image by that of x (if add).
+func (r *record) adjustDegrees(old edgeRef, had bool, x edgeRef, add bool) {
+	if !r.hdr {
+		return
+	}
+	self := r.cd.self
+	if had && !old.stub() {
+		d, i, o := addDegree(0, 0, 0, self, old.dir, old.origin, old.target)
+		r.deg[0], r.deg[1], r.deg[2] = r.deg[0]-d, r.deg[1]-i, r.deg[2]-o
+	}
+	if add && !x.stub() {
+		r.deg[0], r.deg[1], r.deg[2] = addDegree(r.deg[0], r.deg[1], r.deg[2], self, x.dir, x.origin, x.target)
+	}
+}
+
+// countDegrees counts the degrees of vertex self from its references,
+// decoded or not, changing nothing (for invariant checks).
+func (r *record) countDegrees(self uint64) (deg, in, out uint64) {
+	add := func(x edgeRef) {
+		if !x.stub() {
+			deg, in, out = addDegree(deg, in, out, self, x.dir, x.origin, x.target)
+		}
+	}
+	if r.raw == nil {
+		for _, e := range r.es {
+			add(e.ref)
+		}
+		return
+	}
+	for b := r.raw; len(b) > 0; {
+		_, x, rest, ok := r.cd.next(b)
+		if !ok {
+			break
+		}
+		add(x)
+		b = rest
+	}
+	return
+}
+
+// rawFind walks the undecoded references for edge n: the offset and size
+// of its entry and the reference if found, else the offset where it
+// belongs (references are in ascending order).
+func (r *record) rawFind(n uint64) (off, size int, x edgeRef, found bool) {
+	for b := r.raw; len(b) > 0; {
+		e, x, rest, ok := r.cd.next(b)
+		if !ok || e > n {
+			break // !ok cannot happen: decodeRecord checked every entry
+		}
+		size := len(b) - len(rest)
+		if e == n {
+			return off, size, x, true
+		}
+		off, b = off+size, rest
+	}
+	return off, 0, edgeRef{}, false
+}
+
 // takeRefs gives r, a partial record, the edge references and degrees of
 // c, the whole committed record of the same version.
 func (r *record) takeRefs(c *record) {
@@ -298,6 +409,11 @@ func encodeRecord(k kind, r *record, cd refCodec) []byte {
 	}
 	if k == vertexKind {
 		deg, in, out := r.degrees(cd.self)
+		if invariants.Enabled && r.hdr {
+			if d, i, o := r.countDegrees(cd.self); [3]uint64{d, i, o} != [3]uint64{deg, in, out} {
+				panic(fmt.Sprintf("gdirma: vertex %#x keeps degrees %v, its references give %v", cd.self, []uint64{deg, in, out}, []uint64{d, i, o}))
+			}
+		}
 		b = binary.AppendUvarint(b, deg)
 		b = binary.AppendUvarint(b, in)
 		b = binary.AppendUvarint(b, out)

@@ -812,9 +812,9 @@ func (tx *Transaction) attach(e uint64, oldEnds []uint64, r *record) error {
 			if holder == 0 {
 				return tx.fail("edge %d leaves the vertex it is numbered after without a holder", e)
 			}
-			o.rec.refs().set(e, edgeRef{holder: holder})
+			o.rec.setRef(e, edgeRef{holder: holder})
 		} else {
-			o.rec.refs().del(e)
+			o.rec.delRef(e)
 		}
 		o.dirty = true
 	}
@@ -823,7 +823,7 @@ func (tx *Transaction) attach(e uint64, oldEnds []uint64, r *record) error {
 			if err := tx.full(v0, o.rec); err != nil {
 				return err
 			}
-			if o.rec.refs().del(e) {
+			if o.rec.delRef(e) {
 				o.dirty = true
 			}
 		}
@@ -834,8 +834,8 @@ func (tx *Transaction) attach(e uint64, oldEnds []uint64, r *record) error {
 			return err
 		}
 		ref := refOf(e, r, holder)
-		if x, ok := o.rec.refs().get(e); !ok || x != ref {
-			o.rec.refs().set(e, ref)
+		if x, ok := o.rec.getRef(e); !ok || x != ref {
+			o.rec.setRef(e, ref)
 			o.dirty = true
 		}
 	}

@@ -39,8 +39,8 @@ func (v *vertexHolder) Free() error {
 	if err := v.tx.full(v.num, o.rec); err != nil {
 		return err
 	}
-	for _, e := range o.rec.refs().nums() {
-		if x, _ := o.rec.refs().get(e); x.stub() {
+	for _, e := range o.rec.refList().nums() {
+		if x, _ := o.rec.getRef(e); x.stub() {
 			// An edge numbered after this vertex lives on elsewhere.
 			if err := v.tx.orphan(e); err != nil {
 				return err
