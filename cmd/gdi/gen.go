@@ -58,9 +58,15 @@ func runGen(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("o", "-", "output: a directory, or - for stdout (edgelist only)")
 	directed := fs.Bool("directed", false, "make the edges directed")
 	quiet := fs.Bool("quiet", false, "no progress bar or summary on stderr")
+	prof := fs.String("profile", "", "write a cpu or mem profile of the run to the current directory")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	stop, err := startProfile(*prof)
+	if err != nil {
+		return err
+	}
+	defer stop()
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
