@@ -288,6 +288,13 @@ func (tx *Transaction) conflicted(st *store) bool {
 	return false
 }
 
+// pendingScans reports whether a query of the transaction must be asked
+// again at commit: all but DHT lookups settled by the version of the
+// vertex they found (see validate).
+func (tx *Transaction) pendingScans() bool {
+	return slices.ContainsFunc(tx.scans, func(s scan) bool { return s.id == nil || s.id.hit == 0 })
+}
+
 // validate checks, with the transaction's locks held, that everything it
 // read is as it was: the versions of its copies, and the committed matches
 // of its scans.
@@ -299,8 +306,7 @@ func (tx *Transaction) validate(st *store) bool {
 	// settled by the version check above: while the vertex keeps its ID,
 	// the DHT names it and nothing else. Other DHT lookups are made
 	// again; scans only if some rank committed since the first of them.
-	pending := slices.ContainsFunc(tx.scans, func(s scan) bool { return s.id == nil || s.id.hit == 0 })
-	if !pending {
+	if !tx.pendingScans() {
 		return true
 	}
 	rescan := true
@@ -414,7 +420,7 @@ func (tx *Transaction) commit() error {
 		}
 	}
 	if len(writes) == 0 {
-		if reads <= 1 && !slices.ContainsFunc(tx.scans, func(s scan) bool { return s.id == nil || s.id.hit == 0 }) {
+		if reads <= 1 && !tx.pendingScans() {
 			return nil
 		}
 		if !tx.validate(st0) {
