@@ -23,7 +23,7 @@ func (b *base) obj() (*txObj, error) {
 	if !b.tx.open || b.freed {
 		return nil, gdi.Errorf(b.kind.invalidCode(), "%v holder freed or its transaction ended", b.kind)
 	}
-	o := b.tx.objs[b.kind][b.num]
+	o := b.tx.objs[b.kind].get(b.num)
 	if o == nil && b.kind == edgeKind && b.tx.transient(b.num) {
 		o, _ = b.tx.get(edgeKind, b.num)
 	}

@@ -21,13 +21,13 @@ import (
 func (tx *Transaction) overlay(k kind, committed map[uint64]struct{}, match func(n uint64, r *record) bool) []uint64 {
 	var out []uint64
 	for n := range committed {
-		if o := tx.objs[k][n]; o == nil {
+		if o := tx.objs[k].get(n); o == nil {
 			out = append(out, n)
 		} else if !o.dirty && !o.deleted && match(n, o.rec) {
 			out = append(out, n)
 		}
 	}
-	for n, o := range tx.objs[k] {
+	for n, o := range tx.objs[k].all() {
 		if o.dirty && !o.deleted && match(n, o.rec) {
 			out = append(out, n)
 		}
@@ -51,19 +51,16 @@ func (tx *Transaction) beforeScan() error {
 	return nil
 }
 
-// record remembers a scan for validation. Collective read transactions run
-// on a quiet database and need none.
+// record remembers a scan for validation.
 func (tx *Transaction) record(eval func(st *store) (map[uint64]struct{}, error), seen map[uint64]struct{}) {
-	if tx.typ == gdi.SingleProcessTransaction {
-		tx.scans = append(tx.scans, scan{eval: eval, seen: seen})
-	}
+	tx.addScan(scan{eval: eval, seen: seen})
 }
 
 // lookupID returns the objects of kind k found under key, as the
-// transaction sees them.
+// transaction sees them. The result is valid until the next lookupID.
 func (tx *Transaction) lookupID(k kind, key idKey) ([]uint64, error) {
-	eval := func(st *store) (map[uint64]struct{}, error) { return st.committedIDMatches(k, key) }
-	if (&idScan{k: k, key: key}).scans() {
+	id := idScan{k: k, key: key}
+	if id.scans() {
 		if err := tx.beforeScan(); err != nil {
 			return nil, err
 		}
@@ -71,14 +68,15 @@ func (tx *Transaction) lookupID(k kind, key idKey) ([]uint64, error) {
 	hit, committed, err := tx.dhtLookup(k, key)
 	if hit != 0 {
 		// The copy just taken has the ID: nothing else can have it.
-		if tx.typ == gdi.SingleProcessTransaction {
-			tx.scans = append(tx.scans, scan{id: &idScan{k, key, hit}})
-		}
+		id.hit = hit
+		tx.addScan(scan{id: id, isID: true})
 		// A changed copy in this transaction with the same key could
 		// only have taken it before the vertex found committed it: the
 		// commit fails on the implicit index then, so it is not looked for.
-		return []uint64{hit}, nil
+		tx.hitBuf[0] = hit
+		return tx.hitBuf[:1], nil
 	}
+	eval := func(st *store) (map[uint64]struct{}, error) { return st.committedIDMatches(k, key) }
 	if committed == nil && err == nil {
 		committed, err = eval(tx.db.st)
 	}
@@ -88,10 +86,20 @@ func (tx *Transaction) lookupID(k kind, key idKey) ([]uint64, error) {
 		}
 		return nil, err
 	}
-	if tx.typ == gdi.SingleProcessTransaction {
-		tx.scans = append(tx.scans, scan{eval: eval, seen: committed, id: &idScan{k, key, 0}})
-	}
+	tx.addScan(scan{eval: eval, seen: committed, id: id, isID: true})
 	return tx.overlay(k, committed, func(_ uint64, r *record) bool { return r.matchesID(key) }), nil
+}
+
+// addScan remembers a query for validation at commit. Collective read
+// transactions run on a quiet database and need none.
+func (tx *Transaction) addScan(s scan) {
+	if tx.typ != gdi.SingleProcessTransaction {
+		return
+	}
+	if tx.scans == nil {
+		tx.scans = tx.scanBuf[:0]
+	}
+	tx.scans = append(tx.scans, s)
 }
 
 // dhtLookup is the fast path of lookupID for vertices with a label: the
@@ -111,7 +119,7 @@ func (tx *Transaction) dhtLookup(k kind, key idKey) (hit uint64, committed map[u
 	if !found {
 		return 0, map[uint64]struct{}{}, nil
 	}
-	if tx.objs[k][n] != nil {
+	if tx.objs[k].get(n) != nil {
 		return 0, nil, nil
 	}
 	o, err := tx.get(k, n)
@@ -249,7 +257,7 @@ func addDegree(deg, in, out uint64, n uint64, dir gdi.DirectionType, origin, tar
 
 // txDegrees computes the degrees of vertex n as the transaction sees it.
 func (tx *Transaction) txDegrees(n uint64, r *record) (deg, in, out uint64, err error) {
-	if len(tx.objs[edgeKind]) == 0 && r.hdr {
+	if tx.objs[edgeKind].len() == 0 && r.hdr {
 		// The degrees of the image, which a partial record has too.
 		deg, in, out = r.degrees(n)
 		return deg, in, out, nil
@@ -257,7 +265,7 @@ func (tx *Transaction) txDegrees(n uint64, r *record) (deg, in, out uint64, err 
 	if err := tx.full(n, r); err != nil {
 		return 0, 0, 0, err
 	}
-	if len(tx.objs[edgeKind]) == 0 {
+	if tx.objs[edgeKind].len() == 0 {
 		deg, in, out = r.degrees(n)
 		return deg, in, out, nil
 	}
@@ -266,7 +274,7 @@ func (tx *Transaction) txDegrees(n uint64, r *record) (deg, in, out uint64, err 
 		if x.stub() {
 			continue
 		}
-		if o := tx.objs[edgeKind][e]; o != nil && !o.deleted {
+		if o := tx.objs[edgeKind].get(e); o != nil && !o.deleted {
 			deg, in, out = addDegree(deg, in, out, n, o.rec.dir, o.rec.origin, o.rec.target)
 		} else {
 			deg, in, out = addDegree(deg, in, out, n, x.dir, x.origin, x.target)

@@ -156,6 +156,51 @@ func (r *record) refList() edgeSet {
 	return r.es
 }
 
+// nrefs returns the number of edge references.
+func (r *record) nrefs() int {
+	if r.raw != nil {
+		return r.nraw
+	}
+	return len(r.es)
+}
+
+// refCursor walks the edge references of a record in ascending order of
+// edge number, reading the undecoded bytes if there are any rather than
+// decoding them into the record: for reads that look at each reference
+// once.
+// It walks the references as they were when it was made: decoding them
+// meanwhile (refList) does not disturb it, changing them does.
+type refCursor struct {
+	es      edgeSet
+	raw     []byte
+	cd      refCodec
+	fromRaw bool
+	i       int
+}
+
+func (r *record) cursor() refCursor {
+	if r.partial && invariants.Enabled {
+		panic("gdirma: edge references of a partial record used")
+	}
+	return refCursor{es: r.es, raw: r.raw, cd: r.cd, fromRaw: r.raw != nil}
+}
+
+// next returns the next reference; ok is false at the end.
+func (c *refCursor) next() (n uint64, x edgeRef, ok bool) {
+	if !c.fromRaw {
+		if c.i >= len(c.es) {
+			return 0, edgeRef{}, false
+		}
+		c.i++
+		return c.es[c.i-1].n, c.es[c.i-1].ref, true
+	}
+	if len(c.raw) == 0 {
+		return 0, edgeRef{}, false
+	}
+	n, x, c.raw, ok = c.cd.next(c.raw)
+	return n, x, ok
+}
+
 // getRef returns the reference to edge n, without decoding the others.
 func (r *record) getRef(n uint64) (edgeRef, bool) {
 	if r.raw == nil {
@@ -523,21 +568,34 @@ func headEnd(b []byte) (end, nl, np int, err error) {
 }
 
 // decodePrefix decodes the labels and properties of a vertex from the
-// first part of its image. It returns a partial record, or nil if they do
-// not end in b.
-func decodePrefix(b []byte, cd refCodec) (*record, error) {
-	r := &record{partial: true, cd: cd}
-	b, err := decodeHead(r, b)
+// first part of its image into r, a zero record, which becomes a partial
+// record. whole is false if they do not end in b. r keeps no reference to
+// b.
+func decodePrefix(r *record, b []byte, cd refCodec) (whole bool, err error) {
+	r.partial, r.cd = true, cd
+	b, err = decodeHead(r, b)
 	if errors.Is(err, errShort) {
-		return nil, nil
+		return false, nil
 	}
 	if err != nil {
-		return nil, err
+		return false, err
 	}
-	if b, err = decodeDegrees(r, b); err != nil {
-		return nil, nil
+	if _, err = decodeDegrees(r, b); err != nil {
+		return false, nil
 	}
-	return r, nil
+	return true, nil
+}
+
+// prefixHolds reports whether b, the start of a vertex image, holds its
+// labels, properties and degrees whole.
+func prefixHolds(b []byte) bool {
+	end, _, _, err := headEnd(b)
+	if err != nil {
+		return false
+	}
+	var r record
+	_, err = decodeDegrees(&r, b[end:])
+	return err == nil
 }
 
 // decodeDegrees decodes the degrees of a vertex image into r.
@@ -553,22 +611,23 @@ func decodeDegrees(r *record, b []byte) ([]byte, error) {
 	return b, nil
 }
 
-func decodeRecord(k kind, b []byte, cd refCodec) (*record, error) {
-	r := &record{}
+// decodeRecord decodes the image b of an object of kind k into r, a zero
+// record. r keeps references to b.
+func decodeRecord(r *record, k kind, b []byte, cd refCodec) error {
 	b, err := decodeHead(r, b)
 	if errors.Is(err, errShort) {
-		return nil, errImage
+		return errImage
 	}
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if k == vertexKind {
 		if b, err = decodeDegrees(r, b); err != nil {
-			return nil, errImage
+			return errImage
 		}
 		ne, n := binary.Uvarint(b)
 		if n <= 0 || ne > uint64(len(b)) {
-			return nil, errImage
+			return errImage
 		}
 		b = b[n:]
 		// The references are decoded when used (refs); that they are well
@@ -577,24 +636,24 @@ func decodeRecord(k kind, b []byte, cd refCodec) (*record, error) {
 		for i := range ne {
 			e, _, rest, ok := cd.next(b)
 			if !ok || (i > 0 && e <= prev) {
-				return nil, errImage
+				return errImage
 			}
 			prev, b = e, rest
 		}
 		if len(b) != 0 {
-			return nil, errImage
+			return errImage
 		}
 		r.cd = cd
 		if ne > 0 {
 			r.raw, r.nraw = raw, int(ne)
 		}
-		return r, nil
+		return nil
 	}
 	if len(b) < 17 {
-		return nil, errImage
+		return errImage
 	}
 	r.dir = gdi.DirectionType(b[0])
 	r.origin = binary.LittleEndian.Uint64(b[1:])
 	r.target = binary.LittleEndian.Uint64(b[9:])
-	return r, nil
+	return nil
 }

@@ -51,8 +51,8 @@ func TestRefCodecRoundTrip(t *testing.T) {
 		}
 		r := &record{es: es}
 		img := encodeRecord(vertexKind, r, cd)
-		got, err := decodeRecord(vertexKind, img, cd)
-		if err != nil {
+		got := new(record)
+		if err := decodeRecord(got, vertexKind, img, cd); err != nil {
 			t.Fatalf("decode: %v", err)
 		}
 		back := *got.refs()
@@ -91,7 +91,7 @@ func TestRefCodecRejectsGarbage(t *testing.T) {
 		for i := range b {
 			b[i] = byte(rng.Uint32())
 		}
-		_, _ = decodeRecord(vertexKind, b, cd) // must not panic
+		_ = decodeRecord(new(record), vertexKind, b, cd) // must not panic
 	}
 	if _, _, _, ok := cd.next([]byte{byte(gdi.Directed)}); ok {
 		t.Error("a reference with no end decoded")

@@ -24,6 +24,8 @@ const (
 	markerCont    = uint64(0x47444943_4f4e5400) // "GDICONT\x00"
 	primaryHeader = 32
 	contHeader    = 16
+	// prefixLead is how much of a primary block a prefix read gets first.
+	prefixLead = 128
 )
 
 // Control window words of each rank: word 0 is the highest block number
@@ -249,6 +251,17 @@ type image struct {
 	chain   []uint64 // the blocks, primary first (if asked for)
 	bytes   []byte   // the image, or its first part (prefix reads)
 	length  int      // of the whole image
+	// pooled, for prefix reads, is the block buffer bytes lies in: valid
+	// until release.
+	pooled *[]byte
+}
+
+// releaseImage gives back the block buffer of a prefix read.
+func (st *store) releaseImage(img *image) {
+	if img.pooled != nil {
+		st.putBlockBuf(img.pooled)
+		img.pooled, img.bytes = nil, nil
+	}
 }
 
 // blockBuf returns a buffer of one block for a read; putBlockBuf gives it
@@ -266,7 +279,7 @@ func (st *store) putBlockBuf(b *[]byte) { st.bufs.Put(b) }
 // readImage reads the holder whose primary block is n, under a read lock
 // unless the caller holds its lock. ok is false if n is no primary block.
 // With prefix set it reads the primary block only: img.bytes is then the
-// part of the image that block holds. With chain set it lists the blocks.
+// part of the image that block holds, valid until st.releaseImage(&img). With chain set it lists the blocks.
 func (st *store) readImage(n uint64, prefix, chain bool) (img image, ok bool, err error) {
 	if !st.valid(n) {
 		return img, false, nil
@@ -282,9 +295,20 @@ func (st *store) readImage(n uint64, prefix, chain bool) (img image, ok bool, er
 		defer txn.Unlock(st.locks, a.Rank, a.Off, txn.Read)
 	}
 	bp := st.blockBuf()
-	defer st.putBlockBuf(bp)
 	blk := *bp
-	if err := st.get(blk, n, 0); err != nil {
+	pooled := false
+	defer func() {
+		if !pooled {
+			st.putBlockBuf(bp)
+		}
+	}()
+	// A prefix read starts with the first cache line or two: most vertices
+	// have their labels, properties and degrees there.
+	lead := st.bs
+	if prefix {
+		lead = min(st.bs, prefixLead)
+	}
+	if err := st.get(blk[:lead], n, 0); err != nil {
 		return img, false, err
 	}
 	marker := binary.LittleEndian.Uint64(blk)
@@ -301,7 +325,16 @@ func (st *store) readImage(n uint64, prefix, chain bool) (img image, ok bool, er
 	img.length = length
 	first := min(length, st.bs-primaryHeader)
 	if prefix {
-		img.bytes = append(make([]byte, 0, first), blk[primaryHeader:primaryHeader+first]...)
+		if end := primaryHeader + first; end > lead {
+			if prefixHolds(blk[primaryHeader:lead]) {
+				first = lead - primaryHeader
+			} else if err := st.get(blk[lead:end], n, lead); err != nil {
+				return img, false, err
+			}
+		}
+		// The caller decodes the prefix from the block buffer itself and
+		// gives it back (releaseImage).
+		img.bytes, img.pooled, pooled = blk[primaryHeader:primaryHeader+first], bp, true
 		return img, true, nil
 	}
 	if chain {
@@ -345,26 +378,39 @@ func (st *store) loadPart(k kind, n uint64, prefix bool) (*record, error) {
 // loadImage is load and loadPart that can also return the blocks of the
 // holder.
 func (st *store) loadImage(k kind, n uint64, prefix, chain bool) (*record, []uint64, error) {
-	img, ok, err := st.readImage(n, prefix && k == vertexKind, chain)
-	if err != nil || !ok || img.k != k {
+	r := new(record)
+	ok, chainOut, err := st.loadInto(r, k, n, prefix, chain)
+	if !ok {
 		return nil, nil, err
 	}
-	var r *record
+	return r, chainOut, err
+}
+
+// loadInto is loadImage decoding into r, a zero record: ok is false (and r
+// unusable) if there is no such object.
+func (st *store) loadInto(r *record, k kind, n uint64, prefix, chain bool) (ok bool, chainOut []uint64, err error) {
+	img, ok, err := st.readImage(n, prefix && k == vertexKind, chain)
+	if err != nil || !ok || img.k != k {
+		st.releaseImage(&img)
+		return false, nil, err
+	}
 	if len(img.bytes) < img.length {
-		r, err = decodePrefix(img.bytes, st.codec(n))
-		if err == nil && r == nil {
+		whole, err := decodePrefix(r, img.bytes, st.codec(n))
+		st.releaseImage(&img)
+		if err == nil && !whole {
 			// The properties go on in the next block: read it all.
-			return st.loadImage(k, n, false, chain)
+			*r = record{}
+			return st.loadInto(r, k, n, false, chain)
 		}
 	} else {
-		r, err = decodeRecord(k, img.bytes, st.codec(n))
+		err = decodeRecord(r, k, img.bytes, st.codec(n))
 	}
 	if err != nil {
-		return nil, nil, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: %v", bgdl.DPtr(n), err)
+		return false, nil, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: %v", bgdl.DPtr(n), err)
 	}
 	r.version = img.version
 	r.home = bgdl.DPtr(n).Rank()
-	return r, img.chain, nil
+	return true, img.chain, nil
 }
 
 // blocksFor is the number of blocks an image of length l needs.

@@ -28,6 +28,7 @@ type txObj struct {
 	ptr uint64
 	vh  *vertexHolder
 	eh  *edgeHolder
+	hv  vertexHolder // room for vh, saving an allocation
 	// orig and chain are the committed record of version base and its
 	// blocks, if the transaction read them whole after a partial read
 	// (full): commit installs over them without reading them again.
@@ -39,15 +40,16 @@ type txObj struct {
 // when it ran, and how to ask the store again at commit.
 type scan struct {
 	eval func(st *store) (map[uint64]struct{}, error)
-	// id, for lookups of the implicit index: those that need a scan are
-	// revalidated together, in one pass over the objects.
-	id   *idScan
+	// id, if isID, is a lookup of the implicit index: those that need a
+	// scan are revalidated together, in one pass over the objects.
+	id   idScan
+	isID bool
 	seen map[uint64]struct{}
 }
 
 // global reports whether revalidating the query reads many holders (a
 // scan) rather than one DHT entry and the vertex it names.
-func (s scan) global() bool { return s.id == nil || s.id.scans() }
+func (s scan) global() bool { return !s.isID || s.id.scans() }
 
 // idScan is a lookup of the implicit index.
 type idScan struct {
@@ -72,8 +74,11 @@ type Transaction struct {
 	open     bool
 	slot     int   // in db.transactions, guarded by db.mu
 	critical error // the first transaction-critical error, if any
-	objs     [2]map[uint64]*txObj
+	objs     [2]objTable
 	scans    []scan
+	scanBuf  [1]scan // room for the first scan
+	hitBuf   [1]uint64
+	ends     record // scratch of vertexHolder.incident
 	// alias maps numbers of lightweight edges moved to holders of their
 	// own in this transaction to their new numbers.
 	alias map[uint64]uint64
@@ -161,7 +166,7 @@ func (tx *Transaction) Type() (gdi.TransactionType, error) {
 // object. Deleted objects are returned too; callers check. A holder that
 // stays locked by a committing transaction is a transaction-critical error.
 func (tx *Transaction) get(k kind, n uint64) (*txObj, error) {
-	if o := tx.objs[k][n]; o != nil {
+	if o := tx.objs[k].get(n); o != nil {
 		return o, nil
 	}
 	if k == edgeKind && isLight(n) {
@@ -195,27 +200,30 @@ func (tx *Transaction) get(k kind, n uint64) (*txObj, error) {
 		tx.keep(k, n, o)
 		return o, nil
 	}
-	r, err := tx.db.st.loadPart(k, n, true)
+	// The copy and its record in one allocation.
+	c := new(struct {
+		o txObj
+		r record
+	})
+	ok, _, err := tx.db.st.loadInto(&c.r, k, n, true, false)
 	if err != nil {
 		if gdi.ErrorClass(err) == gdi.ErrTransactionCritical {
 			return nil, tx.fail("%v", err)
 		}
 		return nil, err
 	}
-	if r == nil {
+	if !ok {
 		return nil, nil
 	}
-	o := &txObj{rec: r, base: r.version, ptr: n}
+	o := &c.o
+	*o = txObj{rec: &c.r, base: c.r.version, ptr: n}
 	tx.keep(k, n, o)
 	return o, nil
 }
 
 // keep makes o the transaction's copy of object n of kind k.
 func (tx *Transaction) keep(k kind, n uint64, o *txObj) {
-	if tx.objs[k] == nil {
-		tx.objs[k] = map[uint64]*txObj{}
-	}
-	tx.objs[k][n] = o
+	tx.objs[k].put(n, o)
 }
 
 // transient reports whether the transaction keeps no copy of lightweight
@@ -263,7 +271,7 @@ func (tx *Transaction) full(n uint64, r *record) error {
 		return tx.fail("vertex %d changed by a concurrent commit", n)
 	}
 	r.takeRefs(c)
-	if o := tx.objs[vertexKind][n]; o != nil && o.rec == r && tx.typ == gdi.SingleProcessTransaction {
+	if o := tx.objs[vertexKind].get(n); o != nil && o.rec == r && tx.typ == gdi.SingleProcessTransaction {
 		o.orig, o.chain = c, chain // for the commit; collective ones write nothing
 	}
 	return nil
@@ -275,7 +283,7 @@ func (tx *Transaction) full(n uint64, r *record) error {
 // version words are read.
 func (tx *Transaction) conflicted(st *store) bool {
 	for k := range tx.objs {
-		for _, o := range tx.objs[k] {
+		for _, o := range tx.objs[k].all() {
 			if o.created || o.ptr == 0 {
 				continue // a lightweight edge is validated with its origin
 			}
@@ -292,7 +300,7 @@ func (tx *Transaction) conflicted(st *store) bool {
 // again at commit: all but DHT lookups settled by the version of the
 // vertex they found (see validate).
 func (tx *Transaction) pendingScans() bool {
-	return slices.ContainsFunc(tx.scans, func(s scan) bool { return s.id == nil || s.id.hit == 0 })
+	return slices.ContainsFunc(tx.scans, func(s scan) bool { return !s.isID || s.id.hit == 0 })
 }
 
 // validate checks, with the transaction's locks held, that everything it
@@ -319,8 +327,8 @@ func (tx *Transaction) validate(st *store) bool {
 	// pass per kind.
 	byKey := map[idScan]map[uint64]struct{}{}
 	for _, s := range tx.scans {
-		if rescan && s.id != nil && s.id.scans() {
-			byKey[*s.id] = map[uint64]struct{}{}
+		if rescan && s.isID && s.id.scans() {
+			byKey[s.id] = map[uint64]struct{}{}
 		}
 	}
 	for _, k := range []kind{vertexKind, edgeKind} {
@@ -346,11 +354,11 @@ func (tx *Transaction) validate(st *store) bool {
 	for _, s := range tx.scans {
 		var now map[uint64]struct{}
 		var err error
-		if s.id != nil && s.id.hit != 0 || !rescan && s.global() {
+		if s.isID && s.id.hit != 0 || !rescan && s.global() {
 			continue
 		}
-		if s.id != nil && s.id.scans() {
-			now = byKey[*s.id]
+		if s.isID && s.id.scans() {
+			now = byKey[s.id]
 		} else {
 			now, err = s.eval(st)
 		}
@@ -408,7 +416,7 @@ func (tx *Transaction) commit() error {
 	var writes []item
 	reads := 0
 	for k := range tx.objs {
-		for num, o := range tx.objs[k] {
+		for num, o := range tx.objs[k].all() {
 			switch {
 			case o.ptr == 0:
 				// lives in its ends, which are items
@@ -547,13 +555,13 @@ func (tx *Transaction) end() {
 	}
 	tx.open = false
 	for k := range tx.objs {
-		for _, o := range tx.objs[k] {
+		for _, o := range tx.objs[k].all() {
 			if o.created && !o.installed && o.ptr != 0 {
 				_ = tx.db.st.release(o.ptr)
 			}
 		}
 	}
-	tx.objs = [2]map[uint64]*txObj{}
+	tx.objs = [2]objTable{}
 	tx.scans = nil
 	db := tx.db
 	db.mu.Lock()
@@ -672,7 +680,7 @@ func (tx *Transaction) CreateEdge(d gdi.DirectionType, origin, target gdi.Vertex
 		return nil, err
 	}
 	// A new edge is lightweight, in a free slot of its origin.
-	if err := tx.full(on, tx.objs[vertexKind][on].rec); err != nil {
+	if err := tx.full(on, tx.objs[vertexKind].get(on).rec); err != nil {
 		return nil, err
 	}
 	n := tx.freeSlot(on)
@@ -701,13 +709,13 @@ func (tx *Transaction) CreateEdge(d gdi.DirectionType, origin, target gdi.Vertex
 // freeSlot returns the number of a lightweight edge of origin v that is
 // not in use, or 0 if every slot is.
 func (tx *Transaction) freeSlot(v uint64) uint64 {
-	ov := tx.objs[vertexKind][v]
+	ov := tx.objs[vertexKind].get(v)
 	if ov == nil || !tx.db.st.lightOK() {
 		return 0
 	}
 	for i := range maxSlot {
 		n := tx.db.st.lightNumber(v, (len(ov.rec.refList())+i)%maxSlot+1)
-		if !ov.rec.refList().has(n) && tx.objs[edgeKind][n] == nil {
+		if !ov.rec.refList().has(n) && tx.objs[edgeKind].get(n) == nil {
 			return n
 		}
 	}
@@ -719,7 +727,7 @@ func (tx *Transaction) freeSlot(v uint64) uint64 {
 // property, a second label). The edge keeps its number. The caller holds
 // tx.mu.
 func (tx *Transaction) heavy(b *base) error {
-	o := tx.objs[edgeKind][b.num]
+	o := tx.objs[edgeKind].get(b.num)
 	if o == nil || o.ptr != 0 {
 		return nil
 	}
@@ -796,7 +804,7 @@ func (tx *Transaction) attach(e uint64, oldEnds []uint64, r *record) error {
 		newEnds = r.ends()
 	}
 	var holder uint64
-	if eo := tx.objs[edgeKind][e]; eo != nil && isLight(e) {
+	if eo := tx.objs[edgeKind].get(e); eo != nil && isLight(e) {
 		holder = eo.ptr
 	}
 	// An edge numbered after its origin v0 must stay findable there: if

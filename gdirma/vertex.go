@@ -15,7 +15,8 @@ var _ gdi.VertexHolder = (*vertexHolder)(nil)
 // vertex.
 func (tx *Transaction) vertexHolder(n uint64, o *txObj) *vertexHolder {
 	if o.vh == nil {
-		o.vh = &vertexHolder{base{tx: tx, kind: vertexKind, num: n}}
+		o.hv = vertexHolder{base{tx: tx, kind: vertexKind, num: n}}
+		o.vh = &o.hv
 	}
 	return o.vh
 }
@@ -90,12 +91,17 @@ func (v *vertexHolder) incident(or gdi.Orientation, c gdi.Constraint, f func(e u
 	if err != nil {
 		return err
 	}
-	copies := v.tx.objs[edgeKind]
-	var ends record // f must not keep r
-	var labels []gdi.Label
-	view := objView{db: v.tx.db, lbuf: &labels}
-	for _, ee := range o.rec.refList() {
-		e, x := ee.n, ee.ref
+	copies := &v.tx.objs[edgeKind]
+	ends := &v.tx.ends // f must not keep r
+	var view objView
+	if has {
+		view = objView{db: v.tx.db, lbuf: new([]gdi.Label)}
+	}
+	for cur := o.rec.cursor(); ; {
+		e, x, ok := cur.next()
+		if !ok {
+			break
+		}
 		if x.stub() {
 			continue
 		}
@@ -103,16 +109,16 @@ func (v *vertexHolder) incident(or gdi.Orientation, c gdi.Constraint, f func(e u
 		// suffices; the edge's holder is read only for its labels and
 		// properties (or if this transaction has a copy of it).
 		var r *record
-		if eo := copies[e]; len(copies) > 0 && eo != nil && !eo.deleted {
+		if eo := copies.get(e); eo != nil && !eo.deleted {
 			r = eo.rec
 		} else if !has || x.lightweight(e) {
 			// All of a lightweight edge is in the reference: no allocation.
-			ends = record{dir: x.dir, origin: x.origin, target: x.target}
+			*ends = record{dir: x.dir, origin: x.origin, target: x.target}
 			if has && x.label != 0 {
 				ends.lbuf[0] = x.label
 				ends.labels = ends.lbuf[:1]
 			}
-			r = &ends
+			r = ends
 		} else {
 			eo, err := v.tx.related(edgeKind, e)
 			if err != nil {
@@ -142,12 +148,18 @@ func (v *vertexHolder) incident(or gdi.Orientation, c gdi.Constraint, f func(e u
 // Edges returns the edges of the vertex that match o and c.
 func (v *vertexHolder) Edges(o gdi.Orientation, c gdi.Constraint) ([]gdi.EdgeUID, error) {
 	defer v.lock()()
-	out := make([]gdi.EdgeUID, 0, 8)
+	var out []gdi.EdgeUID
 	err := v.incident(o, c, func(e uint64, _ *record, _, _ bool) {
+		if out == nil {
+			out = make([]gdi.EdgeUID, 0, v.tx.objs[vertexKind].get(v.num).rec.nrefs())
+		}
 		out = append(out, v.tx.edgeUID(e))
 	})
 	if err != nil {
 		return nil, err
+	}
+	if out == nil {
+		out = []gdi.EdgeUID{}
 	}
 	return out, nil
 }

@@ -1,0 +1,87 @@
+package gdirma
+
+import "iter"
+
+// objTable maps object numbers to a transaction's copies of one kind. Most
+// transactions touch a handful of objects, so the first few live in an
+// array inside the transaction, found by a linear scan with no hashing and
+// no allocation; a map takes over when they no longer fit.
+type objTable struct {
+	few [objFew]objEntry
+	n   int               // entries of few in use, while m is nil
+	m   map[uint64]*txObj // all entries, once few overflowed
+}
+
+type objEntry struct {
+	num uint64
+	o   *txObj
+}
+
+const objFew = 4
+
+// get returns the copy of object n, or nil.
+func (t *objTable) get(n uint64) *txObj {
+	if t.m != nil {
+		return t.m[n]
+	}
+	for i := range t.n {
+		if t.few[i].num == n {
+			return t.few[i].o
+		}
+	}
+	return nil
+}
+
+// put makes o the copy of object n.
+func (t *objTable) put(n uint64, o *txObj) {
+	if t.m != nil {
+		t.m[n] = o
+		return
+	}
+	for i := range t.n {
+		if t.few[i].num == n {
+			t.few[i].o = o
+			return
+		}
+	}
+	if t.n < objFew {
+		t.few[t.n] = objEntry{n, o}
+		t.n++
+		return
+	}
+	t.m = make(map[uint64]*txObj, 2*objFew)
+	for _, e := range t.few[:t.n] {
+		t.m[e.num] = e.o
+	}
+	t.m[n] = o
+}
+
+// len returns the number of copies.
+func (t *objTable) len() int {
+	if t.m != nil {
+		return len(t.m)
+	}
+	return t.n
+}
+
+// all yields every copy once, in no particular order. Like a map's, it
+// tolerates puts while it runs (a copy put then may or may not be
+// yielded).
+func (t *objTable) all() iter.Seq2[uint64, *txObj] {
+	return func(yield func(uint64, *txObj) bool) {
+		if t.m != nil {
+			for n, o := range t.m {
+				if !yield(n, o) {
+					return
+				}
+			}
+			return
+		}
+		few := t.few[:t.n]
+		for _, e := range few {
+			if !yield(e.num, e.o) {
+				return
+			}
+		}
+	}
+}
