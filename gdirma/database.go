@@ -18,6 +18,9 @@ type Database struct {
 	st   *store
 	comm rma.Comm
 	rank int
+	// params are the parameters the store was made with (with defaults,
+	// and Restore as given), for checkpoints.
+	params Params
 
 	mu           sync.RWMutex   // guards transactions; taken before the catalog's lock
 	transactions []*Transaction // open, in no order (tx.slot is the index)

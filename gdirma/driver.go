@@ -25,7 +25,7 @@ type Params struct {
 	// Default 8 MiB.
 	MemoryPerRank int
 	// DHTBuckets is the number of buckets of the implicit index per rank.
-	// Default half of DHTEntries, at least 4096.
+	// Default 4096.
 	DHTBuckets int
 	// DHTEntries is the number of implicit-index entries per rank (one per
 	// label of each vertex with an ID). Default MemoryPerRank/BlockSize.
@@ -35,6 +35,11 @@ type Params struct {
 	// KiB. An index whose entries do not fit is left without: its queries
 	// scan the graph.
 	IndexMemoryPerRank int
+	// Restore, if not empty, is the directory of a checkpoint
+	// (Database.Checkpoint) to create the database from. The checkpoint
+	// sets the other fields: those that are not zero must equal its
+	// values (ErrArgument otherwise), and so must the number of ranks.
+	Restore string `json:",omitempty"`
 }
 
 // Defaults of Params.
@@ -52,6 +57,9 @@ func (p Params) withDefaults() (Params, error) {
 	if p.MemoryPerRank == 0 {
 		p.MemoryPerRank = DefaultMemoryPerRank
 	}
+	if p.DHTBuckets == 0 {
+		p.DHTBuckets = DefaultDHTBuckets
+	}
 	if p.IndexMemoryPerRank == 0 {
 		p.IndexMemoryPerRank = DefaultIndexMemory
 	}
@@ -60,7 +68,7 @@ func (p Params) withDefaults() (Params, error) {
 		return p, gdi.Errorf(gdi.ErrArgument, "gdirma: block size %d: want a multiple of 8 from 64 to 4096", p.BlockSize)
 	case p.MemoryPerRank < 2*p.BlockSize || p.MemoryPerRank/p.BlockSize > 1<<31:
 		return p, gdi.Errorf(gdi.ErrArgument, "gdirma: memory per rank %d for blocks of %d bytes", p.MemoryPerRank, p.BlockSize)
-	case p.DHTBuckets < 0 || p.DHTBuckets > 1<<28:
+	case p.DHTBuckets < 1 || p.DHTBuckets > 1<<28:
 		return p, gdi.Errorf(gdi.ErrArgument, "gdirma: %d DHT buckets", p.DHTBuckets)
 	case p.DHTEntries < 0 || p.DHTEntries > 1<<30:
 		return p, gdi.Errorf(gdi.ErrArgument, "gdirma: %d DHT entries", p.DHTEntries)
@@ -69,11 +77,6 @@ func (p Params) withDefaults() (Params, error) {
 	}
 	if p.DHTEntries == 0 {
 		p.DHTEntries = max(64, p.MemoryPerRank/p.BlockSize)
-	}
-	if p.DHTBuckets == 0 {
-		// About one key per bucket when the entries are in use, so that
-		// most lookups find their key in the bucket's own entry.
-		p.DHTBuckets = min(max(DefaultDHTBuckets, p.DHTEntries/2), 1<<28)
 	}
 	return p, nil
 }
@@ -104,7 +107,7 @@ func (Driver) CreateDatabase(comm rma.Comm, params any) (gdi.Database, error) {
 	default:
 		local = gdi.Errorf(gdi.ErrArgument, "gdirma does not know parameters of type %T", params)
 	}
-	if local == nil {
+	if local == nil && p.Restore == "" {
 		p, local = p.withDefaults()
 	}
 	tag := uint16(0)
@@ -122,6 +125,14 @@ func (Driver) CreateDatabase(comm rma.Comm, params any) (gdi.Database, error) {
 	if err := db.Agree(fmt.Sprintf("CreateDatabase %+v", p), local); err != nil {
 		return nil, err
 	}
+	if p.Restore != "" {
+		if err := db.restore(p); err != nil {
+			return nil, err
+		}
+		db.SetIndexHook(db.indexChanged)
+		return db, nil
+	}
+	db.params = p
 	st, err := newStore(comm, p, tag)
 	if err != nil {
 		// Window allocation is collective and fails alike on every rank.

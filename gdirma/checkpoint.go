@@ -1,0 +1,590 @@
+package gdirma
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/index"
+	"github.com/gdi-go/gdi/internal/catalog"
+	"github.com/gdi-go/gdi/rma"
+)
+
+// Checkpoints (see "Checkpoints" in doc.go).
+//
+// The whole state of a database is
+//
+//   - in RMA windows, per rank: the block pool (data, usage = free list,
+//     system = free-list head and lock words), the control window (high
+//     water, commit counter, scan gate), the DHT of the implicit index
+//     (bucket slots, and the data, usage and system windows of its entry
+//     heap), and the forest of the explicit indexes (directory, and the
+//     data, usage and system windows of its node pool); sections below,
+//     in this order;
+//   - in local mirrors, alike on every rank: the Params, the store's tag
+//     (part of every UID), the catalog (labels, property types with their
+//     generations, the last numbers handed out, the indexes with their
+//     sets L and P: catalog.State), the forest's mirror of its directory
+//     (generation and liveness of each tree slot), and which tree holds
+//     the entries of which index (store.idx);
+//   - not kept: the rank's transactions (a checkpoint needs none open),
+//     constraints, subconstraints and handles (objects of one run; handles
+//     of the restored database carry a new catalog tag), and caches.
+//
+// Each rank writes its windows to rank-<r>.ckpt in the checkpoint
+// directory; rank 0 then writes manifest.json with the mirrors and the
+// size and SHA-256 of every rank file. The manifest is written last, to a
+// temporary name renamed into place, so a directory without it holds no
+// (complete) checkpoint.
+
+const (
+	checkpointFormat = 1
+	manifestName     = "manifest.json"
+	rankFileMagic    = "GDIRMACK"
+)
+
+// rankFileName is the name of rank r's file in a checkpoint directory.
+func rankFileName(r int) string { return fmt.Sprintf("rank-%d.ckpt", r) }
+
+// section is a window of a rank file, named for error messages.
+type section struct {
+	name string
+	w    rma.Window
+}
+
+// sections lists the windows of the store in the order of the rank files.
+func (st *store) sections() []section {
+	var out []section
+	add := func(prefix string, names []string, ws []rma.Window) {
+		for i, w := range ws {
+			out = append(out, section{prefix + names[i], w})
+		}
+	}
+	pool := []string{"data", "usage", "system"}
+	add("blocks.", pool, st.pool.Windows())
+	add("", []string{"control"}, []rma.Window{st.ctl})
+	add("dht.", []string{"buckets", "heap.data", "heap.usage", "heap.system"}, st.ids.Windows())
+	add("index.", []string{"directory", "nodes.data", "nodes.usage", "nodes.system"}, st.forest.Windows())
+	return out
+}
+
+// manifest is the content of manifest.json.
+type manifest struct {
+	Format  int
+	Ranks   int
+	Created string // for people; not checked
+	Params  Params
+	Tag     uint16
+	Catalog catalog.State
+	Forest  struct {
+		Gens []uint64
+		Live []bool
+	}
+	Trees []treeState
+	Files []fileState
+}
+
+// treeState is the tree of an index with entries (store.idx).
+type treeState struct {
+	Index          uint32
+	Tree           uint64
+	Labels, Ptypes []uint32
+}
+
+// fileState describes a rank file.
+type fileState struct {
+	Name   string
+	Size   int64
+	SHA256 string
+}
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+var _ gdi.Checkpointer = (*Database)(nil)
+
+// Checkpoint writes the database to the directory dir (collective; every
+// rank passes the same dir, which all ranks must reach as the same
+// directory, such as on a shared file system). The database must be
+// quiet: no rank may have an open transaction (ErrConsistency), nor start
+// one before Checkpoint returns. dir is created if needed; a checkpoint
+// in it is replaced, and until the new one is complete the directory
+// holds none. All ranks return the same outcome; file errors name the
+// file.
+func (db *Database) Checkpoint(dir string) error {
+	if db.IsFreed() {
+		return errFreedDB()
+	}
+	local := db.quietCheck("Checkpoint")
+	if local == nil && dir == "" {
+		local = gdi.Errorf(gdi.ErrArgument, "gdirma: Checkpoint: empty directory name")
+	}
+	if err := db.Agree("Checkpoint "+dir, local); err != nil {
+		return err
+	}
+	// Rank 0 empties the directory of an earlier checkpoint, manifest first.
+	if db.rank == 0 {
+		local = prepareCheckpointDir(dir)
+	}
+	if err := agreeDetail(db.comm, local); err != nil {
+		return err
+	}
+	fst, local := db.st.writeRankFile(filepath.Join(dir, rankFileName(db.rank)))
+	if err := agreeDetail(db.comm, local); err != nil {
+		return err
+	}
+	msg, err := json.Marshal(fst)
+	if err != nil {
+		return gdi.Errorf(gdi.ErrIntern, "gdirma: Checkpoint: %v", err)
+	}
+	all, err := db.comm.Allgatherv(msg)
+	if err != nil {
+		return gdi.Errorf(gdi.ErrIntern, "gdirma: Checkpoint: gathering the file checksums: %v", err)
+	}
+	if db.rank == 0 {
+		local = db.writeManifest(dir, all)
+	}
+	return agreeDetail(db.comm, local)
+}
+
+// prepareCheckpointDir creates dir and removes the files of a checkpoint
+// in it, the manifest first.
+func prepareCheckpointDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fileErr(dir, err)
+	}
+	for _, name := range []string{manifestName, manifestName + ".tmp"} {
+		p := filepath.Join(dir, name)
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fileErr(p, err)
+		}
+	}
+	old, err := filepath.Glob(filepath.Join(dir, "rank-*.ckpt"))
+	if err != nil {
+		return fileErr(dir, err)
+	}
+	for _, p := range old {
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fileErr(p, err)
+		}
+	}
+	return nil
+}
+
+// writeRankFile writes the calling rank's windows to path:
+//
+//	header   "GDIRMACK", then format, rank, ranks, sections (uint32 each)
+//	section  name length (uint32), name, size (uint64), the window's
+//	         bytes, CRC-32C of all of the section before it (uint32)
+//
+// all little-endian. It returns the file's size and SHA-256.
+func (st *store) writeRankFile(path string) (fileState, error) {
+	fst := fileState{Name: filepath.Base(path)}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return fst, fileErr(path, err)
+	}
+	sum := sha256.New()
+	cw := &countWriter{w: bufio.NewWriterSize(io.MultiWriter(f, sum), 1<<20)}
+	err = st.writeSections(cw)
+	if err == nil {
+		err = cw.w.(*bufio.Writer).Flush()
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fst, fileErr(path, err)
+	}
+	fst.Size, fst.SHA256 = cw.n, hex.EncodeToString(sum.Sum(nil))
+	return fst, nil
+}
+
+func (st *store) writeSections(w io.Writer) error {
+	secs := st.sections()
+	hdr := []byte(rankFileMagic)
+	for _, x := range []int{checkpointFormat, st.rank, st.size, len(secs)} {
+		hdr = binary.LittleEndian.AppendUint32(hdr, uint32(x))
+	}
+	if _, err := w.Write(hdr); err != nil {
+		return err
+	}
+	for _, s := range secs {
+		crc := crc32.New(castagnoli)
+		sw := io.MultiWriter(w, crc)
+		h := binary.LittleEndian.AppendUint32(nil, uint32(len(s.name)))
+		h = append(h, s.name...)
+		h = binary.LittleEndian.AppendUint64(h, uint64(s.w.Size()))
+		if _, err := sw.Write(h); err != nil {
+			return err
+		}
+		if err := rma.SaveWindow(s.w, st.rank, sw); err != nil {
+			return fmt.Errorf("section %s: %w", s.name, err)
+		}
+		if _, err := w.Write(binary.LittleEndian.AppendUint32(nil, crc.Sum32())); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// writeManifest writes the manifest (rank 0), from the file states all
+// ranks gathered, to a temporary name that it renames into place.
+func (db *Database) writeManifest(dir string, files [][]byte) error {
+	m := manifest{
+		Format:  checkpointFormat,
+		Ranks:   db.st.size,
+		Created: time.Now().UTC().Format(time.RFC3339),
+		Params:  db.params,
+		Tag:     db.st.tag,
+		Catalog: db.State(),
+	}
+	m.Params.Restore = ""
+	m.Forest.Gens, m.Forest.Live = db.st.forest.Mirror()
+	db.st.idx.mu.RLock()
+	for num, d := range db.st.idx.defs {
+		m.Trees = append(m.Trees, treeState{Index: num, Tree: uint64(d.tree), Labels: d.labels, Ptypes: d.ptypes})
+	}
+	db.st.idx.mu.RUnlock()
+	for r, b := range files {
+		var fst fileState
+		if err := json.Unmarshal(b, &fst); err != nil {
+			return gdi.Errorf(gdi.ErrIntern, "gdirma: Checkpoint: file state of rank %d: %v", r, err)
+		}
+		m.Files = append(m.Files, fst)
+	}
+	b, err := json.MarshalIndent(m, "", "\t")
+	if err != nil {
+		return gdi.Errorf(gdi.ErrIntern, "gdirma: Checkpoint: %v", err)
+	}
+	tmp, final := filepath.Join(dir, manifestName+".tmp"), filepath.Join(dir, manifestName)
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return fileErr(tmp, err)
+	}
+	_, err = f.Write(append(b, '\n'))
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fileErr(tmp, err)
+	}
+	if err := os.Rename(tmp, final); err != nil {
+		return fileErr(final, err)
+	}
+	if d, err := os.Open(dir); err == nil { // make the rename durable
+		_ = d.Sync()
+		_ = d.Close()
+	}
+	return nil
+}
+
+// restore loads the checkpoint in p.Restore into the new database db
+// (collective): it reads and checks the manifest, creates the windows with
+// its parameters, loads every rank's windows from its file and sets the
+// mirrors. On any error, on any rank, every rank frees the windows and
+// returns an error naming the file.
+func (db *Database) restore(p Params) error {
+	dir := p.Restore
+	mpath := filepath.Join(dir, manifestName)
+	var raw []byte
+	var local error
+	if db.rank == 0 {
+		var err error
+		if raw, err = os.ReadFile(mpath); err != nil {
+			local = fileErr(mpath, err)
+		}
+	}
+	if err := agreeDetail(db.comm, local); err != nil {
+		return err
+	}
+	raw, err := bcastBytes(db.comm, raw)
+	if err != nil {
+		return gdi.Errorf(gdi.ErrIntern, "gdirma: restore: broadcast of the manifest: %v", err)
+	}
+	var m manifest
+	q := p
+	local = nil
+	if err := json.Unmarshal(raw, &m); err != nil {
+		local = gdi.Errorf(gdi.ErrFileFormat, "gdirma: checkpoint file %s: %v", mpath, err)
+	} else {
+		q, local = m.check(mpath, p, db.comm.Size())
+	}
+	if err := agreeDetail(db.comm, local); err != nil {
+		return err
+	}
+	st, err := newStore(db.comm, q, m.Tag)
+	if err != nil {
+		return gdi.Errorf(gdi.ErrNoMemory, "gdirma: %v", err)
+	}
+	fst := m.Files[db.rank]
+	local = st.readRankFile(filepath.Join(dir, fst.Name), fst)
+	if local == nil {
+		local = st.setMirrors(mpath, &m)
+	}
+	if local == nil {
+		if err := db.SetState(m.Catalog); err != nil {
+			local = gdi.Errorf(gdi.ErrFileFormat, "gdirma: checkpoint file %s: catalog: %v", mpath, err)
+		}
+	}
+	if err := agreeDetail(db.comm, local); err != nil {
+		if ferr := st.free(); ferr != nil {
+			return gdi.Errorf(gdi.ErrIntern, "gdirma: restore failed (%v), and freeing the windows too: %v", err, ferr)
+		}
+		return err
+	}
+	db.st, db.params = st, q
+	return nil
+}
+
+// check checks a manifest read from path against the Params p of the
+// restoring CreateDatabase and the number of ranks, and returns the Params
+// to create the windows with: the manifest's, which fields set in p must
+// equal.
+func (m *manifest) check(path string, p Params, ranks int) (Params, error) {
+	bad := func(format string, args ...any) (Params, error) {
+		return p, gdi.Errorf(gdi.ErrFileFormat, "gdirma: checkpoint file %s: "+format, append([]any{path}, args...)...)
+	}
+	switch {
+	case m.Format != checkpointFormat:
+		return bad("format %d, want %d", m.Format, checkpointFormat)
+	case m.Ranks != ranks:
+		return p, gdi.Errorf(gdi.ErrArgument, "gdirma: checkpoint file %s: the checkpoint has %d ranks, the database %d", path, m.Ranks, ranks)
+	case len(m.Files) != m.Ranks:
+		return bad("%d rank files for %d ranks", len(m.Files), m.Ranks)
+	case m.Tag == 0:
+		return bad("tag 0")
+	}
+	for r, f := range m.Files {
+		if f.Name != rankFileName(r) {
+			return bad("rank %d has file %q, want %q", r, f.Name, rankFileName(r))
+		}
+	}
+	q := m.Params
+	q.Restore = p.Restore
+	for _, x := range []struct {
+		name       string
+		given, got int
+	}{
+		{"BlockSize", p.BlockSize, q.BlockSize},
+		{"MemoryPerRank", p.MemoryPerRank, q.MemoryPerRank},
+		{"DHTBuckets", p.DHTBuckets, q.DHTBuckets},
+		{"DHTEntries", p.DHTEntries, q.DHTEntries},
+		{"IndexMemoryPerRank", p.IndexMemoryPerRank, q.IndexMemoryPerRank},
+	} {
+		if x.given != 0 && x.given != x.got {
+			return p, gdi.Errorf(gdi.ErrArgument, "gdirma: checkpoint file %s: %s is %d, the parameters ask for %d", path, x.name, x.got, x.given)
+		}
+	}
+	d, err := q.withDefaults()
+	if err != nil || d != q {
+		return bad("bad parameters %+v", m.Params)
+	}
+	return q, nil
+}
+
+// readRankFile loads the calling rank's windows from path, checking its
+// size and SHA-256 against fst and every section's header and CRC-32C.
+func (st *store) readRankFile(path string, fst fileState) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fileErr(path, err)
+	}
+	defer f.Close()
+	bad := func(format string, args ...any) error {
+		return gdi.Errorf(gdi.ErrFileFormat, "gdirma: checkpoint file %s: "+format, append([]any{path}, args...)...)
+	}
+	if fi, err := f.Stat(); err != nil {
+		return fileErr(path, err)
+	} else if fi.Size() != fst.Size {
+		return bad("%d bytes, the manifest says %d (truncated or overwritten)", fi.Size(), fst.Size)
+	}
+	sum := sha256.New()
+	r := bufio.NewReaderSize(io.TeeReader(f, sum), 1<<20)
+	if err := st.readSections(r, bad); err != nil {
+		var ge *gdi.Error
+		if errors.As(err, &ge) {
+			return err
+		}
+		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+			return bad("truncated: %v", err)
+		}
+		return fileErr(path, err)
+	}
+	if n, _ := io.Copy(io.Discard, r); n != 0 {
+		return bad("%d bytes after the last section", n)
+	}
+	if got := hex.EncodeToString(sum.Sum(nil)); got != fst.SHA256 {
+		return bad("SHA-256 %s, the manifest says %s", got, fst.SHA256)
+	}
+	return nil
+}
+
+func (st *store) readSections(r io.Reader, bad func(string, ...any) error) error {
+	secs := st.sections()
+	hdr := make([]byte, len(rankFileMagic)+16)
+	if _, err := io.ReadFull(r, hdr); err != nil {
+		return err
+	}
+	if string(hdr[:len(rankFileMagic)]) != rankFileMagic {
+		return bad("not a gdirma checkpoint file")
+	}
+	u := func(i int) int { return int(binary.LittleEndian.Uint32(hdr[len(rankFileMagic)+4*i:])) }
+	if u(0) != checkpointFormat || u(1) != st.rank || u(2) != st.size || u(3) != len(secs) {
+		return bad("header says format %d, rank %d of %d, %d sections; want format %d, rank %d of %d, %d sections",
+			u(0), u(1), u(2), u(3), checkpointFormat, st.rank, st.size, len(secs))
+	}
+	for _, s := range secs {
+		crc := crc32.New(castagnoli)
+		sr := io.TeeReader(r, crc)
+		var n [4]byte
+		if _, err := io.ReadFull(sr, n[:]); err != nil {
+			return err
+		}
+		if l := binary.LittleEndian.Uint32(n[:]); l != uint32(len(s.name)) {
+			return bad("section %s: header names %d bytes", s.name, l)
+		}
+		h := make([]byte, len(s.name)+8)
+		if _, err := io.ReadFull(sr, h); err != nil {
+			return err
+		}
+		if string(h[:len(s.name)]) != s.name {
+			return bad("section %q where %s belongs", h[:len(s.name)], s.name)
+		}
+		if size := binary.LittleEndian.Uint64(h[len(s.name):]); size != uint64(s.w.Size()) {
+			return bad("section %s has %d bytes, the window %d", s.name, size, s.w.Size())
+		}
+		if err := rma.LoadWindow(s.w, st.rank, io.LimitReader(sr, int64(s.w.Size()))); err != nil {
+			return fmt.Errorf("section %s: %w", s.name, err)
+		}
+		want := crc.Sum32()
+		if _, err := io.ReadFull(r, n[:]); err != nil {
+			return err
+		}
+		if got := binary.LittleEndian.Uint32(n[:]); got != want {
+			return bad("section %s: CRC-32C %08x, the contents give %08x (corrupt)", s.name, got, want)
+		}
+	}
+	return nil
+}
+
+// setMirrors sets the store's local mirrors from the manifest.
+func (st *store) setMirrors(path string, m *manifest) error {
+	bad := func(format string, args ...any) error {
+		return gdi.Errorf(gdi.ErrFileFormat, "gdirma: checkpoint file %s: "+format, append([]any{path}, args...)...)
+	}
+	if err := st.forest.SetMirror(m.Forest.Gens, m.Forest.Live); err != nil {
+		return bad("%v", err)
+	}
+	defs := map[uint32]*treeDef{}
+	for _, t := range m.Trees {
+		if defs[t.Index] != nil {
+			return bad("index %d has two trees", t.Index)
+		}
+		// Len checks that the tree is live in the mirror and in this
+		// rank's directory.
+		if _, err := st.forest.Len(index.Tree(t.Tree), st.rank); err != nil {
+			return bad("tree %#x of index %d: %v", t.Tree, t.Index, err)
+		}
+		defs[t.Index] = &treeDef{tree: index.Tree(t.Tree), labels: t.Labels, ptypes: t.Ptypes}
+	}
+	st.idx.mu.Lock()
+	st.idx.defs = defs
+	st.idx.mu.Unlock()
+	return nil
+}
+
+// agreeDetail makes every rank return an error if any rank's local is not
+// nil: its own, or the first failing rank's class and message (so that the
+// message naming a file reaches every rank). It is collective and
+// synchronises the ranks.
+func agreeDetail(comm rma.Comm, local error) error {
+	var msg []byte
+	if local != nil {
+		msg = binary.LittleEndian.AppendUint64(nil, uint64(gdi.ErrorClass(local)))
+		var ge *gdi.Error
+		if errors.As(local, &ge) {
+			msg = append(msg, ge.Msg...)
+		} else {
+			msg = append(msg, local.Error()...)
+		}
+	}
+	all, err := comm.Allgatherv(msg)
+	if err != nil {
+		return gdi.Errorf(gdi.ErrIntern, "gdirma: agreement: %v", err)
+	}
+	if local != nil {
+		return local
+	}
+	for r, m := range all {
+		if len(m) >= 8 {
+			return &gdi.Error{Code: gdi.Code(binary.LittleEndian.Uint64(m)), Msg: fmt.Sprintf("on rank %d: %s", r, m[8:])}
+		}
+	}
+	return nil
+}
+
+// bcastBytes gives every rank rank 0's b.
+func bcastBytes(comm rma.Comm, b []byte) ([]byte, error) {
+	n := binary.LittleEndian.AppendUint64(nil, uint64(len(b)))
+	if err := comm.Bcast(n, 0); err != nil {
+		return nil, err
+	}
+	if comm.Rank() != 0 {
+		b = make([]byte, binary.LittleEndian.Uint64(n))
+	}
+	if err := comm.Bcast(b, 0); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// fileErr turns an error of the file system into a gdi error naming path.
+func fileErr(path string, err error) error {
+	c := gdi.ErrIO
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		c = gdi.ErrNoSuchFile
+	case errors.Is(err, fs.ErrPermission):
+		c = gdi.ErrAccess
+	case errors.Is(err, syscall.ENOSPC):
+		c = gdi.ErrNoSpace
+	case errors.Is(err, syscall.EDQUOT):
+		c = gdi.ErrQuota
+	case errors.Is(err, syscall.EROFS):
+		c = gdi.ErrReadOnlyFile
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Path == path {
+		err = fmt.Errorf("%s: %w", pe.Op, pe.Err)
+	}
+	return gdi.Errorf(c, "gdirma: checkpoint file %s: %w", path, err)
+}

@@ -1,0 +1,145 @@
+package gdirma
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/internal/ranktest"
+	"github.com/gdi-go/gdi/rma"
+)
+
+// storeImage is every piece of state of a rank's database: the contents
+// of all windows of the rank and the local mirrors.
+type storeImage struct {
+	windows map[string][]byte
+	tag     uint16
+	params  Params
+	gens    []uint64
+	live    []bool
+	trees   map[uint32]treeDef
+	catalog any
+}
+
+func imageOf(db *Database) (*storeImage, error) {
+	st := db.st
+	im := &storeImage{windows: map[string][]byte{}, tag: st.tag, params: db.params, trees: map[uint32]treeDef{}, catalog: db.State()}
+	im.params.Restore = ""
+	for _, s := range st.sections() {
+		var b bytes.Buffer
+		if err := rma.SaveWindow(s.w, st.rank, &b); err != nil {
+			return nil, err
+		}
+		im.windows[s.name] = b.Bytes()
+	}
+	im.gens, im.live = st.forest.Mirror()
+	for n, d := range st.idx.defs {
+		im.trees[n] = *d
+	}
+	return im, nil
+}
+
+// TestCheckpointExact restores a database and compares every window of
+// every rank byte by byte, and every mirror, with the original.
+func TestCheckpointExact(t *testing.T) {
+	base := t.TempDir()
+	ranktest.Run(t, 3, func(c rma.Comm) error {
+		bb := binary.LittleEndian.AppendUint64(nil, uint64(len(base)))
+		if err := c.Bcast(bb, 0); err != nil {
+			return err
+		}
+		b := []byte(base)
+		if c.Rank() != 0 {
+			b = make([]byte, binary.LittleEndian.Uint64(bb))
+		}
+		if err := c.Bcast(b, 0); err != nil {
+			return err
+		}
+		dir := filepath.Join(string(b), "exact")
+		p := Params{BlockSize: 64, MemoryPerRank: 1 << 16, DHTBuckets: 16, DHTEntries: 256, IndexMemoryPerRank: 1 << 14}
+		gdb, err := Driver{}.CreateDatabase(c, p)
+		if err != nil {
+			return err
+		}
+		db := gdb.(*Database)
+		l, err := db.CreateLabel("L")
+		if err != nil {
+			return err
+		}
+		x, err := db.CreatePropertyType(gdi.PropertyTypeInfo{Name: "x", Entity: gdi.SingleEntity, Datatype: gdi.Int32, Size: gdi.FixedSize, Count: 1})
+		if err != nil {
+			return err
+		}
+		idx, err := db.CreateIndex(gdi.BTreeIndex, 0)
+		if err != nil {
+			return err
+		}
+		if err := idx.AddPropertyType(x); err != nil {
+			return err
+		}
+		tx, err := db.StartTransaction()
+		if err != nil {
+			return err
+		}
+		var prev gdi.VertexHolder
+		for i := range 60 { // enough entries to split index nodes
+			v, err := tx.CreateVertex([]byte(fmt.Sprintf("%d-%d", c.Rank(), i)))
+			if err != nil {
+				return err
+			}
+			if i%2 == 0 {
+				if err := v.AddLabel(l); err != nil {
+					return err
+				}
+			}
+			if err := v.AddProperty(x, gdi.Int32s(int32(i))); err != nil {
+				return err
+			}
+			if prev != nil {
+				if _, err := tx.CreateEdge(gdi.Directed, prev, v); err != nil {
+					return err
+				}
+			}
+			prev = v
+		}
+		if err := tx.Commit(); err != nil {
+			return err
+		}
+		if err := c.Barrier(); err != nil {
+			return err
+		}
+		if err := db.Checkpoint(dir); err != nil {
+			return err
+		}
+		want, err := imageOf(db)
+		if err != nil {
+			return err
+		}
+		if err := db.Free(); err != nil {
+			return err
+		}
+		rdb, err := Driver{}.CreateDatabase(c, Params{Restore: dir})
+		if err != nil {
+			return err
+		}
+		defer rdb.Free()
+		got, err := imageOf(rdb.(*Database))
+		if err != nil {
+			return err
+		}
+		for name, w := range want.windows {
+			if !bytes.Equal(got.windows[name], w) {
+				return fmt.Errorf("rank %d: window %s differs after restore", c.Rank(), name)
+			}
+		}
+		want.windows, got.windows = nil, nil
+		if !reflect.DeepEqual(got, want) {
+			return fmt.Errorf("rank %d: restored mirrors differ:\n got %+v\nwant %+v", c.Rank(), got, want)
+		}
+		return nil
+	})
+}
