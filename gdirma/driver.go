@@ -25,7 +25,7 @@ type Params struct {
 	// Default 8 MiB.
 	MemoryPerRank int
 	// DHTBuckets is the number of buckets of the implicit index per rank.
-	// Default 4096.
+	// Default half of DHTEntries, at least 4096.
 	DHTBuckets int
 	// DHTEntries is the number of implicit-index entries per rank (one per
 	// label of each vertex with an ID). Default MemoryPerRank/BlockSize.
@@ -57,9 +57,6 @@ func (p Params) withDefaults() (Params, error) {
 	if p.MemoryPerRank == 0 {
 		p.MemoryPerRank = DefaultMemoryPerRank
 	}
-	if p.DHTBuckets == 0 {
-		p.DHTBuckets = DefaultDHTBuckets
-	}
 	if p.IndexMemoryPerRank == 0 {
 		p.IndexMemoryPerRank = DefaultIndexMemory
 	}
@@ -68,7 +65,7 @@ func (p Params) withDefaults() (Params, error) {
 		return p, gdi.Errorf(gdi.ErrArgument, "gdirma: block size %d: want a multiple of 8 from 64 to 4096", p.BlockSize)
 	case p.MemoryPerRank < 2*p.BlockSize || p.MemoryPerRank/p.BlockSize > 1<<31:
 		return p, gdi.Errorf(gdi.ErrArgument, "gdirma: memory per rank %d for blocks of %d bytes", p.MemoryPerRank, p.BlockSize)
-	case p.DHTBuckets < 1 || p.DHTBuckets > 1<<28:
+	case p.DHTBuckets < 0 || p.DHTBuckets > 1<<28:
 		return p, gdi.Errorf(gdi.ErrArgument, "gdirma: %d DHT buckets", p.DHTBuckets)
 	case p.DHTEntries < 0 || p.DHTEntries > 1<<30:
 		return p, gdi.Errorf(gdi.ErrArgument, "gdirma: %d DHT entries", p.DHTEntries)
@@ -77,6 +74,11 @@ func (p Params) withDefaults() (Params, error) {
 	}
 	if p.DHTEntries == 0 {
 		p.DHTEntries = max(64, p.MemoryPerRank/p.BlockSize)
+	}
+	if p.DHTBuckets == 0 {
+		// About one key per bucket when the entries are in use, so that
+		// most lookups find their key in the bucket's own entry.
+		p.DHTBuckets = min(max(DefaultDHTBuckets, p.DHTEntries/2), 1<<28)
 	}
 	return p, nil
 }
