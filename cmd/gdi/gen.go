@@ -35,7 +35,10 @@ same for any number of ranks.
                      loader (gdirma.BulkLoad) and print the rate (edges/s
                      and vertices+edges/s) and the block memory used (bytes
                      per edge and per vertex, against the 16 bytes per
-                     edge of a binary edge list)
+                     edge of a binary edge list); with -checkpoint DIR,
+                     then write the database to DIR with
+                     gdirma.Database.Checkpoint (restore it with
+                     gdirma.Params.Restore, on as many ranks)
 
 flags:
 `
@@ -56,6 +59,7 @@ func runGen(args []string, stdout, stderr io.Writer) error {
 	blockSize := fs.Int("blocksize", 0, "gdirma block size in bytes for -format load (0: the default)")
 	memory := fs.Int("memory", 0, "gdirma block memory per rank in MiB for -format load (0: estimated from the graph)")
 	out := fs.String("o", "-", "output: a directory, or - for stdout (edgelist only)")
+	checkpoint := fs.String("checkpoint", "", "for -format load: write a checkpoint of the loaded database to this directory")
 	directed := fs.Bool("directed", false, "make the edges directed")
 	quiet := fs.Bool("quiet", false, "no progress bar or summary on stderr")
 	prof := fs.String("profile", "", "write a cpu or mem profile of the run to the current directory")
@@ -76,6 +80,9 @@ func runGen(args []string, stdout, stderr io.Writer) error {
 	if *format != "edgelist" && *format != "csv" && *format != "load" {
 		return fmt.Errorf("-format must be edgelist, csv or load, not %q", *format)
 	}
+	if *checkpoint != "" && *format != "load" {
+		return fmt.Errorf("-checkpoint is for -format load")
+	}
 	if *format == "load" && *out != "-" {
 		return fmt.Errorf("-format load writes no files: -o is not for it")
 	}
@@ -91,7 +98,7 @@ func runGen(args []string, stdout, stderr io.Writer) error {
 	}
 	if *format == "load" {
 		s := sizing{g.NumVertices(), g.NumEdges(), *ranks, *blockSize, *memory << 20}
-		return errors.Join(loadGen(g, s, *quiet, stdout, stderr), launch.Finalize())
+		return errors.Join(loadGen(g, s, *checkpoint, *quiet, stdout, stderr), launch.Finalize())
 	}
 	if *out != "-" {
 		if err := os.MkdirAll(*out, 0o777); err != nil {
@@ -174,7 +181,7 @@ func writeEdgeList(c rma.Comm, g *generator.Graph, out string, stdout io.Writer,
 
 // loadGen is -format load: it creates a gdirma database on s.ranks ranks,
 // bulk-loads g into it and prints the rate and the memory used.
-func loadGen(g *generator.Graph, s sizing, quiet bool, stdout, stderr io.Writer) error {
+func loadGen(g *generator.Graph, s sizing, checkpoint string, quiet bool, stdout, stderr io.Writer) error {
 	start := time.Now()
 	return launch.Run(s.ranks, func(c rma.Comm) error {
 		say := func(format string, args ...any) {
@@ -231,6 +238,13 @@ func loadGen(g *generator.Graph, s sizing, quiet bool, stdout, stderr io.Writer)
 					e/load.Seconds()/1e6, (v+e)/load.Seconds()/1e6, e/total.Seconds()/1e6)
 				fmt.Fprintf(stdout, "memory: %d blocks of %d bytes in use = %.1f MiB: %.1f bytes per edge, %.1f bytes per vertex (binary edge list: 16 bytes per edge)\n",
 					ms.BlocksInUse, ms.BlockSize, bytes/(1<<20), bytes/max(e, 1), bytes/max(v, 1))
+			}
+		}
+		if err == nil && checkpoint != "" {
+			say("writing a checkpoint to %s", checkpoint)
+			ckStart := time.Now()
+			if err = db.Checkpoint(checkpoint); err == nil && c.Rank() == 0 {
+				fmt.Fprintf(stdout, "checkpoint: %s written in %v\n", checkpoint, time.Since(ckStart).Round(time.Millisecond))
 			}
 		}
 		return errors.Join(err, db.Free())

@@ -3,12 +3,18 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gdi-go/gdi/gdirma"
+	"github.com/gdi-go/gdi/rma"
+	"github.com/gdi-go/gdi/rma/local"
 )
 
 func gen(t *testing.T, args ...string) (stdout, stderr string) {
@@ -89,6 +95,29 @@ func TestGenLoad(t *testing.T) {
 	}
 }
 
+// TestGenLoadCheckpoint loads a graph, checkpoints it, and restores it.
+func TestGenLoadCheckpoint(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ckpt")
+	out, _ := gen(t, "-scale", "7", "-edgefactor", "4", "-format", "load", "-ranks", "2", "-checkpoint", dir, "-quiet")
+	if !strings.Contains(out, "checkpoint: "+dir+" written") {
+		t.Errorf("no checkpoint in the output %q", out)
+	}
+	err := local.Run(2, func(c rma.Comm) error {
+		db, err := gdirma.Driver{}.CreateDatabase(c, gdirma.Params{Restore: dir})
+		if err != nil {
+			return err
+		}
+		ms, err := db.(*gdirma.Database).MemoryStats()
+		if err == nil && ms.BlocksInUse < 128 {
+			err = fmt.Errorf("%d blocks in use for 128 vertices", ms.BlocksInUse)
+		}
+		return errors.Join(err, db.Free())
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestGenErrors(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "file")
@@ -115,6 +144,7 @@ func TestGenErrors(t *testing.T) {
 		{"extra"},
 		{"-h"},
 		{"-format", "load", "-o", "dir"},
+		{"-checkpoint", "dir"},
 		{"-format", "load", "-memory", "-1"},
 		{"-format", "load", "-blocksize", "-8"},
 		{"-format", "load", "-blocksize", "100"},
