@@ -35,6 +35,11 @@ func TestMetamorphic(t *testing.T) {
 						t.Fatalf("block size %d: gdirma and refdb differ\ngdirma:\n%s\nrefdb:\n%s", bs, got, want)
 					}
 				}
+				// Checkpointed and restored halfway, gdirma goes on alike.
+				got := metamorphicRunAt(t, gdirma.Driver{}, gdirma.Params{BlockSize: 64, MemoryPerRank: 1 << 20}, ranks, seed, steps, steps/2)
+				if got != want {
+					t.Fatalf("restored at step %d: gdirma and refdb differ\ngdirma:\n%s\nrefdb:\n%s", steps/2, got, want)
+				}
 			})
 		}
 	}
@@ -42,13 +47,22 @@ func TestMetamorphic(t *testing.T) {
 
 func metamorphicRun(t *testing.T, d gdi.Driver, params any, ranks int, seed uint64, steps int) string {
 	t.Helper()
+	return metamorphicRunAt(t, d, params, ranks, seed, steps, -1)
+}
+
+// metamorphicRunAt is metamorphicRun that, before step restoreAt (if not
+// negative), checkpoints the database, frees it, and goes on with a
+// database restored from the checkpoint.
+func metamorphicRunAt(t *testing.T, d gdi.Driver, params any, ranks int, seed uint64, steps, restoreAt int) string {
+	t.Helper()
 	var dump string
+	dir := t.TempDir()
 	err := local.Run(ranks, func(c rma.Comm) error {
 		db, err := d.CreateDatabase(c, params)
 		if err != nil {
 			return err
 		}
-		out, err := metamorphicRank(c, db, seed, steps)
+		out, err := metamorphicRank(c, &db, seed, steps, restoreAt, dir)
 		if err != nil {
 			return fmt.Errorf("rank %d: %w", c.Rank(), err)
 		}
@@ -64,8 +78,10 @@ func metamorphicRun(t *testing.T, d gdi.Driver, params any, ranks int, seed uint
 }
 
 // metamorphicRank is one rank's part. Every rank draws the same random
-// numbers; only the rank whose turn it is acts on them.
-func metamorphicRank(c rma.Comm, db gdi.Database, seed uint64, steps int) (string, error) {
+// numbers; only the rank whose turn it is acts on them. At step restoreAt
+// it replaces *dbp by a database restored from a checkpoint in dir.
+func metamorphicRank(c rma.Comm, dbp *gdi.Database, seed uint64, steps, restoreAt int, dir string) (string, error) {
+	db := *dbp
 	rng := rand.New(rand.NewPCG(seed, 99))
 	v, err := db.CreateLabel("V")
 	if err != nil {
@@ -125,25 +141,69 @@ func metamorphicRank(c rma.Comm, db gdi.Database, seed uint64, steps int) (strin
 	numIs := func(op gdi.Op, x int64) func(s gdi.Subconstraint) error {
 		return func(s gdi.Subconstraint) error { return s.AddPropertyCondition(num, op, gdi.Int64s(x)) }
 	}
-	var filters []gdi.Constraint
-	for _, conds := range [][]func(s gdi.Subconstraint) error{
-		{numIs(gdi.Smaller, 300)},
-		{numIs(gdi.EqGreater, 700), numIs(gdi.Equal, 5)},
-		{func(s gdi.Subconstraint) error { return s.AddLabelCondition(extra[0], gdi.Equal) }},
-		{func(s gdi.Subconstraint) error {
-			return errors.Join(s.AddPropertyCondition(tags, gdi.Equal, gdi.Chars("t1")), s.AddLabelCondition(extra[2], gdi.NotEqual))
-		}},
-	} {
-		f, err := constraint(conds...)
-		if err != nil {
-			return "", err
+	makeFilters := func() ([]gdi.Constraint, error) {
+		var filters []gdi.Constraint
+		for _, conds := range [][]func(s gdi.Subconstraint) error{
+			{numIs(gdi.Smaller, 300)},
+			{numIs(gdi.EqGreater, 700), numIs(gdi.Equal, 5)},
+			{func(s gdi.Subconstraint) error { return s.AddLabelCondition(extra[0], gdi.Equal) }},
+			{func(s gdi.Subconstraint) error {
+				return errors.Join(s.AddPropertyCondition(tags, gdi.Equal, gdi.Chars("t1")), s.AddLabelCondition(extra[2], gdi.NotEqual))
+			}},
+		} {
+			f, err := constraint(conds...)
+			if err != nil {
+				return nil, err
+			}
+			filters = append(filters, f)
 		}
-		filters = append(filters, f)
+		return filters, nil
+	}
+	filters, err := makeFilters()
+	if err != nil {
+		return "", err
 	}
 	var transcript []string // this rank's query results
 	var ids []string        // vertices believed alive, identical on every rank
 	next := 0
 	for step := range steps {
+		if step == restoreAt { // every rank: checkpoint, free, restore
+			if err := db.(gdi.Checkpointer).Checkpoint(dir); err != nil {
+				return "", fmt.Errorf("step %d: checkpoint: %w", step, err)
+			}
+			if err := db.Free(); err != nil {
+				return "", err
+			}
+			if db, err = (gdirma.Driver{}).CreateDatabase(c, gdirma.Params{Restore: dir}); err != nil {
+				return "", fmt.Errorf("step %d: restore: %w", step, err)
+			}
+			*dbp = db
+			// Handles are the restored database's, found by name.
+			var errs []error
+			byName := func(n string) gdi.Label {
+				l, err := db.LabelFromName(n)
+				errs = append(errs, err)
+				return l
+			}
+			v = byName("V")
+			for i, n := range []string{"A", "B", "C"} {
+				extra[i] = byName(n)
+			}
+			num, err = db.PropertyTypeFromName("num")
+			errs = append(errs, err)
+			tags, err = db.PropertyTypeFromName("tags")
+			errs = append(errs, err)
+			if indexes, err = db.Indexes(); err == nil && len(indexes) != 3 {
+				err = fmt.Errorf("%d indexes restored, want 3", len(indexes))
+			}
+			errs = append(errs, err)
+			if err := errors.Join(errs...); err != nil {
+				return "", fmt.Errorf("step %d: restored metadata: %w", step, err)
+			}
+			if filters, err = makeFilters(); err != nil {
+				return "", err
+			}
+		}
 		if step%20 == 19 { // every rank: change an index (collective)
 			x := indexes[rng.IntN(len(indexes))]
 			var err error
