@@ -49,6 +49,10 @@ import (
 // temporary name renamed into place, so a directory without it holds no
 // (complete) checkpoint.
 
+// checkpointFormat is the version of the files. The windows are copied
+// as they are, so it must be raised whenever the layout of any window
+// changes (blocks and holder images, the DHT, the index trees): a restore
+// refuses other versions.
 const (
 	checkpointFormat = 1
 	manifestName     = "manifest.json"
