@@ -72,6 +72,9 @@ type record struct {
 	// partial: a vertex read from its primary block alone, whose edge
 	// references were not read (Transaction.full reads them).
 	partial bool
+	// headLen is the length of the labels and properties in the image
+	// the record was decoded from.
+	headLen int
 
 	// edges only.
 	dir            gdi.DirectionType
@@ -435,18 +438,7 @@ func encodeRecord(k kind, r *record, cd refCodec) []byte {
 	if r.partial && invariants.Enabled {
 		panic("gdirma: image of a partial record")
 	}
-	b := binary.AppendUvarint(nil, uint64(len(r.labels)))
-	for _, l := range r.labels {
-		b = binary.AppendUvarint(b, uint64(l))
-	}
-	b = binary.AppendUvarint(b, uint64(len(r.props)))
-	for _, p := range r.props {
-		b = binary.AppendUvarint(b, uint64(p.ptype))
-		b = append(b, byte(p.value.Datatype()))
-		raw := p.value.Raw()
-		b = binary.AppendUvarint(b, uint64(len(raw)))
-		b = append(b, raw...)
-	}
+	b := appendHead(nil, r)
 	if k == vertexKind {
 		deg, in, out := r.degrees(cd.self)
 		if invariants.Enabled && r.hdr {
@@ -473,6 +465,24 @@ func encodeRecord(k kind, r *record, cd refCodec) []byte {
 	return binary.LittleEndian.AppendUint64(b, r.target)
 }
 
+// appendHead appends the labels and properties of r, as an image starts
+// with them.
+func appendHead(b []byte, r *record) []byte {
+	b = binary.AppendUvarint(b, uint64(len(r.labels)))
+	for _, l := range r.labels {
+		b = binary.AppendUvarint(b, uint64(l))
+	}
+	b = binary.AppendUvarint(b, uint64(len(r.props)))
+	for _, p := range r.props {
+		b = binary.AppendUvarint(b, uint64(p.ptype))
+		b = append(b, byte(p.value.Datatype()))
+		raw := p.value.Raw()
+		b = binary.AppendUvarint(b, uint64(len(raw)))
+		b = append(b, raw...)
+	}
+	return b
+}
+
 var errImage = errors.New("corrupt holder image")
 
 // errShort reports an image prefix that ends inside the labels or
@@ -488,6 +498,7 @@ func decodeHead(r *record, b []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.headLen = end
 	head := b[:end]
 	var s string
 	if np > 0 {

@@ -632,6 +632,11 @@ type change struct {
 	// change, for its index entries, if they are not n (edges numbered
 	// after their origin); 0 if they are.
 	num, oldNum uint64
+	// head, if set, is the new labels and properties of a vertex whose
+	// edge references did not change (old and new are partial records),
+	// as long as the old ones and within the primary block: the change
+	// is written over them in place.
+	head []byte
 }
 
 // apply installs changes, which the caller has locked for writing (or the
@@ -736,6 +741,9 @@ func (st *store) apply(changes []change) (freed []uint64, err error) {
 		return nil, err
 	}
 	for i, c := range changes {
+		if c.head != nil {
+			continue
+		}
 		chain := c.chain
 		if c.old != nil && chain == nil {
 			img, ok, err := st.readImage(c.n, false, true)
@@ -786,11 +794,31 @@ func (st *store) apply(changes []change) (freed []uint64, err error) {
 			continue
 		}
 		c.new.version = version
+		if c.head != nil {
+			if err := st.patchHead(c.n, version, c.head); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		if err := st.writeImage(c.k, version, plans[i].chain, plans[i].img); err != nil {
 			return nil, err
 		}
 	}
 	return freed, nil
+}
+
+// patchHead writes head over the labels and properties of holder n, which
+// it replaces byte for byte within the primary block, and sets the
+// holder's version.
+func (st *store) patchHead(n uint64, version uint64, head []byte) error {
+	p := bgdl.DPtr(n)
+	if err := st.data.Put(head, p.Rank(), p.Offset()+primaryHeader); err != nil {
+		return internal(err)
+	}
+	if err := st.data.AtomicPut(p.Rank(), p.Offset()+16, version); err != nil {
+		return internal(err)
+	}
+	return internal(st.data.Flush(p.Rank()))
 }
 
 // releaseAll gives blocks back to the pool.

@@ -480,6 +480,25 @@ func (tx *Transaction) commit() error {
 			case o.orig != nil:
 				// Read whole, and validated unchanged under the lock.
 				c.old, c.chain = o.orig, o.chain
+			case o.rec.partial && !o.deleted:
+				// Only the labels and properties can have changed: if
+				// they keep their length, they are written over in place.
+				old, err := st.loadPart(it.k, it.n, true)
+				if err != nil {
+					return gdi.Errorf(gdi.ErrTransactionCommitFail, "%v", err)
+				}
+				if old == nil {
+					return gdi.Errorf(gdi.ErrTransactionCommitFail, "%v %v vanished", it.k, bgdl.DPtr(it.n))
+				}
+				c.old = old
+				if old.partial {
+					head := appendHead(nil, o.rec)
+					if len(head) == old.headLen && old.headLen <= st.bs-primaryHeader {
+						c.head = head
+					} else if c.old, c.chain, err = st.loadImage(it.k, it.n, false, true); err != nil {
+						return gdi.Errorf(gdi.ErrTransactionCommitFail, "%v", err)
+					}
+				}
 			default:
 				old, chain, err := st.loadImage(it.k, it.n, false, true)
 				if err != nil {
@@ -489,7 +508,7 @@ func (tx *Transaction) commit() error {
 			}
 			if !o.deleted {
 				c.new = o.rec.clone()
-				if c.new.partial {
+				if c.new.partial && c.head == nil {
 					// The edge references are as committed: the version
 					// was validated under the write lock.
 					c.new.takeRefs(c.old)
