@@ -116,6 +116,9 @@ type store struct {
 	// (during a commit): reads of them take no read lock.
 	held func(n uint64) bool
 
+	// redo, if set, makes commits durable: see redoHook.
+	redo redoHook
+
 	bufs *sync.Pool // of *[]byte, one block each
 
 	forest *index.Forest // entries of explicit indexes (index.go)

@@ -516,9 +516,21 @@ func (tx *Transaction) commit() error {
 			}
 			changes = append(changes, c)
 		}
+		var rec *recordingWindow
+		if st.redo != nil {
+			rec = &recordingWindow{Window: st.data}
+			st.data = rec
+		}
 		f, err := st.apply(changes)
 		if err != nil {
 			return gdi.Errorf(gdi.ErrTransactionCommitFail, "%v", err)
+		}
+		if rec != nil {
+			// Durable before the locks go, so no transaction reads what
+			// a crash could still lose.
+			if err := st.redo.commit(rec.writes); err != nil {
+				return gdi.Errorf(gdi.ErrTransactionCommitFail, "redo log: %v", err)
+			}
 		}
 		freed = f
 		for _, it := range writes {
