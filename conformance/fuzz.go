@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/rma"
@@ -18,8 +19,24 @@ import (
 // Each input runs on one rank of a fresh database. Nothing may panic, every
 // error must carry a GDI code, and the database must stay consistent.
 
-// onOneRank runs fn on one rank of a new database of b.
+// fuzzHang is how long one input may run before the harness calls it a
+// hang: far more than any input needs, even under the race detector.
+const fuzzHang = 60 * time.Second
+
+// onOneRank runs fn on one rank of a new database of b. An input that takes
+// longer than fuzzHang fails as a hang (its goroutines are left behind).
 func onOneRank(b Backend, fn func(db gdi.Database, c rma.Comm) error) error {
+	done := make(chan error, 1)
+	go func() { done <- onOneRankNow(b, fn) }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(fuzzHang):
+		return fmt.Errorf("%s: the input hangs: no result after %v", b.Name, fuzzHang)
+	}
+}
+
+func onOneRankNow(b Backend, fn func(db gdi.Database, c rma.Comm) error) error {
 	return b.Launch(1, func(c rma.Comm) error {
 		var params any
 		if b.Params != nil {

@@ -17,3 +17,4 @@ var fuzzBackend = conformance.Backend{
 
 func FuzzVertexCSV(f *testing.F)         { conformance.FuzzVertexCSV(f, fuzzBackend) }
 func FuzzTranslateVertexID(f *testing.F) { conformance.FuzzTranslateVertexID(f, fuzzBackend) }
+func FuzzEdgeCSV(f *testing.F)           { conformance.FuzzEdgeCSV(f, fuzzBackend) }

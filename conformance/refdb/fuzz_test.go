@@ -12,3 +12,4 @@ var fuzzBackend = conformance.Backend{Name: "refdb", Driver: refdb.Driver{}, Lau
 
 func FuzzVertexCSV(f *testing.F)         { conformance.FuzzVertexCSV(f, fuzzBackend) }
 func FuzzTranslateVertexID(f *testing.F) { conformance.FuzzTranslateVertexID(f, fuzzBackend) }
+func FuzzEdgeCSV(f *testing.F)           { conformance.FuzzEdgeCSV(f, fuzzBackend) }
