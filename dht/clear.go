@@ -2,7 +2,6 @@ package dht
 
 import (
 	"fmt"
-
 )
 
 // Clear empties the calling rank's part of the table: its buckets and its
@@ -23,4 +22,3 @@ func (t *Table) Clear() error {
 	}
 	return nil
 }
-
