@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/gdi-go/gdi/conformance"
+	"github.com/gdi-go/gdi/conformance/refdb"
 	"github.com/gdi-go/gdi/gdirma"
 	"github.com/gdi-go/gdi/rma/local"
 )
@@ -18,3 +19,10 @@ var fuzzBackend = conformance.Backend{
 func FuzzVertexCSV(f *testing.F)         { conformance.FuzzVertexCSV(f, fuzzBackend) }
 func FuzzTranslateVertexID(f *testing.F) { conformance.FuzzTranslateVertexID(f, fuzzBackend) }
 func FuzzEdgeCSV(f *testing.F)           { conformance.FuzzEdgeCSV(f, fuzzBackend) }
+
+// FuzzConstraints compares constraint evaluation here with the reference
+// backend and with a model.
+func FuzzConstraints(f *testing.F) {
+	conformance.FuzzConstraints(f, fuzzBackend,
+		conformance.Backend{Name: "refdb", Driver: refdb.Driver{}, Launch: local.Run})
+}
