@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/gdirma"
@@ -52,6 +53,9 @@ func retry(db gdi.Database, fn func(tx gdi.Transaction) error) error {
 		c := gdi.ErrorClass(err)
 		if err == nil || attempt > 50 || (c != gdi.ErrTransactionCommitFail && c != gdi.ErrTransactionCritical) {
 			return err
+		}
+		if attempt > 5 { // locks held longer, as with a synced redo log
+			time.Sleep(time.Duration(attempt) * 50 * time.Microsecond)
 		}
 	}
 }

@@ -108,7 +108,7 @@ func (db *Database) BulkLoad(src BulkSource) error {
 	if err := b.run(); err != nil {
 		return err
 	}
-	return db.rebuildIndexes()
+	return db.logCheckpoint(db.rebuildIndexes())
 }
 
 type bulk struct {

@@ -54,7 +54,7 @@ import (
 // changes (blocks and holder images, the DHT, the index trees): a restore
 // refuses other versions.
 const (
-	checkpointFormat = 1
+	checkpointFormat = 2 // 2: the control window has the log's sequence word
 	manifestName     = "manifest.json"
 	rankFileMagic    = "GDIRMACK"
 )
@@ -98,6 +98,9 @@ type manifest struct {
 	}
 	Trees []treeState
 	Files []fileState
+	// LogSeq is the last sequence number of the redo log that the
+	// checkpoint covers: a restore replays the records after it.
+	LogSeq uint64
 }
 
 // treeState is the tree of an index with entries (store.idx).
@@ -137,6 +140,13 @@ func (db *Database) Checkpoint(dir string) error {
 	if err := db.Agree("Checkpoint "+dir, local); err != nil {
 		return err
 	}
+	// The log first holds everything until the checkpoint replaces it.
+	if db.log != nil {
+		local = db.log.flush()
+	}
+	if err := agreeDetail(db.comm, local); err != nil {
+		return err
+	}
 	// Rank 0 empties the directory of an earlier checkpoint, manifest first.
 	if db.rank == 0 {
 		local = prepareCheckpointDir(dir)
@@ -159,7 +169,10 @@ func (db *Database) Checkpoint(dir string) error {
 	if db.rank == 0 {
 		local = db.writeManifest(dir, all)
 	}
-	return agreeDetail(db.comm, local)
+	if err := agreeDetail(db.comm, local); err != nil {
+		return err
+	}
+	return db.rotateLog()
 }
 
 // prepareCheckpointDir creates dir and removes the files of a checkpoint
@@ -268,7 +281,12 @@ func (db *Database) writeManifest(dir string, files [][]byte) error {
 		Tag:     db.st.tag,
 		Catalog: db.State(),
 	}
-	m.Params.Restore = ""
+	m.Params.Restore, m.Params.Log, m.Params.LogDir = "", LogOff, ""
+	seq, err := db.st.ctl.AtomicGet(0, ctlLogSeq)
+	if err != nil {
+		return internal(err)
+	}
+	m.LogSeq = seq
 	m.Forest.Gens, m.Forest.Live = db.st.forest.Mirror()
 	db.st.idx.mu.RLock()
 	for num, d := range db.st.idx.defs {
@@ -366,6 +384,14 @@ func (db *Database) restore(p Params) error {
 		return err
 	}
 	db.st, db.params = st, q
+	if p.LogDir != "" {
+		if err := db.replay(p.LogDir, m.LogSeq, m.Catalog); err != nil {
+			if ferr := st.free(); ferr != nil {
+				return gdi.Errorf(gdi.ErrIntern, "gdirma: restore failed (%v), and freeing the windows too: %v", err, ferr)
+			}
+			return err
+		}
+	}
 	return nil
 }
 
@@ -393,7 +419,7 @@ func (m *manifest) check(path string, p Params, ranks int) (Params, error) {
 		}
 	}
 	q := m.Params
-	q.Restore = p.Restore
+	q.Restore, q.Log, q.LogDir = p.Restore, p.Log, p.LogDir
 	for _, x := range []struct {
 		name       string
 		given, got int

@@ -162,7 +162,7 @@ func buildCkptGraph(c rma.Comm, db gdi.Database, s *ckptSchema, n int) error {
 		}
 		u, ok, err := tx.TranslateVertexID(l, id(r, i))
 		if err != nil || !ok {
-			return nil, fmt.Errorf("vertex %s: %v %v", id(r, i), ok, err)
+			return nil, fmt.Errorf("vertex %s: %v %w", id(r, i), ok, err) // %w: a busy lock is retried
 		}
 		return tx.AssociateVertex(u)
 	}

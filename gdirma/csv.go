@@ -53,7 +53,7 @@ func (db *Database) collectiveLoad(call string, local error, load func() error) 
 	if db.rank == 0 {
 		result = load()
 	}
-	return db.BcastCode(result)
+	return db.logCheckpoint(db.BcastCode(result))
 }
 
 // lookupVertex returns the smallest vertex found under key.

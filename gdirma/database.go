@@ -1,6 +1,7 @@
 package gdirma
 
 import (
+	"errors"
 	"slices"
 	"sync"
 
@@ -21,6 +22,8 @@ type Database struct {
 	// params are the parameters the store was made with (with defaults,
 	// and Restore as given), for checkpoints.
 	params Params
+	// log is the rank's redo log, nil if it is off (redolog.go).
+	log *redoLog
 
 	mu           sync.RWMutex   // guards transactions; taken before the catalog's lock
 	transactions []*Transaction // open, in no order (tx.slot is the index)
@@ -63,7 +66,12 @@ func (db *Database) Free() error {
 	db.MarkFreed()
 	db.transactions, db.collective = nil, 0
 	db.mu.Unlock()
-	if err := db.st.free(); err != nil {
+	var lerr error
+	if db.log != nil {
+		lerr = db.log.close()
+		db.st.redo, db.log = nil, nil
+	}
+	if err := errors.Join(db.st.free(), lerr); err != nil {
 		return gdi.Errorf(gdi.ErrIntern, "gdirma: freeing the windows: %v", err)
 	}
 	return nil

@@ -2,6 +2,7 @@ package gdirma
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"sync/atomic"
@@ -40,6 +41,19 @@ type Params struct {
 	// sets the other fields: those that are not zero must equal its
 	// values (ErrArgument otherwise), and so must the number of ranks.
 	Restore string `json:",omitempty"`
+	// Log is the mode of the redo log: LogOff (the zero value, or "off"),
+	// LogAsync or LogSync (see "Redo log" in doc.go). With the log on,
+	// every commit of the rank is appended to LogDir/rank-<r>.log, and
+	// CreateDatabase, Checkpoint and the collective calls that write
+	// holders outside commits (BulkLoad, the CSV loaders, FreeLabel,
+	// FreePropertyType, UpdatePropertyType) write a checkpoint to LogDir,
+	// which empties the logs.
+	Log LogMode `json:",omitempty"`
+	// LogDir is the directory of the redo log (all ranks must reach it as
+	// the same directory). With Restore, the logs in LogDir are replayed
+	// on top of the checkpoint, whatever Log is; CreateDatabase with
+	// Restore = LogDir recovers a database that logged there.
+	LogDir string `json:",omitempty"`
 }
 
 // Defaults of Params.
@@ -51,6 +65,9 @@ const (
 )
 
 func (p Params) withDefaults() (Params, error) {
+	if err := p.checkLog(); err != nil {
+		return p, err
+	}
 	if p.BlockSize == 0 {
 		p.BlockSize = DefaultBlockSize
 	}
@@ -111,6 +128,11 @@ func (Driver) CreateDatabase(comm rma.Comm, params any) (gdi.Database, error) {
 	}
 	if local == nil && p.Restore == "" {
 		p, local = p.withDefaults()
+	} else if local == nil {
+		local = p.checkLog()
+	}
+	if p.Log == "off" {
+		p.Log = LogOff
 	}
 	tag := uint16(0)
 	if comm.Rank() == 0 {
@@ -131,7 +153,10 @@ func (Driver) CreateDatabase(comm rma.Comm, params any) (gdi.Database, error) {
 		if err := db.restore(p); err != nil {
 			return nil, err
 		}
-		db.SetIndexHook(db.indexChanged)
+		db.SetIndexHook(db.indexHook)
+		if err := db.startLog(); err != nil {
+			return nil, errors.Join(err, db.Free())
+		}
 		return db, nil
 	}
 	db.params = p
@@ -141,6 +166,9 @@ func (Driver) CreateDatabase(comm rma.Comm, params any) (gdi.Database, error) {
 		return nil, gdi.Errorf(gdi.ErrNoMemory, "gdirma: %v", err)
 	}
 	db.st = st
-	db.SetIndexHook(db.indexChanged)
+	db.SetIndexHook(db.indexHook)
+	if err := db.startLog(); err != nil {
+		return nil, errors.Join(err, db.Free())
+	}
 	return db, nil
 }

@@ -136,5 +136,5 @@ func (db *Database) reindexAfter(err error) error {
 	if err != nil {
 		return err
 	}
-	return db.rebuildIndexes()
+	return db.logCheckpoint(db.rebuildIndexes())
 }

@@ -35,11 +35,13 @@ const (
 // sum of the counts (commits) moves with every commit anywhere. Word 2 of
 // rank 0 is the scan gate: a lock word that writing commits which must
 // rescan many holders take for writing, one at a time (see commit).
+// Word 3 of rank 0 is the last sequence number of the redo log (redolog.go).
 const (
 	ctlHighWater = 0
 	ctlCommits   = 8
 	ctlScanGate  = 16
-	ctlSize      = 24
+	ctlLogSeq    = 24
+	ctlSize      = 32
 )
 
 // nextVersion draws a version from the calling rank's commit counter:

@@ -1,0 +1,392 @@
+package gdirma
+
+import (
+	"cmp"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"slices"
+
+	"github.com/gdi-go/gdi/bgdl"
+	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/internal/catalog"
+	"github.com/gdi-go/gdi/rma"
+)
+
+// Recovery from the redo log (see "Redo log" in doc.go).
+
+// checkLog checks the log fields of p.
+func (p Params) checkLog() error {
+	if _, err := ParseLogMode(string(p.Log)); err != nil {
+		return err
+	}
+	if p.Log != LogOff && p.Log != "off" && p.LogDir == "" {
+		return gdi.Errorf(gdi.ErrArgument, "gdirma: redo log %q without a LogDir", p.Log)
+	}
+	return nil
+}
+
+// startLog switches the log on, if db.params asks for it, at the end of
+// CreateDatabase (collective): it takes a checkpoint to the log directory,
+// which starts an empty log on every rank.
+func (db *Database) startLog() error {
+	if db.params.Log == LogOff {
+		return nil
+	}
+	db.log = openRedoLog(db.st, db.params.Log, db.params.LogDir)
+	if err := db.Checkpoint(db.params.LogDir); err != nil {
+		_ = db.log.close()
+		db.log = nil
+		return err
+	}
+	db.st.redo = db.log
+	return nil
+}
+
+// rotateLog empties every rank's log after a checkpoint (collective).
+func (db *Database) rotateLog() error {
+	if db.log == nil {
+		return nil
+	}
+	seq, err := db.st.ctl.AtomicGet(0, ctlLogSeq)
+	local := internal(err)
+	if local == nil {
+		local = db.log.rotate(seq)
+	}
+	return agreeDetail(db.comm, local)
+}
+
+// logCheckpoint ends a collective call that wrote holders outside commits
+// (err == nil): with the log on, it takes a checkpoint to the log
+// directory, since the log has no record of such writes.
+func (db *Database) logCheckpoint(err error) error {
+	if gdi.Failed(err) || db.log == nil {
+		return err
+	}
+	if cerr := db.Checkpoint(db.params.LogDir); cerr != nil {
+		return cerr
+	}
+	return err
+}
+
+// logCatalog records the catalog after a collective metadata change
+// (err == nil) in rank 0's log, durably, then synchronises the ranks, so
+// that a commit that uses the change anywhere has a later sequence number.
+func (db *Database) logCatalog(err error) error {
+	if gdi.Failed(err) || db.log == nil {
+		return err
+	}
+	var local error
+	if db.rank == 0 {
+		js, err := json.Marshal(db.State())
+		if err != nil {
+			local = gdi.Errorf(gdi.ErrIntern, "gdirma: redo log: %v", err)
+		} else {
+			local = db.log.logCatalog(js)
+		}
+	}
+	if aerr := agreeDetail(db.comm, local); aerr != nil {
+		return aerr
+	}
+	return err
+}
+
+// CreateLabel is catalog.Catalog.CreateLabel, logged.
+func (db *Database) CreateLabel(name string) (gdi.Label, error) {
+	l, err := db.Catalog.CreateLabel(name)
+	return l, db.logCatalog(err)
+}
+
+// UpdateLabel is catalog.Catalog.UpdateLabel, logged.
+func (db *Database) UpdateLabel(l gdi.Label, name string) error {
+	return db.logCatalog(db.Catalog.UpdateLabel(l, name))
+}
+
+// CreatePropertyType is catalog.Catalog.CreatePropertyType, logged.
+func (db *Database) CreatePropertyType(info gdi.PropertyTypeInfo) (gdi.PropertyType, error) {
+	p, err := db.Catalog.CreatePropertyType(info)
+	return p, db.logCatalog(err)
+}
+
+// indexHook is the catalog's index hook: indexChanged, logged.
+func (db *Database) indexHook(def catalog.IndexDef) error {
+	return db.logCatalog(db.indexChanged(def))
+}
+
+// replay applies the records of the logs in dir that follow the
+// checkpoint with sequence number ckptSeq, just restored, and rebuilds
+// what follows from the holders (collective). cat is the checkpoint's
+// catalog.
+func (db *Database) replay(dir string, ckptSeq uint64, cat catalog.State) error {
+	st := db.st
+	path := filepath.Join(dir, logFileName(db.rank))
+	lc, local := readLog(path, db.rank, st.size)
+	if local == nil && lc.exists && lc.base > ckptSeq {
+		local = gdi.Errorf(gdi.ErrFileFormat, "gdirma: redo log file %s follows a checkpoint of sequence number %d, not the one restored (%d): restore that one", path, lc.base, ckptSeq)
+	}
+	if err := agreeDetail(db.comm, local); err != nil {
+		return err
+	}
+	// Every rank learns every rank's sequence numbers, to find the order
+	// and, after an async log, the first gap.
+	var mine []byte
+	async := byte(0)
+	if lc.async {
+		async = 1
+	}
+	mine = append(mine, async)
+	for _, r := range lc.records {
+		if r.seq > ckptSeq {
+			mine = binary.LittleEndian.AppendUint64(mine, r.seq)
+		}
+	}
+	all, err := db.comm.Allgatherv(mine)
+	if err != nil {
+		return internal(err)
+	}
+	var seqs []uint64
+	isAsync := false
+	for _, b := range all {
+		isAsync = isAsync || b[0] == 1
+		for i := 1; i+8 <= len(b); i += 8 {
+			seqs = append(seqs, binary.LittleEndian.Uint64(b[i:]))
+		}
+	}
+	slices.Sort(seqs)
+	maxSeq := ckptSeq
+	if len(seqs) > 0 {
+		maxSeq = max(maxSeq, seqs[len(seqs)-1])
+	}
+	// A sync log makes a record durable before its commit's locks go, so
+	// a commit missing from the logs was not acknowledged and no record
+	// depends on it: every record is replayed. An async log may have lost
+	// a record that later ones depend on: replay stops before the first
+	// missing number.
+	limit := maxSeq
+	if isAsync {
+		limit = ckptSeq
+		for _, s := range seqs {
+			if s != limit+1 {
+				break
+			}
+			limit = s
+		}
+	}
+	// Each rank gets the writes to its part of the data window, in the
+	// order of the sequence numbers, and applies them.
+	send := make([][]byte, st.size)
+	var catSeq uint64
+	var catJS []byte
+	for _, r := range lc.records {
+		if r.seq <= ckptSeq || r.seq > limit {
+			continue
+		}
+		if r.typ == recCatalog {
+			if r.seq > catSeq {
+				catSeq, catJS = r.seq, r.js
+			}
+			continue
+		}
+		for _, w := range r.writes {
+			if w.rank < 0 || w.rank >= st.size || w.off < 0 || w.off+len(w.b) > st.data.Size() {
+				local = gdi.Errorf(gdi.ErrFileFormat, "gdirma: redo log file %s: record %d writes %d bytes at %d of rank %d, outside the data window", path, r.seq, len(w.b), w.off, w.rank)
+				break
+			}
+			b := send[w.rank]
+			b = binary.LittleEndian.AppendUint64(b, r.seq)
+			b = binary.LittleEndian.AppendUint64(b, uint64(w.off))
+			b = binary.LittleEndian.AppendUint32(b, uint32(len(w.b)))
+			send[w.rank] = append(b, w.b...)
+		}
+	}
+	if err := agreeDetail(db.comm, local); err != nil {
+		return err
+	}
+	recv, err := db.comm.Alltoallv(send)
+	if err != nil {
+		return internal(err)
+	}
+	type write struct {
+		seq uint64
+		off int
+		b   []byte
+	}
+	var ws []write
+	for _, b := range recv {
+		for len(b) >= 20 {
+			n := int(binary.LittleEndian.Uint32(b[16:]))
+			ws = append(ws, write{binary.LittleEndian.Uint64(b), int(binary.LittleEndian.Uint64(b[8:])), b[20 : 20+n]})
+			b = b[20+n:]
+		}
+	}
+	// Stable: the writes of one record keep their order.
+	slices.SortStableFunc(ws, func(a, b write) int { return cmp.Compare(a.seq, b.seq) })
+	for _, w := range ws {
+		if err := st.data.Put(w.b, db.rank, w.off); err != nil {
+			local = internal(err)
+			break
+		}
+	}
+	if local == nil {
+		local = internal(st.data.Flush(db.rank))
+	}
+	// The latest catalog logged (only rank 0 logs them).
+	if local == nil {
+		local = db.replayCatalog(catSeq, catJS)
+	}
+	if err := agreeDetail(db.comm, local); err != nil {
+		return err
+	}
+	applied := []uint64{0}
+	for _, s := range seqs {
+		if s <= limit {
+			applied[0]++
+		}
+	}
+	if applied[0] == 0 {
+		return nil
+	}
+	_ = cat
+	return db.rebuild(maxSeq)
+}
+
+// replayCatalog sets the catalog of the latest catalog record, which only
+// rank 0's log has, on every rank.
+func (db *Database) replayCatalog(seq uint64, js []byte) error {
+	b, err := bcastBytes(db.comm, js)
+	if err != nil {
+		return internal(err)
+	}
+	if len(b) == 0 {
+		return nil
+	}
+	var s catalog.State
+	if err := json.Unmarshal(b, &s); err != nil {
+		return gdi.Errorf(gdi.ErrFileFormat, "gdirma: redo log: catalog record %d: %v", seq, err)
+	}
+	// The checkpoint's catalog is set already: replace the catalog.
+	fresh := catalog.New(db.comm, "gdirma")
+	if err := fresh.SetState(s); err != nil {
+		return gdi.Errorf(gdi.ErrFileFormat, "gdirma: redo log: catalog record %d: %v", seq, err)
+	}
+	db.Catalog = fresh
+	return nil
+}
+
+// rebuild derives everything but the holders again from the holders,
+// after a replay (collective): the blocks in use (those of the chains of
+// the primary blocks) and so the free lists and high-water marks, the
+// commit counters (above every version in use), the log's sequence
+// number (maxSeq), the implicit index and the trees of the explicit
+// indexes.
+func (db *Database) rebuild(maxSeq uint64) error {
+	st := db.st
+	blocks := st.pool.Blocks()
+	used := make([][]byte, st.size) // per rank: block numbers, uint32 each
+	maxCount := make([]uint64, st.size)
+	buf := make([]byte, primaryHeader)
+	var local error
+	for b := 1; b <= blocks && local == nil; b++ {
+		n := uint64(bgdl.DPtr(uint64(db.rank)<<48 | uint64(b*st.bs)))
+		if local = st.get(buf, n, 0); local != nil {
+			break
+		}
+		if binary.LittleEndian.Uint64(buf)&^0xff != markerPrimary {
+			continue
+		}
+		v := binary.LittleEndian.Uint64(buf[16:])
+		if r := int(v & 0xffff); r < st.size {
+			maxCount[r] = max(maxCount[r], v>>16)
+		}
+		img, ok, err := st.readImage(n, false, true)
+		if err != nil || !ok {
+			local = gdi.Errorf(gdi.ErrIntern, "gdirma: recovery: holder %v: %v", bgdl.DPtr(n), err)
+			break
+		}
+		for _, c := range img.chain {
+			p := bgdl.DPtr(c)
+			used[p.Rank()] = binary.LittleEndian.AppendUint32(used[p.Rank()], uint32(p.Offset()/st.bs))
+		}
+	}
+	if err := agreeDetail(db.comm, local); err != nil {
+		return err
+	}
+	recv, err := db.comm.Alltoallv(used)
+	if err != nil {
+		return internal(err)
+	}
+	inUse := make([]bool, blocks+1)
+	hw := 0
+	for _, b := range recv {
+		for i := 0; i+4 <= len(b); i += 4 {
+			x := int(binary.LittleEndian.Uint32(b[i:]))
+			if x >= 1 && x <= blocks {
+				inUse[x] = true
+				hw = max(hw, x)
+			}
+		}
+	}
+	_, local = st.pool.Rebuild(func(b int) bool { return inUse[b] })
+	if local == nil {
+		local = internal(st.ctl.AtomicPut(db.rank, ctlHighWater, uint64(hw)))
+	}
+	if err := db.comm.AllreduceUint64(maxCount, rma.OpMax); err != nil {
+		return internal(err)
+	}
+	if local == nil {
+		if c, err := st.ctl.AtomicGet(db.rank, ctlCommits); err != nil {
+			local = internal(err)
+		} else if c < maxCount[db.rank] {
+			local = internal(st.ctl.AtomicPut(db.rank, ctlCommits, maxCount[db.rank]))
+		}
+	}
+	if local == nil && db.rank == 0 {
+		local = internal(st.ctl.AtomicPut(0, ctlLogSeq, maxSeq))
+	}
+	if local == nil {
+		local = internal(st.ids.Clear())
+	}
+	if err := agreeDetail(db.comm, local); err != nil {
+		return err
+	}
+	// The implicit index, from the vertices of each rank.
+	local = st.scanRank(db.rank, vertexKind, func(n uint64, r *record) error {
+		for _, key := range r.idKeys() {
+			if key.label == uint32(gdi.LabelNone) {
+				continue
+			}
+			if err := st.ids.Insert(key.label, dhtKey(key.id), n); err != nil {
+				return gdi.Errorf(gdi.ErrIntern, "gdirma: recovery: vertex %v, label %d, ID %q: %v", bgdl.DPtr(n), key.label, key.id, err)
+			}
+		}
+		return nil
+	})
+	if err := agreeDetail(db.comm, local); err != nil {
+		return err
+	}
+	// The explicit indexes: drop every tree, build those of the catalog.
+	st.idx.mu.Lock()
+	old := st.idx.defs
+	st.idx.defs = map[uint32]*treeDef{}
+	st.idx.mu.Unlock()
+	nums := make([]uint32, 0, len(old))
+	for num := range old {
+		nums = append(nums, num)
+	}
+	slices.Sort(nums)
+	for _, num := range nums {
+		if err := st.forest.Drop(old[num].tree); err != nil {
+			return indexErr(err)
+		}
+	}
+	for _, def := range db.IndexDefs() {
+		if def.Freed {
+			continue
+		}
+		if err := db.buildIndex(def); err != nil {
+			return fmt.Errorf("gdirma: recovery: index %d: %w", def.Num, err)
+		}
+	}
+	return nil
+}

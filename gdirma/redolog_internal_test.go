@@ -1,0 +1,195 @@
+package gdirma
+
+import (
+	"encoding/binary"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/rma"
+	"github.com/gdi-go/gdi/rma/local"
+)
+
+// logOneRank makes a database of one rank with a synced log in dir, with
+// a label and vertices v1 to v3, each created by a commit of its own.
+func logOneRank(t *testing.T, dir string) {
+	t.Helper()
+	err := local.Run(1, func(c rma.Comm) error {
+		db, err := Driver{}.CreateDatabase(c, Params{BlockSize: 128, MemoryPerRank: 1 << 16, Log: LogSync, LogDir: dir})
+		if err != nil {
+			return err
+		}
+		defer db.Free()
+		l, err := db.CreateLabel("L")
+		if err != nil {
+			return err
+		}
+		for i := 1; i <= 3; i++ {
+			tx, err := db.StartTransaction()
+			if err != nil {
+				return err
+			}
+			v, err := tx.CreateVertex([]byte(fmt.Sprintf("v%d", i)))
+			if err == nil {
+				err = v.AddLabel(l)
+			}
+			if err == nil {
+				err = tx.Commit()
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// recordOffsets lists where the records of a log file start.
+func recordOffsets(b []byte) []int {
+	var out []int
+	for off := logHeaderSize; off+recHeaderSize <= len(b); {
+		out = append(out, off)
+		off += recHeaderSize + int(binary.LittleEndian.Uint32(b[off:]))
+	}
+	return out
+}
+
+// present restores dir and reports which of v1 to v3 exist.
+func present(t *testing.T, dir string) (string, error) {
+	var got string
+	err := local.Run(1, func(c rma.Comm) error {
+		db, err := Driver{}.CreateDatabase(c, Params{Restore: dir, LogDir: dir})
+		if err != nil {
+			return err
+		}
+		defer db.Free()
+		l, err := db.LabelFromName("L")
+		if err != nil {
+			return err
+		}
+		tx, err := db.StartTransaction()
+		if err != nil {
+			return err
+		}
+		defer tx.Abort()
+		for i := 1; i <= 3; i++ {
+			if _, ok, err := tx.TranslateVertexID(l, []byte(fmt.Sprintf("v%d", i))); err != nil {
+				return err
+			} else if ok {
+				got += fmt.Sprintf("v%d ", i)
+			}
+		}
+		return db.(*Database).CheckHolders()
+	})
+	return got, err
+}
+
+func copyDir(t *testing.T, from, to string) {
+	t.Helper()
+	if err := os.MkdirAll(to, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ents, err := os.ReadDir(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join(from, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(to, e.Name()), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestRedoLogTornTail cuts the log at every byte of its last record: the
+// record is ignored and the earlier ones kept. Zero bytes after the last
+// record are a torn tail too.
+func TestRedoLogTornTail(t *testing.T) {
+	dir := t.TempDir()
+	logOneRank(t, dir)
+	path := filepath.Join(dir, logFileName(0))
+	full, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	offs := recordOffsets(full)
+	if len(offs) != 4 { // the label, then v1 to v3
+		t.Fatalf("%d records, want 4", len(offs))
+	}
+	last := offs[3]
+	for cut := last; cut <= len(full); cut++ {
+		if err := os.WriteFile(path, full[:cut], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		lc, err := readLog(path, 0, 1)
+		want := 3
+		if cut == len(full) {
+			want = 4
+		}
+		if err != nil || len(lc.records) != want {
+			t.Fatalf("cut at %d of %d: %d records, %v; want %d", cut, len(full), len(lc.records), err, want)
+		}
+		if cut > last && cut < len(full) && lc.torn != int64(last) {
+			t.Fatalf("cut at %d: torn tail at %d, want %d", cut, lc.torn, last)
+		}
+	}
+	// Restores: the whole log, a cut in the middle of the last record, and
+	// zero bytes after it.
+	for _, c := range []struct {
+		name string
+		b    []byte
+		want string
+	}{
+		{"whole", full, "v1 v2 v3 "},
+		{"cut", full[:last+(len(full)-last)/2], "v1 v2 "},
+		{"cut-header", full[:last+5], "v1 v2 "},
+		{"zeros", append(append([]byte(nil), full...), make([]byte, 300)...), "v1 v2 v3 "},
+	} {
+		d := filepath.Join(t.TempDir(), c.name)
+		copyDir(t, dir, d)
+		if err := os.WriteFile(filepath.Join(d, logFileName(0)), c.b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, err := present(t, d)
+		if err != nil || got != c.want {
+			t.Errorf("%s: restored %q, %v; want %q", c.name, got, err, c.want)
+		}
+	}
+}
+
+// TestRedoLogCorrupt flips a byte in a record that other records follow:
+// the restore fails with ErrFileFormat naming the file and the offset,
+// rather than dropping the records after it.
+func TestRedoLogCorrupt(t *testing.T) {
+	dir := t.TempDir()
+	logOneRank(t, dir)
+	path := filepath.Join(dir, logFileName(0))
+	full, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	offs := recordOffsets(full)
+	for i, at := range []int{offs[2] + recHeaderSize + 3, offs[1] + 1, offs[3] - 1} {
+		b := append([]byte(nil), full...)
+		b[at] ^= 0x40
+		d := filepath.Join(t.TempDir(), fmt.Sprint(i))
+		copyDir(t, dir, d)
+		p := filepath.Join(d, logFileName(0))
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := present(t, d)
+		if gdi.ErrorClass(err) != gdi.ErrFileFormat || !strings.Contains(fmt.Sprint(err), p) {
+			t.Errorf("byte %d flipped: %v; want ErrFileFormat naming %s", at, err, p)
+		}
+	}
+}
