@@ -4,9 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"testing/fstest"
 
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/gdirma"
@@ -447,4 +449,155 @@ func recountEdges(db gdi.Database, l gdi.Label, kept [][]*limitVertex) error {
 		}
 		return nil
 	})
+}
+
+// TestLimitsCSV loads vertex and edge files larger than the database on 1,
+// 2 and 4 ranks: the loaders report ErrNoMemory on every rank, the holders
+// check out, every vertex loaded is whole, and after the loaded vertices
+// are deleted the database takes new transactions.
+func TestLimitsCSV(t *testing.T) {
+	var vfile, efile strings.Builder
+	for i := range 400 {
+		fmt.Fprintf(&vfile, "v%d|%d|%s\n", i, i, strings.Repeat("x", i%50))
+		fmt.Fprintf(&efile, "v%d|v%d|%d\n", i, (i*7+1)%400, i)
+	}
+	fs := fstest.MapFS{"v.csv": {Data: []byte(vfile.String())}, "e.csv": {Data: []byte(efile.String())}}
+	for _, ranks := range []int{1, 2, 4} {
+		t.Run(fmt.Sprintf("%dranks", ranks), func(t *testing.T) {
+			run(t, ranks, gdirma.Params{BlockSize: 64, MemoryPerRank: 64 * 128, DHTEntries: 4096}, func(c rma.Comm, db gdi.Database) error {
+				l, err := db.CreateLabel("L")
+				if err != nil {
+					return err
+				}
+				n, err := db.CreatePropertyType(gdi.PropertyTypeInfo{Name: "n", Entity: gdi.SingleEntity, Datatype: gdi.Int64, Size: gdi.FixedSize, Count: 1})
+				if err != nil {
+					return err
+				}
+				s, err := db.CreatePropertyType(gdi.PropertyTypeInfo{Name: "s", Entity: gdi.SingleEntity, Datatype: gdi.Char, Size: gdi.NoSizeLimit})
+				if err != nil {
+					return err
+				}
+				file := func(path string) gdi.CSVFile {
+					return gdi.CSVFile{FS: fs, Path: path, FieldDelimiter: '|', ElementDelimiter: ';', Sort: gdi.NoSorting, TextIDs: true}
+				}
+				ld := db.(gdi.CSVLoader)
+				err = ld.LoadVertexCSV(gdi.VertexCSV{CSVFile: file("v.csv"), PropertyTypes: []gdi.PropertyType{n, s}, Labels: []gdi.Label{l}})
+				if gdi.ErrorClass(err) != gdi.ErrNoMemory {
+					return fmt.Errorf("LoadVertexCSV of too many vertices: %v, want ErrNoMemory", err)
+				}
+				if err := checkHolders(c, db); err != nil {
+					return fmt.Errorf("after LoadVertexCSV: %w", err)
+				}
+				// Free a few vertices so that the edge load has blocks for
+				// some edges, then let it run out too.
+				var loaded []string
+				if err := inTx(db, func(tx gdi.Transaction) error {
+					for i := range 400 {
+						id := fmt.Sprintf("v%d", i)
+						uid, ok, err := tx.TranslateVertexID(l, []byte(id))
+						if err != nil {
+							return err
+						}
+						if !ok {
+							continue
+						}
+						h, err := tx.AssociateVertex(uid)
+						if err != nil {
+							return err
+						}
+						got, err1 := h.Properties(n)
+						str, err2 := h.Properties(s)
+						wantS := []gdi.Value{gdi.Chars(strings.Repeat("x", i%50))}
+						if i%50 == 0 {
+							wantS = nil // an empty field is no value
+						}
+						if errors.Join(err1, err2) != nil || len(got) != 1 || got[0] != gdi.Int64s(int64(i)) || !slices.Equal(str, wantS) {
+							return fmt.Errorf("vertex %s loaded as n = %v, s = %v (%v %v)", id, got, str, err1, err2)
+						}
+						loaded = append(loaded, id)
+					}
+					return nil
+				}); err != nil {
+					return err
+				}
+				if len(loaded) == 0 {
+					return fmt.Errorf("no vertex loaded at all")
+				}
+				if err := c.Barrier(); err != nil {
+					return err
+				}
+				if c.Rank() == 0 {
+					t.Logf("%d ranks: %d of 400 vertices loaded", ranks, len(loaded))
+					if err := inTx(db, func(tx gdi.Transaction) error {
+						for _, id := range loaded[len(loaded)*3/4:] {
+							uid, _, err := tx.TranslateVertexID(l, []byte(id))
+							if err != nil {
+								return err
+							}
+							h, err := tx.AssociateVertex(uid)
+							if err != nil {
+								return err
+							}
+							if err := h.Free(); err != nil {
+								return err
+							}
+						}
+						return nil
+					}); err != nil {
+						return fmt.Errorf("freeing a quarter: %w", err)
+					}
+				}
+				if err := c.Barrier(); err != nil {
+					return err
+				}
+				w, err := db.CreatePropertyType(gdi.PropertyTypeInfo{Name: "w", Entity: gdi.SingleEntity, Datatype: gdi.Int64, Size: gdi.FixedSize, Count: 1})
+				if err != nil {
+					return err
+				}
+				err = ld.LoadEdgeCSV(gdi.EdgeCSV{CSVFile: file("e.csv"), Direction: gdi.Directed, PropertyTypes: []gdi.PropertyType{w}, OriginLabel: l, TargetLabel: l})
+				if c := gdi.ErrorClass(err); c != gdi.ErrNoMemory && c != gdi.WarnNotAllDataLoaded {
+					return fmt.Errorf("LoadEdgeCSV into a full database: %v, want ErrNoMemory or WarnNotAllDataLoaded", err)
+				}
+				if err := checkHolders(c, db); err != nil {
+					return fmt.Errorf("after LoadEdgeCSV: %w", err)
+				}
+				// Delete everything; then transactions commit again.
+				if c.Rank() == 0 {
+					if err := inTx(db, func(tx gdi.Transaction) error {
+						for _, id := range loaded[:len(loaded)*3/4] {
+							uid, ok, err := tx.TranslateVertexID(l, []byte(id))
+							if err != nil || !ok {
+								return fmt.Errorf("vertex %s: %v %v", id, ok, err)
+							}
+							h, err := tx.AssociateVertex(uid)
+							if err != nil {
+								return err
+							}
+							if err := h.Free(); err != nil {
+								return err
+							}
+						}
+						return nil
+					}); err != nil {
+						return fmt.Errorf("freeing everything: %w", err)
+					}
+				}
+				if err := c.Barrier(); err != nil {
+					return err
+				}
+				for i := range 10 {
+					if err := inTx(db, func(tx gdi.Transaction) error {
+						h, err := tx.CreateVertex([]byte(fmt.Sprintf("new-%d-%d", c.Rank(), i)))
+						if err != nil {
+							return err
+						}
+						return h.AddLabel(l)
+					}); err != nil {
+						return fmt.Errorf("a transaction after the loads: %w", err)
+					}
+				}
+				return checkHolders(c, db)
+			})
+		})
+	}
 }
