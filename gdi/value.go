@@ -111,6 +111,10 @@ func (v Value) IsZero() bool { return v == Value{} }
 // Raw returns a copy of the encoded elements of v.
 func (v Value) Raw() []byte { return []byte(v.raw) }
 
+// RawString returns the encoded elements of v as a string, without a
+// copy.
+func (v Value) RawString() string { return v.raw }
+
 // AppendRaw appends the encoded elements of v to b.
 func (v Value) AppendRaw(b []byte) []byte { return append(b, v.raw...) }
 

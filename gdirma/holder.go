@@ -169,7 +169,7 @@ func (b *base) checkID(o *txObj, p uint32, v gdi.Value) error {
 	if b.kind != vertexKind || p != uint32(gdi.PropertyTypeID) {
 		return nil
 	}
-	return b.tx.idClash(b.kind, b.num, o.rec.labels, string(v.Raw()))
+	return b.tx.idClash(b.kind, b.num, o.rec.labels, v.RawString())
 }
 
 // AddProperty adds the property (p, v).

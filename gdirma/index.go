@@ -419,6 +419,10 @@ func (db *Database) rebuildIndexes() error {
 // trees are sets, so applying the inverse operations is exact).
 func (st *store) reindex(changes []change) (undo func(), err error) {
 	st.idx.mu.RLock()
+	if len(st.idx.defs) == 0 {
+		st.idx.mu.RUnlock()
+		return func() {}, nil
+	}
 	defs := make([]*treeDef, 0, len(st.idx.defs))
 	for _, d := range st.idx.defs {
 		defs = append(defs, d)

@@ -373,7 +373,7 @@ func (r *record) removeProperties(p uint32) bool {
 func (r *record) appID() (string, bool) {
 	for _, pr := range r.props {
 		if pr.ptype == uint32(gdi.PropertyTypeID) {
-			return string(pr.value.Raw()), true
+			return pr.value.RawString(), true
 		}
 	}
 	return "", false
@@ -399,7 +399,7 @@ func (r *record) idKeys() []idKey {
 // matchesID reports whether the object is found under key k.
 func (r *record) matchesID(k idKey) bool {
 	i := slices.IndexFunc(r.props, func(pr property) bool { return pr.ptype == uint32(gdi.PropertyTypeID) })
-	if i < 0 || string(r.props[i].value.Raw()) != k.id {
+	if i < 0 || r.props[i].value.RawString() != k.id {
 		return false
 	}
 	if k.label == uint32(gdi.LabelNone) {
@@ -438,7 +438,11 @@ func encodeRecord(k kind, r *record, cd refCodec) []byte {
 	if r.partial && invariants.Enabled {
 		panic("gdirma: image of a partial record")
 	}
-	b := appendHead(nil, r)
+	size := r.headLen + 24 + len(r.raw)
+	if r.raw == nil {
+		size += 12 * len(r.es)
+	}
+	b := appendHead(make([]byte, 0, size), r)
 	if k == vertexKind {
 		deg, in, out := r.degrees(cd.self)
 		if invariants.Enabled && r.hdr {
@@ -476,9 +480,8 @@ func appendHead(b []byte, r *record) []byte {
 	for _, p := range r.props {
 		b = binary.AppendUvarint(b, uint64(p.ptype))
 		b = append(b, byte(p.value.Datatype()))
-		raw := p.value.Raw()
-		b = binary.AppendUvarint(b, uint64(len(raw)))
-		b = append(b, raw...)
+		b = binary.AppendUvarint(b, uint64(len(p.value.RawString())))
+		b = p.value.AppendRaw(b)
 	}
 	return b
 }

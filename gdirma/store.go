@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/gdi-go/gdi/bgdl"
@@ -430,26 +431,30 @@ func (st *store) blocksFor(l int) int {
 // writeImage writes img over the blocks chain (primary first): the
 // continuation blocks first, the primary block last.
 func (st *store) writeImage(k kind, version uint64, chain []uint64, b []byte) error {
+	bp := st.blockBuf()
+	defer st.putBlockBuf(bp)
 	first := min(len(b), st.bs-primaryHeader)
 	rest := b[first:]
 	c := st.bs - contHeader
-	for i := 1; i < len(chain); i++ {
-		blk := make([]byte, contHeader+min(len(rest), c))
-		binary.LittleEndian.PutUint64(blk, markerCont)
+	next := func(i int) uint64 { // the block after chain[i], or 0
 		if i+1 < len(chain) {
-			binary.LittleEndian.PutUint64(blk[8:], chain[i+1])
+			return chain[i+1]
 		}
+		return 0
+	}
+	for i := 1; i < len(chain); i++ {
+		blk := (*bp)[:contHeader+min(len(rest), c)]
+		binary.LittleEndian.PutUint64(blk, markerCont)
+		binary.LittleEndian.PutUint64(blk[8:], next(i))
 		copy(blk[contHeader:], rest)
 		rest = rest[min(len(rest), c):]
 		if err := st.put(blk, chain[i], 0); err != nil {
 			return err
 		}
 	}
-	blk := make([]byte, primaryHeader+first)
+	blk := (*bp)[:primaryHeader+first]
 	binary.LittleEndian.PutUint64(blk, markerPrimary|uint64(k))
-	if len(chain) > 1 {
-		binary.LittleEndian.PutUint64(blk[8:], chain[1])
-	}
+	binary.LittleEndian.PutUint64(blk[8:], next(0))
 	binary.LittleEndian.PutUint64(blk[16:], version)
 	binary.LittleEndian.PutUint64(blk[24:], uint64(len(b)))
 	copy(blk[primaryHeader:], b[:first])
@@ -687,8 +692,20 @@ func (st *store) apply(changes []change) (freed []uint64, err error) {
 		}
 		return false
 	}
-	for _, c := range changes {
+	// Most changes keep the labels and the ID of a vertex, so its keys.
+	keep := func(c change) bool {
 		if c.k != vertexKind {
+			return true
+		}
+		if c.old == nil || c.new == nil || !slices.Equal(c.old.labels, c.new.labels) {
+			return false
+		}
+		a, okA := c.old.appID()
+		b, okB := c.new.appID()
+		return okA == okB && a == b
+	}
+	for _, c := range changes {
+		if keep(c) {
 			continue
 		}
 		nk := keysOf(c.new)
@@ -712,7 +729,7 @@ func (st *store) apply(changes []change) (freed []uint64, err error) {
 		}
 	}
 	for _, c := range changes {
-		if c.k != vertexKind {
+		if keep(c) {
 			continue
 		}
 		ok := keysOf(c.old)

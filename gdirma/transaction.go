@@ -744,9 +744,13 @@ func (tx *Transaction) freeSlot(v uint64) uint64 {
 	if ov == nil || !tx.db.st.lightOK() {
 		return 0
 	}
+	// Slots are tried from the number of references on, so that a vertex
+	// whose edges were only ever added finds one at the first try. The
+	// references are searched undecoded (getRef).
+	refs := ov.rec.nrefs()
 	for i := range maxSlot {
-		n := tx.db.st.lightNumber(v, (len(ov.rec.refList())+i)%maxSlot+1)
-		if !ov.rec.refList().has(n) && tx.objs[edgeKind].get(n) == nil {
+		n := tx.db.st.lightNumber(v, (refs+i)%maxSlot+1)
+		if _, used := ov.rec.getRef(n); !used && tx.objs[edgeKind].get(n) == nil {
 			return n
 		}
 	}
