@@ -1,9 +1,10 @@
 package txn
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
 	"time"
 
 	"github.com/gdi-go/gdi/rma"
@@ -95,55 +96,88 @@ type Addr struct{ Rank, Off int }
 
 // LockSet is the set of locks one transaction holds. Its zero value is not
 // usable; use NewLockSet. A LockSet is used by one goroutine at a time.
+//
+// Most transactions lock a few objects: they are kept in a slice, searched
+// linearly; an index map is added once there are many.
 type LockSet struct {
-	w    rma.Window
-	held map[uint64]held
+	w     rma.Window
+	held  []held
+	index map[uint64]int // position in held, once len(held) > fewLocks
 }
 
 type held struct {
-	a Addr
-	m Mode
+	id uint64
+	a  Addr
+	m  Mode
 }
+
+const fewLocks = 16
 
 // NewLockSet returns an empty set of locks on words of w.
 func NewLockSet(w rma.Window) *LockSet {
-	return &LockSet{w: w, held: map[uint64]held{}}
+	return &LockSet{w: w}
+}
+
+// find returns the position of id in s.held, or -1.
+func (s *LockSet) find(id uint64) int {
+	if s.index != nil {
+		if i, ok := s.index[id]; ok {
+			return i
+		}
+		return -1
+	}
+	for i := range s.held {
+		if s.held[i].id == id {
+			return i
+		}
+	}
+	return -1
+}
+
+func (s *LockSet) add(h held) {
+	s.held = append(s.held, h)
+	switch {
+	case s.index != nil:
+		s.index[h.id] = len(s.held) - 1
+	case len(s.held) > fewLocks:
+		s.index = make(map[uint64]int, 2*len(s.held))
+		for i, x := range s.held {
+			s.index[x.id] = i
+		}
+	}
 }
 
 // Lock takes the lock of object id, at a, in mode m. A read lock held
 // already is upgraded to a write lock if m is Write (which fails with
 // ErrBusy while other readers hold it).
 func (s *LockSet) Lock(id uint64, a Addr, m Mode) error {
-	if h, ok := s.held[id]; ok {
-		if h.m >= m {
+	if i := s.find(id); i >= 0 {
+		if s.held[i].m >= m {
 			return nil
 		}
 		// Upgrade: only possible if we are the single reader.
-		for i := 0; i < Attempts; i++ {
+		for j := 0; j < Attempts; j++ {
 			prev, err := s.w.CompareAndSwap(a.Rank, a.Off, 1, Writer)
 			if err != nil {
 				return err
 			}
 			if prev == 1 {
-				s.held[id] = held{a, Write}
+				s.held[i].m = Write
 				return nil
 			}
-			pause(i)
+			pause(j)
 		}
 		return fmt.Errorf("%w: upgrade of word %d on rank %d", ErrBusy, a.Off, a.Rank)
 	}
 	if err := Lock(s.w, a.Rank, a.Off, m); err != nil {
 		return err
 	}
-	s.held[id] = held{a, m}
+	s.add(held{id, a, m})
 	return nil
 }
 
 // Holds reports whether the set holds a lock of object id.
-func (s *LockSet) Holds(id uint64) bool {
-	_, ok := s.held[id]
-	return ok
-}
+func (s *LockSet) Holds(id uint64) bool { return s.find(id) >= 0 }
 
 // Len is the number of locks held.
 func (s *LockSet) Len() int { return len(s.held) }
@@ -151,18 +185,13 @@ func (s *LockSet) Len() int { return len(s.held) }
 // ReleaseAll releases every lock, in the order of the ids, and empties the
 // set. It returns the first error but releases the others anyway.
 func (s *LockSet) ReleaseAll() error {
-	ids := make([]uint64, 0, len(s.held))
-	for id := range s.held {
-		ids = append(ids, id)
-	}
-	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	slices.SortFunc(s.held, func(x, y held) int { return cmp.Compare(x.id, y.id) })
 	var first error
-	for _, id := range ids {
-		h := s.held[id]
+	for _, h := range s.held {
 		if err := Unlock(s.w, h.a.Rank, h.a.Off, h.m); err != nil && first == nil {
 			first = err
 		}
 	}
-	clear(s.held)
+	s.held, s.index = s.held[:0], nil
 	return first
 }

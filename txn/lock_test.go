@@ -161,3 +161,60 @@ func TestMutualExclusion(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestLockSetMany takes more locks than a LockSet keeps without an index,
+// in mixed order and modes, with repeats and upgrades: it must hold each
+// once, in the strongest mode asked, and leave every word free at the end.
+func TestLockSetMany(t *testing.T) {
+	const words = 50
+	err := local.Run(1, func(c rma.Comm) error {
+		w, err := c.NewWindow(8 * words)
+		if err != nil {
+			return err
+		}
+		defer w.Free()
+		s := txn.NewLockSet(w)
+		for round := range 2 {
+			for i := range words {
+				id := uint64((i * 7) % words) // every word, out of order
+				m := txn.Read
+				if id%3 == 0 && round == 1 {
+					m = txn.Write // upgrades in the second round
+				}
+				if err := s.Lock(id, txn.Addr{Rank: 0, Off: 8 * int(id)}, m); err != nil {
+					return fmt.Errorf("round %d, lock %d: %v", round, id, err)
+				}
+			}
+		}
+		if s.Len() != words {
+			return fmt.Errorf("%d locks held, want %d", s.Len(), words)
+		}
+		for id := range uint64(words) {
+			if !s.Holds(id) {
+				return fmt.Errorf("lock %d not held", id)
+			}
+			v, _ := w.AtomicGet(0, 8*int(id))
+			if id%3 == 0 && v&txn.Writer == 0 || id%3 != 0 && v != 1 {
+				return fmt.Errorf("word %d is %#x", id, v)
+			}
+		}
+		if s.Holds(words) {
+			return errors.New("holds a lock never taken")
+		}
+		if err := s.ReleaseAll(); err != nil {
+			return err
+		}
+		for id := range words {
+			if v, _ := w.AtomicGet(0, 8*id); v != 0 {
+				return fmt.Errorf("word %d is %#x after ReleaseAll", id, v)
+			}
+		}
+		if s.Len() != 0 || s.Holds(0) {
+			return errors.New("the set is not empty after ReleaseAll")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
