@@ -1,6 +1,6 @@
 GO ?= go
 
-.PHONY: all build test vet fmt-check bench stress fuzz
+.PHONY: all build test vet fmt-check bench stress fuzz test-crash
 
 all: build
 
@@ -18,6 +18,9 @@ fmt-check:
 # race detector (which also switches on internal/invariants).
 test: vet fmt-check
 	$(GO) test -race -short ./...
+	@if command -v $(MPIRUN) >/dev/null 2>&1 && pkg-config --exists ompi 2>/dev/null; then \
+		$(MAKE) --no-print-directory test-crash CRASH_RUNS=1; \
+	else echo "test: no Open MPI, the crash test is skipped"; fi
 
 # Benchmarks of the hot paths, with allocation counts.
 bench:
@@ -36,6 +39,7 @@ fuzz:
 # Long randomized runs: the stress tests without -short, several times.
 stress:
 	$(GO) test -race -count 3 -timeout 60m -run 'Stress|Linearizab|Metamorphic' ./...
+	$(MAKE) --no-print-directory test-crash
 
 # ---------------------------------------------------------------------------
 # The MPI backend (rma/mpi, build tag mpi) under Open MPI's mpirun.
@@ -66,6 +70,20 @@ MPI_BENCH_N ?= 1000000
 MPI_BENCH_COUNT ?= 5
 
 .PHONY: test-mpi bench-mpi
+
+# The crash test (gdirma/crash_test.go): CRASH_RUNS times, an Open MPI job
+# of CRASH_NP processes runs transactions with a synced redo log, one of
+# them is killed with SIGKILL at a random moment, and a second job restores
+# the database from the checkpoint and the logs and checks that every
+# acknowledged transaction is there, none partially, and the invariants.
+CRASH_RUNS ?= 20
+CRASH_NP ?= 2
+test-crash:
+	@set -eu; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	$(GO) test -c -tags mpi -o "$$tmp/gdirma.test" ./gdirma; \
+	GDI_CRASH_RUNS=$(CRASH_RUNS) GDI_CRASH_NP=$(CRASH_NP) \
+	GDI_CRASH_MPIRUN="$(MPIRUN) $(MPIRUN_FLAGS)" TMPDIR="$$tmp" \
+		timeout -k 30 $(MPI_TIMEOUT) "$$tmp/gdirma.test" -test.run '^TestCrash$$' -test.v -test.timeout 20m
 
 test-mpi:
 	@set -u; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \

@@ -180,6 +180,88 @@
 // whole windows, free blocks included, so their size is the memory per
 // rank, not that of the data. Writing is synchronous (fsync).
 //
+// # Redo log
+//
+// With Params.Log = LogSync or LogAsync, every commit is also appended to
+// a redo log, so a database survives the crash of a process (or of all):
+// CreateDatabase with Params.Restore and Params.LogDir loads a checkpoint
+// and replays the logs written after it.
+//
+//   - What is logged: the commit's writes to the data window of the block
+//     pool, as they are made (the redo hook, redohook.go): whole holder
+//     images, in-place head rewrites, the cleared markers of new and of
+//     deleted holders. These are physical records (block images), not
+//     logical ones (create vertex, add edge). The choice: the holders are
+//     the whole state of the graph, and everything else (the implicit
+//     index, the explicit index trees, the free lists, the counters) is a
+//     function of them, rebuilt on recovery. Replaying images needs no
+//     second implementation of the commit logic, cannot fail on a uniqueness
+//     check or a full pool, and does not depend on UIDs (block numbers)
+//     being handed out again in the same order, which logical replay on
+//     several ranks could not promise; commits already write whole images,
+//     so the log costs a copy of what is written anyway. The price is
+//     size: a change to a vertex of high degree logs its whole image.
+//   - Order: a record carries a global sequence number, taken with one
+//     FetchAndAdd on a word of rank 0's control window, inside the hook,
+//     while the commit still holds its write locks. Two commits that write
+//     the same holder hold its write lock in turn, so their numbers are in
+//     the order of their writes. Blocks are reused only after the freeing
+//     commit has dropped its locks and given them back, so a commit that
+//     writes a reused block took its number after the freeing one. A
+//     commit that read another's data took its number after that one
+//     released its locks. So replaying in number order writes every byte
+//     in the order the live database did.
+//   - Files: each rank appends to LogDir/rank-<r>.log: a header (rank,
+//     ranks, mode, the sequence number of the checkpoint it follows, all
+//     checked), then records of a length, a CRC-32C of the payload and a
+//     CRC-32C of the record header. A record that the file ends inside,
+//     or a bad last record, or a bad record followed only by zero bytes,
+//     is a torn tail and ignored. A bad record with data after it is an
+//     error (ErrFileFormat naming the file and offset): appends are
+//     sequential, so only the last one can be torn, and silently stopping
+//     at the damage would drop commits after it that were acknowledged.
+//   - Sync: the hook returns (and the commit is acknowledged, and its locks
+//     dropped) only after the record is written and fdatasync'ed.
+//     Goroutines of a rank that commit at once share one sync (group
+//     commit). Async: records go to a buffer that a goroutine writes and
+//     syncs every AsyncLogInterval (and Checkpoint and Free flush it); a
+//     crash loses at most the last interval.
+//   - Recovery: every rank reads its log; records numbered up to the
+//     checkpoint's (manifest LogSeq) are skipped. With sync logs every
+//     record is replayed: a number missing from the logs belongs to a
+//     commit that was never acknowledged and that no logged commit depends
+//     on (it would have had to wait for its locks, taken after the sync).
+//     With async logs a lost record may have successors that depend on it,
+//     so replay stops before the first missing number: a prefix of the
+//     commits in their order, which is a state the database was in. Each
+//     rank gets the writes to its part of the data window (Alltoallv),
+//     applies them in number order, then the derived state is rebuilt
+//     from the holders: the blocks of the chains of all primary blocks are
+//     in use and the rest free (bgdl.Pool.Rebuild), the high-water marks
+//     follow, each rank's commit counter is raised above every version in
+//     use, the DHT is cleared and every (label, ID) of every vertex
+//     inserted again, and every index tree is built again.
+//   - Metadata: collective metadata changes (CreateLabel, UpdateLabel,
+//     CreatePropertyType, index creation and changes) append the catalog
+//     to rank 0's log, synced, before the call returns on any rank; replay
+//     sets the last one. The collective calls that write holders outside
+//     commits (BulkLoad, the CSV loaders, FreeLabel, FreePropertyType,
+//     UpdatePropertyType) are quiet anyway, and end, with the log on, by a
+//     checkpoint to LogDir; so do CreateDatabase (the base the log
+//     follows) and a restore with the log on (which also discards a torn
+//     tail and, after an async log, records beyond a gap).
+//   - Checkpoint(dir) with the log on flushes the logs, records the
+//     sequence number it covers, and then empties the logs (each replaced
+//     by a fresh file, renamed into place). A log that follows a later
+//     checkpoint than the one restored is refused (ErrFileFormat).
+//   - Caveats: a crash during a checkpoint to LogDir (which removes the
+//     old manifest first) leaves no checkpoint to recover from. LogDir must
+//     be reachable by every rank, as for checkpoints. If writing the log
+//     fails, the commit has already been written to memory: it reports
+//     ErrTransactionCommitFail, and the log refuses every later commit of
+//     the rank (the database must be checkpointed or given up). A missing
+//     log file counts as an empty log.
+//
 // # Caveats
 //
 //   - A lightweight edge without a label takes 3 bytes in its origin's

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gdi-go/gdi/gdirma"
 	"github.com/gdi-go/gdi/generator"
 	"github.com/gdi-go/gdi/rma"
 	"github.com/gdi-go/gdi/rma/launch"
@@ -46,8 +47,17 @@ func runBenchOLTP(args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	prof := fs.String("profile", "", "write a cpu or mem profile of the run to the current directory")
 	plotFile := fs.String("plot", "", "draw the latency percentiles to this .svg, .png or .pdf file")
+	logMode := fs.String("log", "off", "gdirma: redo log mode: off, async or sync")
+	logDir := fs.String("logdir", "", "gdirma: directory of the redo log and its checkpoints (with -log async or sync)")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	mode, err := gdirma.ParseLogMode(*logMode)
+	if err != nil {
+		return err
+	}
+	if mode != gdirma.LogOff && (*logDir == "" || *backendName != "gdirma") {
+		return errors.New("-log async or sync needs -logdir and the gdirma backend")
 	}
 	mix, err := oltp.MixByName(*workload)
 	if err != nil {
@@ -81,6 +91,9 @@ func runBenchOLTP(args []string, stdout, stderr io.Writer) error {
 	defer stop()
 
 	dbParams := params(*backendName, sizing{g.NumVertices(), g.NumEdges(), *ranks, *blockSize, *memory << 20})
+	if p, ok := dbParams.(*gdirma.Params); ok {
+		p.Log, p.LogDir = mode, *logDir
+	}
 	var report *oltp.Report
 	err = launch.Run(*ranks, func(c rma.Comm) error {
 		db, err := driver.CreateDatabase(c, dbParams)
