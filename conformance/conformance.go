@@ -96,11 +96,17 @@ func (e *Env) WriteFile(name string, data []byte) string {
 
 // failure is the panic value of Fatalf; the harness turns it into the
 // case's error.
-type failure struct{ err error }
+// failure stops a case. critical tells that a transaction-critical error
+// caused it: a concurrent transaction of another rank got in the way, and
+// Env.update may try again.
+type failure struct {
+	err      error
+	critical bool
+}
 
 // Fatalf stops the case on this rank with an error.
 func (e *Env) Fatalf(format string, args ...any) {
-	panic(failure{fmt.Errorf(format, args...)})
+	panic(failure{err: fmt.Errorf(format, args...)})
 }
 
 // Go runs fn in a new goroutine of the rank; a Fatalf inside it fails the
@@ -128,7 +134,7 @@ func (e *Env) Wait() {
 	e.goErrs = nil
 	e.mu.Unlock()
 	if err != nil {
-		panic(failure{err})
+		panic(failure{err: err})
 	}
 }
 

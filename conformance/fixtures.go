@@ -21,7 +21,7 @@ var ErrSkip = errors.New("conformance: case skipped")
 // Skipf stops the case on this rank and marks it skipped. Every rank should
 // skip alike (decide on something all ranks see the same way).
 func (e *Env) Skipf(format string, args ...any) {
-	panic(failure{fmt.Errorf("%w: %s", ErrSkip, fmt.Sprintf(format, args...))})
+	panic(failure{err: fmt.Errorf("%w: %s", ErrSkip, fmt.Sprintf(format, args...))})
 }
 
 // board is shared by the ranks of one case that run in the same process
@@ -120,17 +120,49 @@ func commit(tx gdi.Transaction) {
 	}
 }
 
-// update runs fn in a new transaction and commits it.
+// update runs fn in a new transaction and commits it. Other ranks run
+// their transactions meanwhile, and a backend may stop one that meets
+// theirs (a transaction-critical error, or a commit that fails): then fn
+// runs again in a new transaction, so it must not accumulate state
+// outside the transaction. Any other failure stops the case.
 func (e *Env) update(fn func(tx gdi.Transaction)) {
-	tx := e.tx()
+	const attempts = 50
+	for attempt := 1; ; attempt++ {
+		tx := e.tx()
+		if !runOnce(tx, fn, attempt < attempts) {
+			abortQuietly(tx)
+			backoff(attempt)
+			continue
+		}
+		err := tx.Commit()
+		if cerr := checkCoded(err); cerr != nil {
+			fatal(1, "Commit: %v", cerr)
+		}
+		if errors.Is(err, gdi.ErrTransactionCommitFail) && attempt < attempts {
+			backoff(attempt)
+			continue
+		}
+		if gdi.Failed(err) {
+			fatal(1, "Commit: %v", err)
+		}
+		return
+	}
+}
+
+// runOnce runs fn(tx). It reports false if a transaction-critical error
+// stopped fn and retry is set; other failures go on up.
+func runOnce(tx gdi.Transaction, fn func(tx gdi.Transaction), retry bool) (ok bool) {
+	defer func() {
+		if p := recover(); p != nil {
+			if f, isF := p.(failure); isF && f.critical && retry {
+				ok = false
+				return
+			}
+			panic(p)
+		}
+	}()
 	fn(tx)
-	err := tx.Commit()
-	if cerr := checkCoded(err); cerr != nil {
-		fatal(1, "Commit: %v", cerr)
-	}
-	if gdi.Failed(err) {
-		fatal(1, "Commit: %v", err)
-	}
+	return true
 }
 
 // view runs fn in a new transaction and commits it (it should only read).

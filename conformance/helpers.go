@@ -136,7 +136,13 @@ func check(err error) {
 // caller skip levels above fatal's caller.
 func fatal(skip int, format string, args ...any) {
 	_, file, line, _ := runtime.Caller(skip + 1)
-	panic(failure{fmt.Errorf("%s:%d: %s", filepath.Base(file), line, fmt.Sprintf(format, args...))})
+	critical := false
+	for _, a := range args {
+		if err, ok := a.(error); ok && gdi.IsTransactionCritical(err) {
+			critical = true
+		}
+	}
+	panic(failure{fmt.Errorf("%s:%d: %s", filepath.Base(file), line, fmt.Sprintf(format, args...)), critical})
 }
 
 // barrier synchronises the ranks.
