@@ -79,7 +79,8 @@ func countLabelled(db gdi.Database, l gdi.Label) (int, error) {
 // between fields, ';' between elements, a header, and three property types
 // (Int64 up to 3 elements, Char up to 8, Date). A file refused as malformed
 // (ErrFileFormat) must load nothing; otherwise at most one vertex per line
-// after the header is created.
+// after the header is created. Then it loads the same file with
+// LoadVertexPropertiesCSV (see fuzzVertexPropertiesCSV).
 func FuzzVertexCSV(f *testing.F, b Backend) {
 	f.Add("id|n|s|d\n1|1;2|ab|2020-01-02\n2|||\n")
 	f.Add("id|n|s|d\n1|1;2;3;4|toolongstring|2020-02-30\n")
@@ -87,6 +88,8 @@ func FuzzVertexCSV(f *testing.F, b Backend) {
 	f.Add("id|n|s|d\n1|2|3\n")
 	f.Add("id|n|s|d\n1|x|y|z|w\n\x00\xff|1||\n")
 	f.Add("id|n|s|d\n\\")
+	f.Add("id|m\n1|1;2\n2|3\n2|3\né|1;2;3\nnobody|1\n")
+	f.Add("id|m\n1|x\n")
 	f.Fuzz(func(t *testing.T, file string) {
 		err := onOneRank(b, func(db gdi.Database, c rma.Comm) error {
 			loader, ok := db.(gdi.CSVLoader)
@@ -130,12 +133,101 @@ func FuzzVertexCSV(f *testing.F, b Backend) {
 			case n > max(lines, 0):
 				return fmt.Errorf("%d vertices from %d lines", n, lines)
 			}
-			return nil
+			return fuzzVertexPropertiesCSV(db, loader, l, file, n)
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
 	})
+}
+
+// fuzzVertexPropertiesCSV loads file again, with LoadVertexPropertiesCSV
+// (ID and one value of a multiple-entity Int64 type of at most two
+// elements per line), into a database with n vertices of label l. The call
+// never creates vertices; a file refused as malformed adds no value;
+// otherwise at most one value per line is added.
+func fuzzVertexPropertiesCSV(db gdi.Database, loader gdi.CSVLoader, l gdi.Label, file string, n int) error {
+	// Vertices under IDs a file may name, unless the vertex load made them.
+	if err := inTx(db, func(tx gdi.Transaction) error {
+		for _, id := range []string{"1", "2", "\\", "\x00", "é"} {
+			_, found, err := tx.TranslateVertexID(l, []byte(id))
+			if err != nil || found {
+				continue
+			}
+			v, err := tx.CreateVertex([]byte(id))
+			if err != nil {
+				return err
+			}
+			if err := v.AddLabel(l); err != nil {
+				return err
+			}
+			n++
+		}
+		return nil
+	}); err != nil {
+		return fmt.Errorf("adding vertices: %w", err)
+	}
+	m, err := db.CreatePropertyType(gdi.PropertyTypeInfo{Name: "m", Entity: gdi.MultipleEntity, Datatype: gdi.Int64, Size: gdi.MaxSize, Count: 2})
+	if err != nil {
+		return err
+	}
+	loadErr := loader.LoadVertexPropertiesCSV(gdi.VertexPropertiesCSV{
+		CSVFile: gdi.CSVFile{FS: fstest.MapFS{"v.csv": {Data: []byte(file)}}, Path: "v.csv", Header: true,
+			FieldDelimiter: '|', ElementDelimiter: ';', Sort: gdi.NoSorting, TextIDs: true},
+		PropertyType: m, Label: l,
+	})
+	if err := mustCode("LoadVertexPropertiesCSV", loadErr); err != nil {
+		return err
+	}
+	switch gdi.ErrorClass(loadErr) {
+	case gdi.Success, gdi.WarnNotAllDataLoaded, gdi.ErrFileFormat:
+	default:
+		return fmt.Errorf("LoadVertexPropertiesCSV: %v", loadErr)
+	}
+	idx, err := db.CreateIndex(gdi.HashTableIndex, 0)
+	if err != nil {
+		return err
+	}
+	defer idx.Free()
+	if err := idx.AddLabel(l); err != nil {
+		return err
+	}
+	values := 0
+	if err := inTx(db, func(tx gdi.Transaction) error {
+		uids, err := tx.VerticesOfIndex(idx, nil)
+		if err != nil {
+			return err
+		}
+		if len(uids) != n {
+			return fmt.Errorf("LoadVertexPropertiesCSV (%v) changed the number of vertices from %d to %d", loadErr, n, len(uids))
+		}
+		for _, u := range uids {
+			v, err := tx.AssociateVertex(u)
+			if err != nil {
+				return err
+			}
+			vals, err := v.Properties(m)
+			if err != nil {
+				return err
+			}
+			for _, x := range vals {
+				if x.Datatype() != gdi.Int64 || x.Len() == 0 || x.Len() > 2 {
+					return fmt.Errorf("LoadVertexPropertiesCSV stored %v, outside the type's limits", x)
+				}
+			}
+			values += len(vals)
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	switch lines := countLines(file) - 1; {
+	case errors.Is(loadErr, gdi.ErrFileFormat) && values != 0:
+		return fmt.Errorf("a malformed properties file (%v) added %d values", loadErr, values)
+	case values > max(lines, 0):
+		return fmt.Errorf("%d values from %d lines", values, lines)
+	}
+	return nil
 }
 
 // countLines counts lines as the loaders see them: ended by "\n", the last
