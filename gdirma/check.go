@@ -8,7 +8,8 @@ import (
 )
 
 // CheckHolders verifies the holders whose primary blocks are on the
-// calling rank: every image reads and decodes, and encoding the decoded
+// calling rank: every image reads and decodes, the edge references of
+// vertices are well formed and ascending, and encoding the decoded
 // record gives the image back byte for byte, so that every writer (commits,
 // BulkLoad, CSV loads) writes the one format. It returns ErrIntern naming
 // the first bad holder. It is local and reads each holder under its read
@@ -24,6 +25,9 @@ func (db *Database) CheckHolders() error {
 			img, ok, err := st.readImage(n, false, false)
 			if err != nil || !ok {
 				return gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: %v", bgdl.DPtr(n), err)
+			}
+			if err := checkRefs(r.raw, r.nraw, r.cd); k == vertexKind && err != nil {
+				return gdi.Errorf(gdi.ErrIntern, "gdirma: vertex holder %v: %v", bgdl.DPtr(n), err)
 			}
 			if !bytes.Equal(img.bytes, encodeRecord(k, r, st.codec(n))) {
 				return gdi.Errorf(gdi.ErrIntern, "gdirma: %v holder %v: the image is not what encodeRecord writes", k, bgdl.DPtr(n))

@@ -625,6 +625,23 @@ func decodeDegrees(r *record, b []byte) ([]byte, error) {
 	return b, nil
 }
 
+// checkRefs checks that raw holds exactly n well-formed edge references
+// in ascending order of edge number.
+func checkRefs(raw []byte, n int, cd refCodec) error {
+	prev := uint64(0)
+	for i := range n {
+		e, _, rest, ok := cd.next(raw)
+		if !ok || (i > 0 && e <= prev) {
+			return errImage
+		}
+		prev, raw = e, rest
+	}
+	if len(raw) != 0 {
+		return errImage
+	}
+	return nil
+}
+
 // decodeRecord decodes the image b of an object of kind k into r, a zero
 // record. r keeps references to b.
 func decodeRecord(r *record, k kind, b []byte, cd refCodec) error {
@@ -644,19 +661,17 @@ func decodeRecord(r *record, k kind, b []byte, cd refCodec) error {
 			return errImage
 		}
 		b = b[n:]
-		// The references are decoded when used (refs); that they are well
-		// formed and ascending, which searches rely on, is checked now.
-		raw, prev := b, uint64(0)
-		for i := range ne {
-			e, _, rest, ok := cd.next(b)
-			if !ok || (i > 0 && e <= prev) {
-				return errImage
+		// The references are decoded when used (refs), and every decoding
+		// step is checked then. That they are well formed and ascending,
+		// which searches rely on, is checked now only with invariants on:
+		// images are written by this package alone, and CheckHolders
+		// verifies them.
+		if invariants.Enabled {
+			if err := checkRefs(b, int(ne), cd); err != nil {
+				return err
 			}
-			prev, b = e, rest
 		}
-		if len(b) != 0 {
-			return errImage
-		}
+		raw := b
 		r.cd = cd
 		if ne > 0 {
 			r.raw, r.nraw = raw, int(ne)

@@ -507,7 +507,9 @@ func (tx *Transaction) commit() error {
 				c.old, c.chain = old, chain
 			}
 			if !o.deleted {
-				c.new = o.rec.clone()
+				// The transaction ends with the commit, whatever its
+				// outcome: its copy can be installed as it is.
+				c.new = o.rec
 				if c.new.partial && c.head == nil {
 					// The edge references are as committed: the version
 					// was validated under the write lock.

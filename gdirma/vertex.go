@@ -113,7 +113,7 @@ func (v *vertexHolder) incident(or gdi.Orientation, c gdi.Constraint, f func(e u
 			r = eo.rec
 		} else if !has || x.lightweight(e) {
 			// All of a lightweight edge is in the reference: no allocation.
-			*ends = record{dir: x.dir, origin: x.origin, target: x.target}
+			ends.dir, ends.origin, ends.target, ends.labels = x.dir, x.origin, x.target, nil
 			if has && x.label != 0 {
 				ends.lbuf[0] = x.label
 				ends.labels = ends.lbuf[:1]
