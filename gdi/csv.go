@@ -130,7 +130,8 @@ type EdgeCSV struct {
 // a field cannot be parsed. Data that cannot be stored (a value outside the
 // size limit of its property type, an unknown vertex, a second value of a
 // single-entity type) is skipped, the rest is loaded, and the call returns
-// WarnNotAllDataLoaded.
+// WarnNotAllDataLoaded. Running out of memory (ErrNoMemory) stops the load
+// where it happens: the lines before stay loaded, whole.
 type CSVLoader interface {
 	// LoadVertexCSV creates one vertex per line.
 	LoadVertexCSV(req VertexCSV) error
