@@ -235,16 +235,16 @@ func load(mem []uint64, off int, dst []byte) {
 }
 
 // store copies src to byte offset off of mem. Whole words are stored
-// atomically; a partly covered word is merged with a CAS loop, so bytes
-// outside [off, off+len(src)) are never overwritten with stale values.
+// whole (storeWords); a partly covered word is merged with a CAS loop, so
+// bytes outside [off, off+len(src)) are never overwritten with stale
+// values.
 func store(mem []uint64, off int, src []byte) {
 	for len(src) > 0 {
 		i, shift := off>>3, off&7
 		if shift == 0 && len(src) >= 8 {
-			for ; len(src) >= 8; i++ {
-				atomic.StoreUint64(&mem[i], binary.LittleEndian.Uint64(src))
-				src, off = src[8:], off+8
-			}
+			n := len(src) &^ 7
+			storeWords(mem, i, src[:n])
+			src, off = src[n:], off+n
 			continue
 		}
 		n := min(8-shift, len(src))

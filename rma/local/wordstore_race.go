@@ -1,0 +1,16 @@
+//go:build race
+
+package local
+
+import (
+	"encoding/binary"
+	"sync/atomic"
+)
+
+// storeWords stores src, a multiple of 8 bytes long, into the words of mem
+// from index i on, each with an atomic store (see wordstore.go).
+func storeWords(mem []uint64, i int, src []byte) {
+	for j := 0; j < len(src); j += 8 {
+		atomic.StoreUint64(&mem[i+j/8], binary.LittleEndian.Uint64(src[j:]))
+	}
+}
