@@ -36,6 +36,12 @@ type txObj struct {
 	chain []uint64
 }
 
+// loadedObj is a copy read from the store, with its record.
+type loadedObj struct {
+	o txObj
+	r record
+}
+
 // scan records a query over many objects: which committed objects matched
 // when it ran, and how to ask the store again at commit.
 type scan struct {
@@ -79,6 +85,9 @@ type Transaction struct {
 	scanBuf  [1]scan // room for the first scan
 	hitBuf   [1]uint64
 	ends     record // scratch of vertexHolder.incident
+	// first is room for the first copy get makes (firstUsed).
+	first     loadedObj
+	firstUsed bool
 	// alias maps numbers of lightweight edges moved to holders of their
 	// own in this transaction to their new numbers.
 	alias map[uint64]uint64
@@ -200,21 +209,23 @@ func (tx *Transaction) get(k kind, n uint64) (*txObj, error) {
 		tx.keep(k, n, o)
 		return o, nil
 	}
-	// The copy and its record in one allocation.
-	c := new(struct {
-		o txObj
-		r record
-	})
+	// The copy and its record in one allocation; the transaction's first
+	// copy in room of its own.
+	c := &tx.first
+	if tx.firstUsed {
+		c = new(loadedObj)
+	}
 	ok, _, err := tx.db.st.loadInto(&c.r, k, n, true, false)
-	if err != nil {
+	if err != nil || !ok {
+		if c == &tx.first {
+			tx.first = loadedObj{}
+		}
 		if gdi.ErrorClass(err) == gdi.ErrTransactionCritical {
 			return nil, tx.fail("%v", err)
 		}
 		return nil, err
 	}
-	if !ok {
-		return nil, nil
-	}
+	tx.firstUsed = true
 	o := &c.o
 	*o = txObj{rec: &c.r, base: c.r.version, ptr: n}
 	tx.keep(k, n, o)
