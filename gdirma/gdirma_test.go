@@ -383,17 +383,7 @@ func TestLightweightEdges(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		step := func(fn func(tx gdi.Transaction) error) error {
-			tx, err := db.StartTransaction()
-			if err != nil {
-				return err
-			}
-			if err := fn(tx); err != nil {
-				tx.Abort()
-				return err
-			}
-			return tx.Commit()
-		}
+		step := func(fn func(tx gdi.Transaction) error) error { return retry(db, fn) }
 		var a, b, d gdi.VertexUID
 		var eu gdi.EdgeUID
 		err = step(func(tx gdi.Transaction) error {

@@ -48,17 +48,7 @@ func updateInPlace(c rma.Comm, db gdi.Database) error {
 		return c.Barrier()
 	}
 	const degree = 60
-	step := func(fn func(tx gdi.Transaction) error) error {
-		tx, err := db.StartTransaction()
-		if err != nil {
-			return err
-		}
-		if err := fn(tx); err != nil {
-			tx.Abort()
-			return err
-		}
-		return tx.Commit()
-	}
+	step := func(fn func(tx gdi.Transaction) error) error { return retry(db, fn) }
 	var hub gdi.VertexUID
 	err = step(func(tx gdi.Transaction) error {
 		v, err := tx.CreateVertex([]byte("hub"))
