@@ -263,35 +263,7 @@ func dumpCkpt(db gdi.Database) (string, error) {
 	}
 	defer tx.Abort()
 	describe := func(h gdi.Holder) (string, error) {
-		ls, err := h.Labels()
-		if err != nil {
-			return "", err
-		}
-		var names []string
-		for _, l := range ls {
-			names = append(names, lname(l))
-		}
-		slices.Sort(names)
-		pts, err := h.PropertyTypes()
-		if err != nil {
-			return "", err
-		}
-		var props []string
-		for _, pt := range pts {
-			info, err := db.PropertyTypeInfo(pt)
-			if err != nil {
-				return "", err
-			}
-			vs, err := h.Properties(pt)
-			if err != nil {
-				return "", err
-			}
-			for _, v := range vs {
-				props = append(props, info.Name+"="+v.String())
-			}
-		}
-		slices.Sort(props)
-		return fmt.Sprintf("%v %v", names, props), nil
+		return describeHolder(db, h, func(l gdi.Label) (string, error) { return lname(l), nil })
 	}
 	idxs, err := db.Indexes()
 	if err != nil {

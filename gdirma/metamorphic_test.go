@@ -480,41 +480,7 @@ func dumpGraph(db gdi.Database, v gdi.Label, ids []string) (string, error) {
 		idOf[uid] = id
 		holders[id] = x
 	}
-	describe := func(h gdi.Holder) (string, error) {
-		ls, err := h.Labels()
-		if err != nil {
-			return "", err
-		}
-		var names []string
-		for _, l := range ls {
-			n, err := db.LabelName(l)
-			if err != nil {
-				return "", err
-			}
-			names = append(names, n)
-		}
-		slices.Sort(names)
-		pts, err := h.PropertyTypes()
-		if err != nil {
-			return "", err
-		}
-		var props []string
-		for _, p := range pts {
-			info, err := db.PropertyTypeInfo(p)
-			if err != nil {
-				return "", err
-			}
-			vals, err := h.Properties(p)
-			if err != nil {
-				return "", err
-			}
-			for _, x := range vals {
-				props = append(props, info.Name+"="+x.String())
-			}
-		}
-		slices.Sort(props)
-		return fmt.Sprintf("%v %v", names, props), nil
-	}
+	describe := func(h gdi.Holder) (string, error) { return describeHolder(db, h, db.LabelName) }
 	var lines []string
 	for _, id := range ids {
 		x := holders[id]
