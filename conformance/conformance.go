@@ -241,6 +241,7 @@ var Cases = concat(
 	vertexCases,
 	propertyCases,
 	edgeCases,
+	incidentCases,
 	constraintCases,
 	indexCases,
 	transactionCases,

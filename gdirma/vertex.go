@@ -9,7 +9,10 @@ import (
 // vertexHolder is a vertex as seen by one transaction.
 type vertexHolder struct{ base }
 
-var _ gdi.VertexHolder = (*vertexHolder)(nil)
+var (
+	_ gdi.VertexHolder  = (*vertexHolder)(nil)
+	_ gdi.IncidentEdger = (*vertexHolder)(nil)
+)
 
 // vertexHolder returns the transaction's holder of vertex n, one per
 // vertex.
@@ -160,6 +163,27 @@ func (v *vertexHolder) Edges(o gdi.Orientation, c gdi.Constraint) ([]gdi.EdgeUID
 	}
 	if out == nil {
 		out = []gdi.EdgeUID{}
+	}
+	return out, nil
+}
+
+// IncidentEdges is Edges with the direction and the ends of each edge
+// (gdi.IncidentEdger).
+func (v *vertexHolder) IncidentEdges(o gdi.Orientation, c gdi.Constraint) ([]gdi.IncidentEdge, error) {
+	defer v.lock()()
+	out := []gdi.IncidentEdge{}
+	err := v.incident(o, c, func(e uint64, r *record, isO, isT bool) {
+		other := r.origin
+		if isO {
+			other = r.target
+		}
+		out = append(out, gdi.IncidentEdge{
+			UID: v.tx.edgeUID(e), Direction: r.dir, Other: v.tx.vertexUID(other),
+			IsOrigin: isO, IsTarget: isT,
+		})
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -187,6 +187,26 @@ func readLocal(tx gdi.Transaction, opts ExtractOptions) (*localPart, bool, error
 		}
 		p.uids = append(p.uids, v.uid)
 		p.ids = append(p.ids, v.id)
+		if ie, ok := v.h.(gdi.IncidentEdger); ok && opts.Weight == gdi.PropertyTypeNull {
+			// The backend lists the edges with their ends: no holder
+			// per edge.
+			es, err := ie.IncidentEdges(gdi.EdgeAll, nil)
+			if err != nil {
+				return nil, false, err
+			}
+			for _, x := range es {
+				re := rawEdge{local: int32(i), other: x.Other}
+				switch {
+				case x.Direction == gdi.Undirected:
+					re.out, re.in = true, true
+				default:
+					directed = true
+					re.out, re.in = x.IsOrigin, x.IsTarget
+				}
+				p.edges = append(p.edges, re)
+			}
+			continue
+		}
 		es, err := v.h.Edges(gdi.EdgeAll, nil)
 		if err != nil {
 			return nil, false, err
