@@ -120,7 +120,7 @@ func (b *base) RemoveLabel(l gdi.Label) error {
 		return err
 	}
 	if id, ok := o.rec.appID(); ok && len(o.rec.labels) == 0 {
-		ms, err := b.tx.lookupID(b.kind, idKey{uint32(gdi.LabelNone), id})
+		ms, err := b.tx.lookupID(b.kind, idKey{uint32(gdi.LabelNone), id}, false)
 		if err != nil {
 			return err
 		}

@@ -58,7 +58,12 @@ func (tx *Transaction) record(eval func(st *store) (map[uint64]struct{}, error),
 
 // lookupID returns the objects of kind k found under key, as the
 // transaction sees them. The result is valid until the next lookupID.
-func (tx *Transaction) lookupID(k kind, key idKey) ([]uint64, error) {
+//
+// The lookup is remembered for validation at commit, except, with
+// enforced set, a miss in the DHT: the uniqueness checks that set it
+// need not be revalidated, as the commit inserts the key into the DHT,
+// which refuses a key taken meanwhile.
+func (tx *Transaction) lookupID(k kind, key idKey, enforced bool) ([]uint64, error) {
 	id := idScan{k: k, key: key}
 	if id.scans() {
 		if err := tx.beforeScan(); err != nil {
@@ -75,6 +80,9 @@ func (tx *Transaction) lookupID(k kind, key idKey) ([]uint64, error) {
 		// commit fails on the implicit index then, so it is not looked for.
 		tx.hitBuf[0] = hit
 		return tx.hitBuf[:1], nil
+	}
+	if enforced && err == nil && committed != nil && len(committed) == 0 {
+		return tx.overlay(k, committed, func(_ uint64, r *record) bool { return r.matchesID(key) }), nil
 	}
 	eval := func(st *store) (map[uint64]struct{}, error) { return st.committedIDMatches(k, key) }
 	if committed == nil && err == nil {
@@ -136,7 +144,7 @@ func (tx *Transaction) dhtLookup(k kind, key idKey) (hit uint64, committed map[u
 // one of the given labels and the application-level ID id.
 func (tx *Transaction) idClash(k kind, n uint64, labels []uint32, id string) error {
 	for _, l := range labels {
-		ms, err := tx.lookupID(k, idKey{l, id})
+		ms, err := tx.lookupID(k, idKey{l, id}, true)
 		if err != nil {
 			return err
 		}
@@ -161,7 +169,7 @@ func (tx *Transaction) TranslateVertexID(l gdi.Label, id []byte) (gdi.VertexUID,
 	if err != nil {
 		return 0, false, err
 	}
-	found, err := tx.lookupID(vertexKind, idKey{ln, string(id)})
+	found, err := tx.lookupID(vertexKind, idKey{ln, string(id)}, false)
 	if err != nil {
 		return 0, false, err
 	}
