@@ -257,8 +257,8 @@ type image struct {
 	chain   []uint64 // the blocks, primary first (if asked for)
 	bytes   []byte   // the image, or its first part (prefix reads)
 	length  int      // of the whole image
-	// pooled, for prefix reads, is the block buffer bytes lies in: valid
-	// until release.
+	// pooled, for prefix reads, is the block buffer bytes lies in, until
+	// releaseImage.
 	pooled *[]byte
 }
 
@@ -285,7 +285,8 @@ func (st *store) putBlockBuf(b *[]byte) { st.bufs.Put(b) }
 // readImage reads the holder whose primary block is n, under a read lock
 // unless the caller holds its lock. ok is false if n is no primary block.
 // With prefix set it reads the primary block only: img.bytes is then the
-// part of the image that block holds, valid until st.releaseImage(&img). With chain set it lists the blocks.
+// part of the image that block holds, valid until st.releaseImage(&img).
+// With chain set it lists the blocks.
 func (st *store) readImage(n uint64, prefix, chain bool) (img image, ok bool, err error) {
 	if !st.valid(n) {
 		return img, false, nil
@@ -692,8 +693,8 @@ func (st *store) apply(changes []change) (freed []uint64, err error) {
 		}
 		return false
 	}
-	// Most changes keep the labels and the ID of a vertex, so its keys.
-	keep := func(c change) bool {
+	// Most changes keep the labels and the ID of a vertex, and so its keys.
+	sameKeys := func(c change) bool {
 		if c.k != vertexKind {
 			return true
 		}
@@ -705,7 +706,7 @@ func (st *store) apply(changes []change) (freed []uint64, err error) {
 		return okA == okB && a == b
 	}
 	for _, c := range changes {
-		if keep(c) {
+		if sameKeys(c) {
 			continue
 		}
 		nk := keysOf(c.new)
@@ -729,7 +730,7 @@ func (st *store) apply(changes []change) (freed []uint64, err error) {
 		}
 	}
 	for _, c := range changes {
-		if keep(c) {
+		if sameKeys(c) {
 			continue
 		}
 		ok := keysOf(c.old)
