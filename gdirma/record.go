@@ -170,9 +170,8 @@ func (r *record) nrefs() int {
 // refCursor walks the edge references of a record in ascending order of
 // edge number, reading the undecoded bytes if there are any rather than
 // decoding them into the record: for reads that look at each reference
-// once.
-// It walks the references as they were when it was made: decoding them
-// meanwhile (refList) does not disturb it, changing them does.
+// once. It walks the references as they were when it was made: decoding
+// them meanwhile (refList) does not disturb it, changing them does.
 type refCursor struct {
 	es      edgeSet
 	raw     []byte
@@ -607,9 +606,15 @@ func prefixHolds(b []byte) bool {
 	if err != nil {
 		return false
 	}
-	var r record
-	_, err = decodeDegrees(&r, b[end:])
-	return err == nil
+	b = b[end:]
+	for range 3 { // the degrees
+		_, n := binary.Uvarint(b)
+		if n <= 0 {
+			return false
+		}
+		b = b[n:]
+	}
+	return true
 }
 
 // decodeDegrees decodes the degrees of a vertex image into r.
