@@ -3,6 +3,7 @@ package gdi
 import (
 	"errors"
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -439,3 +440,32 @@ type emptyObject struct{}
 
 func (emptyObject) Labels() []Label               { return nil }
 func (emptyObject) Values(p PropertyType) []Value { return nil }
+
+// TestChecksElements: NewValue skips element validation for datatypes
+// checksElements leaves out, so none of those may have an encoding that
+// validElement rejects.
+func TestChecksElements(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for d := Char; d.Valid(); d++ {
+		size, err := d.Size()
+		if err != nil {
+			t.Fatal(err)
+		}
+		rejected := 0
+		for range 2000 {
+			b := make([]byte, size)
+			for i := range b {
+				b[i] = byte(rng.Uint32())
+			}
+			if validElement(d, b) != nil {
+				rejected++
+			}
+		}
+		if rejected > 0 && !checksElements(d) {
+			t.Errorf("%v: validElement rejects %d of 2000 random elements, but checksElements says there is nothing to check", d, rejected)
+		}
+		if rejected == 0 && checksElements(d) {
+			t.Errorf("%v: checksElements says elements need checking, but validElement accepted 2000 random ones", d)
+		}
+	}
+}

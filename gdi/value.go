@@ -40,9 +40,11 @@ func NewValue(d Datatype, raw []byte) (Value, error) {
 	if len(raw)%size != 0 {
 		return Value{}, Errorf(ErrCount, "%d bytes are not a whole number of %s elements", len(raw), d)
 	}
-	for i := 0; i < len(raw); i += size {
-		if err := validElement(d, raw[i:i+size]); err != nil {
-			return Value{}, err
+	if checksElements(d) {
+		for i := 0; i < len(raw); i += size {
+			if err := validElement(d, raw[i:i+size]); err != nil {
+				return Value{}, err
+			}
 		}
 	}
 	return Value{d, string(raw)}, nil
@@ -59,6 +61,9 @@ func NewValueString(d Datatype, raw string) (Value, error) {
 	if len(raw)%size != 0 {
 		return Value{}, Errorf(ErrCount, "%d bytes are not a whole number of %s elements", len(raw), d)
 	}
+	if !checksElements(d) {
+		return Value{d, raw}, nil
+	}
 	var buf [32]byte
 	for i := 0; i < len(raw); i += size {
 		el := buf[:0]
@@ -70,6 +75,17 @@ func NewValueString(d Datatype, raw string) (Value, error) {
 		}
 	}
 	return Value{d, raw}, nil
+}
+
+// checksElements reports whether some encodings of an element of d are
+// invalid (validElement has something to check): every bit pattern is an
+// integer, a float or a character.
+func checksElements(d Datatype) bool {
+	switch d {
+	case Bool, DecimalType, TimeType, DateType, DatetimeType:
+		return true
+	}
+	return false
 }
 
 func validElement(d Datatype, b []byte) error {

@@ -75,6 +75,9 @@ type record struct {
 	// headLen is the length of the labels and properties in the image
 	// the record was decoded from.
 	headLen int
+	// headRaw, if set, holds those labels and properties still encoded
+	// (loadRefs): labels and props are empty until decodeHeadNow.
+	headRaw []byte
 
 	// edges only.
 	dir            gdi.DirectionType
@@ -630,6 +633,20 @@ func decodeDegrees(r *record, b []byte) ([]byte, error) {
 	return b, nil
 }
 
+// decodeHeadNow decodes the labels and properties that decodeImage left
+// encoded, if any.
+func (r *record) decodeHeadNow() error {
+	if r.headRaw == nil {
+		return nil
+	}
+	h := r.headRaw
+	r.headRaw = nil
+	if _, err := decodeHead(r, h); err != nil {
+		return errImage
+	}
+	return nil
+}
+
 // checkRefs checks that raw holds exactly n well-formed edge references
 // in ascending order of edge number.
 func checkRefs(raw []byte, n int, cd refCodec) error {
@@ -650,8 +667,20 @@ func checkRefs(raw []byte, n int, cd refCodec) error {
 // decodeRecord decodes the image b of an object of kind k into r, a zero
 // record. r keeps references to b.
 func decodeRecord(r *record, k kind, b []byte, cd refCodec) error {
-	b, err := decodeHead(r, b)
-	if errors.Is(err, errShort) {
+	return decodeImage(r, k, b, cd, false)
+}
+
+// decodeImage is decodeRecord that, with headLater set, leaves the labels
+// and properties encoded in r.headRaw (see decodeHeadNow).
+func decodeImage(r *record, k kind, b []byte, cd refCodec, headLater bool) error {
+	var err error
+	if headLater {
+		end, _, _, err := headEnd(b)
+		if err != nil {
+			return errImage
+		}
+		r.headRaw, r.headLen, b = b[:end], end, b[end:]
+	} else if b, err = decodeHead(r, b); errors.Is(err, errShort) {
 		return errImage
 	}
 	if err != nil {

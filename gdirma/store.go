@@ -420,6 +420,23 @@ func (st *store) loadInto(r *record, k kind, n uint64, prefix, chain bool) (ok b
 	return true, img.chain, nil
 }
 
+// loadRefs reads vertex n whole for its edge references: its labels and
+// properties are left encoded (record.headRaw) until decodeHeadNow. It
+// returns nil if there is no such vertex.
+func (st *store) loadRefs(n uint64) (*record, []uint64, error) {
+	img, ok, err := st.readImage(n, false, true)
+	if err != nil || !ok || img.k != vertexKind {
+		return nil, nil, err
+	}
+	r := new(record)
+	if err := decodeImage(r, vertexKind, img.bytes, st.codec(n), true); err != nil {
+		return nil, nil, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: %v", bgdl.DPtr(n), err)
+	}
+	r.version = img.version
+	r.home = bgdl.DPtr(n).Rank()
+	return r, img.chain, nil
+}
+
 // blocksFor is the number of blocks an image of length l needs.
 func (st *store) blocksFor(l int) int {
 	if l <= st.bs-primaryHeader {

@@ -271,7 +271,9 @@ func (tx *Transaction) full(n uint64, r *record) error {
 	if !r.partial {
 		return nil
 	}
-	c, chain, err := tx.db.st.loadImage(vertexKind, n, false, true)
+	// r has the labels and properties: the commit decodes those of c
+	// only if it installs over it.
+	c, chain, err := tx.db.st.loadRefs(n)
 	if err != nil {
 		if gdi.ErrorClass(err) == gdi.ErrTransactionCritical {
 			return tx.fail("%v", err)
@@ -490,6 +492,9 @@ func (tx *Transaction) commit() error {
 			case o.created:
 			case o.orig != nil:
 				// Read whole, and validated unchanged under the lock.
+				if err := o.orig.decodeHeadNow(); err != nil {
+					return gdi.Errorf(gdi.ErrIntern, "gdirma: vertex %v: %v", bgdl.DPtr(it.n), err)
+				}
 				c.old, c.chain = o.orig, o.chain
 			case o.rec.partial && !o.deleted:
 				// Only the labels and properties can have changed: if
