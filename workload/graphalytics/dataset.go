@@ -184,9 +184,11 @@ func lines(path string, fn func(no int, line string) error) error {
 	return nil
 }
 
+// parseID parses a vertex id: a decimal number without sign or leading
+// zeros, so that every id has one spelling (the one the output uses).
 func parseID(s string) (uint64, error) {
 	x, err := strconv.ParseUint(s, 10, 64)
-	if err != nil {
+	if err != nil || (len(s) > 1 && s[0] == '0') {
 		return 0, fmt.Errorf("%q is not a vertex id", s)
 	}
 	return x, nil

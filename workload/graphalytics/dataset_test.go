@@ -62,6 +62,8 @@ func TestBadInput(t *testing.T) {
 		{props, "1\n2\n", "1 2\n1 2 3\n", "g.e:2"},
 		{props, "1\n2\n", "1 2 -\n", "not a real"},
 		{props, "1\nfoo\n", "1 2\n", "g.v:2"},
+		{props, "1\n02\n", "", "g.v:2"},
+		{props, "0\n1\n", "00 1\n", "g.e:1"},
 		{props, "2\n1\n", "1 2\n", "ascending"},
 		{props, "1\n2\n", "1 3\n", "unknown vertex 3"},
 		{"graph.g.directed = maybe\n", "1\n", "", "directed"},
