@@ -341,6 +341,27 @@ func inTx(db gdi.Database, fn func(tx gdi.Transaction) error) error {
 	return tx.Commit()
 }
 
+// freeByID deletes the vertices with label l and the given IDs, in one
+// transaction; each must exist.
+func freeByID(db gdi.Database, l gdi.Label, ids []string) error {
+	return inTx(db, func(tx gdi.Transaction) error {
+		for _, id := range ids {
+			uid, ok, err := tx.TranslateVertexID(l, []byte(id))
+			if err != nil || !ok {
+				return fmt.Errorf("vertex %s: %v %v", id, ok, err)
+			}
+			h, err := tx.AssociateVertex(uid)
+			if err != nil {
+				return err
+			}
+			if err := h.Free(); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
 // checkHolders runs CheckHolders on every rank of a quiet database.
 func checkHolders(c rma.Comm, db gdi.Database) error {
 	err := db.(*gdirma.Database).CheckHolders()
@@ -528,22 +549,7 @@ func TestLimitsCSV(t *testing.T) {
 				}
 				if c.Rank() == 0 {
 					t.Logf("%d ranks: %d of 400 vertices loaded", ranks, len(loaded))
-					if err := inTx(db, func(tx gdi.Transaction) error {
-						for _, id := range loaded[len(loaded)*3/4:] {
-							uid, _, err := tx.TranslateVertexID(l, []byte(id))
-							if err != nil {
-								return err
-							}
-							h, err := tx.AssociateVertex(uid)
-							if err != nil {
-								return err
-							}
-							if err := h.Free(); err != nil {
-								return err
-							}
-						}
-						return nil
-					}); err != nil {
+					if err := freeByID(db, l, loaded[len(loaded)*3/4:]); err != nil {
 						return fmt.Errorf("freeing a quarter: %w", err)
 					}
 				}
@@ -563,22 +569,7 @@ func TestLimitsCSV(t *testing.T) {
 				}
 				// Delete everything; then transactions commit again.
 				if c.Rank() == 0 {
-					if err := inTx(db, func(tx gdi.Transaction) error {
-						for _, id := range loaded[:len(loaded)*3/4] {
-							uid, ok, err := tx.TranslateVertexID(l, []byte(id))
-							if err != nil || !ok {
-								return fmt.Errorf("vertex %s: %v %v", id, ok, err)
-							}
-							h, err := tx.AssociateVertex(uid)
-							if err != nil {
-								return err
-							}
-							if err := h.Free(); err != nil {
-								return err
-							}
-						}
-						return nil
-					}); err != nil {
+					if err := freeByID(db, l, loaded[:len(loaded)*3/4]); err != nil {
 						return fmt.Errorf("freeing everything: %w", err)
 					}
 				}
