@@ -211,8 +211,9 @@ func (w *window) AtomicPut(target, offset int, v uint64) error {
 	return nil
 }
 
-// load copies len(dst) bytes at byte offset off of mem into dst, one atomic
-// word load at a time.
+// load copies len(dst) bytes at byte offset off of mem into dst: whole
+// words with loadWords, the bytes of a partly covered word from one atomic
+// load of it.
 func load(mem []uint64, off int, dst []byte) {
 	if off&7 == 0 && len(dst) == 8 {
 		binary.LittleEndian.PutUint64(dst, atomic.LoadUint64(&mem[off>>3]))
@@ -221,10 +222,9 @@ func load(mem []uint64, off int, dst []byte) {
 	for len(dst) > 0 {
 		i, shift := off>>3, off&7
 		if shift == 0 && len(dst) >= 8 {
-			for ; len(dst) >= 8; i++ {
-				binary.LittleEndian.PutUint64(dst, atomic.LoadUint64(&mem[i]))
-				dst, off = dst[8:], off+8
-			}
+			n := len(dst) &^ 7
+			loadWords(mem, i, dst[:n])
+			dst, off = dst[n:], off+n
 			continue
 		}
 		var b [8]byte

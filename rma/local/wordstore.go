@@ -2,7 +2,10 @@
 
 package local
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"unsafe"
+)
 
 // storeWords stores src, a multiple of 8 bytes long, into the words of mem
 // from index i on.
@@ -19,5 +22,29 @@ func storeWords(mem []uint64, i int, src []byte) {
 	words := mem[i : i+len(src)/8]
 	for j := range words {
 		words[j] = binary.LittleEndian.Uint64(src[8*j:])
+	}
+}
+
+// nativeLittle reports whether words are stored little-endian, so that the
+// memory of mem reads as the bytes of the window.
+var nativeLittle = func() bool {
+	x := uint16(1)
+	return *(*byte)(unsafe.Pointer(&x)) == 1
+}()
+
+// loadWords copies the words of mem from index i on into dst, a multiple
+// of 8 bytes long. On little-endian machines it is one memmove of their
+// bytes. That can tear a word that a concurrent Put or atomic changes,
+// which Get allows (see the rma package documentation: Get is not atomic
+// with respect to concurrent writers); callers that need whole words use
+// AtomicGet. Race-detector builds load each word atomically instead.
+func loadWords(mem []uint64, i int, dst []byte) {
+	words := mem[i : i+len(dst)/8]
+	if nativeLittle && len(words) > 0 {
+		copy(dst, unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), len(dst)))
+		return
+	}
+	for j := range words {
+		binary.LittleEndian.PutUint64(dst[8*j:], words[j])
 	}
 }
