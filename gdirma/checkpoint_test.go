@@ -34,7 +34,7 @@ func sharedDir(c rma.Comm, base string) (string, error) {
 	return string(b), nil
 }
 
-var ckptParams = gdirma.Params{BlockSize: 128, MemoryPerRank: 1 << 19, DHTBuckets: 64, DHTEntries: 512, IndexMemoryPerRank: 1 << 16}
+var ckptParams = gdirma.Params{BlockSize: 128, MemoryPerRank: 1 << 19, DHTBuckets: 64, DHTEntries: 512, IndexMemoryPerRank: 1 << 18}
 
 // ckptSchema is the metadata of the checkpoint tests, made collectively.
 type ckptSchema struct {
