@@ -140,6 +140,37 @@ func (d DNF) Eval(o Object) (bool, error) {
 	return false, nil
 }
 
+// LabelsOnly reports whether the formula has no property conditions, so
+// that EvalLabels can evaluate it.
+func (d DNF) LabelsOnly() bool {
+	for _, c := range d {
+		if len(c.Properties) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// EvalLabels evaluates a formula without property conditions (LabelsOnly)
+// on an object with the given labels. It is Eval without the Object, for
+// callers that know an object's labels and want no interface value per
+// object.
+func (d DNF) EvalLabels(labels []Label) bool {
+	for _, c := range d {
+		ok := true
+		for _, lc := range c.Labels {
+			if !lc.Eval(labels) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
 // Subconstraint is a conjunction of conditions, owned by one rank. All
 // methods are local and must not be called concurrently on the same
 // subconstraint. After Free every method returns ErrSubconstraint. A

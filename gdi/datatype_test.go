@@ -469,3 +469,53 @@ func TestChecksElements(t *testing.T) {
 		}
 	}
 }
+
+type labelObject []Label
+
+func (o labelObject) Labels() []Label             { return o }
+func (labelObject) Values(p PropertyType) []Value { return nil }
+
+// TestEvalLabels: on formulas without property conditions, EvalLabels and
+// Eval agree, for random formulas and label sets.
+func TestEvalLabels(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	pick := func() Label {
+		if rng.IntN(5) == 0 {
+			return LabelNone
+		}
+		return Label(100 + rng.IntN(3))
+	}
+	for range 5000 {
+		var d DNF
+		for range rng.IntN(3) {
+			var c Conjunction
+			for range rng.IntN(3) {
+				op := Equal
+				if rng.IntN(2) == 0 {
+					op = NotEqual
+				}
+				c.Labels = append(c.Labels, LabelCondition{pick(), op})
+			}
+			d = append(d, c)
+		}
+		var labels []Label
+		for range rng.IntN(3) {
+			if l := pick(); l != LabelNone {
+				labels = append(labels, l)
+			}
+		}
+		if !d.LabelsOnly() {
+			t.Fatalf("%v has no property conditions", d)
+		}
+		want, err := d.Eval(labelObject(labels))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := d.EvalLabels(labels); got != want {
+			t.Fatalf("%v on %v: EvalLabels %v, Eval %v", d, labels, got, want)
+		}
+	}
+	if (DNF{{Properties: []PropertyCondition{{0, Equal, Int64s(1)}}}}).LabelsOnly() {
+		t.Error("a property condition is not labels only")
+	}
+}

@@ -303,12 +303,13 @@ func (r *record) countDegrees(self uint64) (deg, in, out uint64) {
 // belongs (references are in ascending order).
 func (r *record) rawFind(n uint64) (off, size int, x edgeRef, found bool) {
 	for b := r.raw; len(b) > 0; {
-		e, x, rest, ok := r.cd.next(b)
+		e, _, _, rest, ok := r.cd.head(b)
 		if !ok || e > n {
 			break // !ok cannot happen: decodeRecord checked every entry
 		}
 		size := len(b) - len(rest)
 		if e == n {
+			_, x, _, _ = r.cd.next(b)
 			return off, size, x, true
 		}
 		off, b = off+size, rest

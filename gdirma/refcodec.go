@@ -98,22 +98,9 @@ func (c refCodec) next(b []byte) (n uint64, x edgeRef, rest []byte, ok bool) {
 		return 0, x, nil, false
 	}
 	f := b[0]
-	size := 1 + 8
-	if f&rfSlot != 0 {
-		size = 1 + 2
-	}
+	size, explicit := refSize(f)
 	x.dir = gdi.DirectionType(f & rfDir)
 	ends := f & (rfOrigin | rfTarget)
-	explicit := x.dir != 0 && ends != rfOrigin|rfTarget && f&rfOther == 0
-	if explicit {
-		size += 8
-	}
-	if f&rfLabel != 0 {
-		size += 4
-	}
-	if f&rfHolder != 0 {
-		size += 8
-	}
 	if len(b) < size || (x.dir != 0 && ends == 0) {
 		return 0, x, nil, false
 	}
@@ -151,6 +138,61 @@ func (c refCodec) next(b []byte) (n uint64, x edgeRef, rest []byte, ok bool) {
 		x.holder = binary.LittleEndian.Uint64(b)
 	}
 	return n, x, rest, true
+}
+
+// refSize returns the length of a reference whose flags byte is f, and
+// whether it names its other end explicitly.
+func refSize(f byte) (size int, explicit bool) {
+	size = 1 + 8
+	if f&rfSlot != 0 {
+		size = 1 + 2
+	}
+	ends := f & (rfOrigin | rfTarget)
+	explicit = f&rfDir != 0 && ends != rfOrigin|rfTarget && f&rfOther == 0
+	if explicit {
+		size += 8
+	}
+	if f&rfLabel != 0 {
+		size += 4
+	}
+	if f&rfHolder != 0 {
+		size += 8
+	}
+	return size, explicit
+}
+
+// head decodes the flags, the edge number and the label of the reference
+// at the start of b, skipping its ends and holder: what a scan of edge
+// numbers by orientation and label needs. The vertex is the edge's origin
+// if f&rfOrigin is set, its target if f&rfTarget is. ok is false if b is
+// malformed.
+func (c refCodec) head(b []byte) (n uint64, f byte, label uint32, rest []byte, ok bool) {
+	if len(b) < 1 {
+		return 0, 0, 0, nil, false
+	}
+	f = b[0]
+	size, _ := refSize(f)
+	if len(b) < size || (f&rfDir != 0 && f&(rfOrigin|rfTarget) == 0) {
+		return 0, 0, 0, nil, false
+	}
+	rest = b[size:]
+	if f&rfSlot != 0 {
+		s := uint64(binary.LittleEndian.Uint16(b[1:]))
+		if s == 0 {
+			return 0, 0, 0, nil, false
+		}
+		n = c.base | s
+	} else {
+		n = binary.LittleEndian.Uint64(b[1:])
+	}
+	if f&rfLabel != 0 {
+		at := size - 4
+		if f&rfHolder != 0 {
+			at -= 8
+		}
+		label = binary.LittleEndian.Uint32(b[at:])
+	}
+	return n, f, label, rest, true
 }
 
 // vertexOf returns the vertex a lightweight edge n is numbered after.

@@ -55,6 +55,7 @@ func TestRefCodecRoundTrip(t *testing.T) {
 		if err := decodeRecord(got, vertexKind, img, cd); err != nil {
 			t.Fatalf("decode: %v", err)
 		}
+		raw := got.raw
 		back := *got.refs()
 		if len(back) != len(es) {
 			t.Fatalf("%d references back, want %d", len(back), len(es))
@@ -63,6 +64,20 @@ func TestRefCodecRoundTrip(t *testing.T) {
 			if back[i] != es[i] {
 				t.Fatalf("reference %d: got %+v, want %+v", i, back[i], es[i])
 			}
+		}
+		// head agrees with next on what it decodes.
+		b := raw
+		for i := range es {
+			n, f, label, rest, ok := cd.head(b)
+			x := es[i].ref
+			if !ok || n != es[i].n || gdi.DirectionType(f&rfDir) != x.dir || label != x.label ||
+				(x.dir != 0 && ((f&rfOrigin != 0) != (x.origin == self) || (f&rfTarget != 0) != (x.target == self))) {
+				t.Fatalf("head of reference %d: %d %#x %d %v, want %+v", i, n, f, label, ok, es[i])
+			}
+			b = rest
+		}
+		if len(b) != 0 {
+			t.Fatalf("%d bytes after the last reference", len(b))
 		}
 		d, in, out := r.degrees(self)
 		if got.deg != [3]uint64{d, in, out} {

@@ -91,6 +91,10 @@ type Transaction struct {
 	// alias maps numbers of lightweight edges moved to holders of their
 	// own in this transaction to their new numbers.
 	alias map[uint64]uint64
+	// freeing is the vertex vertexHolder.Free is deleting, 0 otherwise:
+	// attach leaves its references alone, as its whole holder goes.
+	// Removing them one by one would cost time quadratic in its degree.
+	freeing uint64
 	// epoch is the commit counter before the first scan (if epochSet).
 	epoch    uint64
 	epochSet bool
@@ -188,7 +192,9 @@ func (tx *Transaction) get(k kind, n uint64) (*txObj, error) {
 		if err := tx.full(v, ov.rec); err != nil {
 			return nil, err
 		}
-		x, ok := ov.rec.refList().get(n)
+		// One reference of a vertex that may have many: found in place,
+		// without decoding the others.
+		x, ok := ov.rec.getRef(n)
 		if !ok {
 			return nil, nil
 		}
@@ -868,7 +874,7 @@ func (tx *Transaction) attach(e uint64, oldEnds []uint64, r *record) error {
 		v0 = tx.db.st.lightOrigin(e)
 	}
 	for _, v := range oldEnds {
-		if slices.Contains(newEnds, v) {
+		if slices.Contains(newEnds, v) || v == tx.freeing {
 			continue
 		}
 		o, err := tx.related(vertexKind, v)
@@ -885,7 +891,7 @@ func (tx *Transaction) attach(e uint64, oldEnds []uint64, r *record) error {
 		}
 		o.dirty = true
 	}
-	if v0 != 0 && r == nil && !slices.Contains(oldEnds, v0) {
+	if v0 != 0 && r == nil && !slices.Contains(oldEnds, v0) && v0 != tx.freeing {
 		if o, err := tx.get(vertexKind, v0); err == nil && o != nil && !o.deleted {
 			if err := tx.full(v0, o.rec); err != nil {
 				return err

@@ -43,8 +43,26 @@ func (v *vertexHolder) Free() error {
 	if err := v.tx.full(v.num, o.rec); err != nil {
 		return err
 	}
-	for _, e := range o.rec.refList().nums() {
-		if x, _ := o.rec.getRef(e); x.stub() {
+	if err := v.freeEdges(o.rec); err != nil {
+		// Some edges may be gone already, while the vertex still names
+		// them: nothing of this transaction may be committed.
+		if gdi.ErrorClass(err) != gdi.ErrTransactionCritical {
+			return v.tx.fail("deleting the edges of vertex %d: %v", v.num, err)
+		}
+		return err
+	}
+	o.deleted, o.dirty = true, true
+	v.freed = true
+	return nil
+}
+
+// freeEdges deletes the edges of the vertex, which r, its copy, lists,
+// for Free. r keeps its references (see Transaction.freeing).
+func (v *vertexHolder) freeEdges(r *record) error {
+	v.tx.freeing = v.num
+	defer func() { v.tx.freeing = 0 }()
+	for _, e := range r.refList().nums() {
+		if x, _ := r.getRef(e); x.stub() {
 			// An edge numbered after this vertex lives on elsewhere.
 			if err := v.tx.orphan(e); err != nil {
 				return err
@@ -59,8 +77,6 @@ func (v *vertexHolder) Free() error {
 			return err
 		}
 	}
-	o.deleted, o.dirty = true, true
-	v.freed = true
 	return nil
 }
 
@@ -80,25 +96,39 @@ func (tx *Transaction) deleteEdge(e uint64, o *txObj) error {
 // o and constraint c, in ascending order of edge numbers, with whether the
 // vertex is its origin and its target.
 func (v *vertexHolder) incident(or gdi.Orientation, c gdi.Constraint, f func(e uint64, r *record, isOrigin, isTarget bool)) error {
-	o, err := v.obj()
+	o, dnf, has, err := v.prepareIncident(or, c)
 	if err != nil {
 		return err
+	}
+	return v.walkIncident(o, or, dnf, has, f)
+}
+
+// prepareIncident checks the arguments of a query of incident edges, reads
+// all of the vertex and returns the constraint as a formula (has is false
+// for none).
+func (v *vertexHolder) prepareIncident(or gdi.Orientation, c gdi.Constraint) (o *txObj, dnf gdi.DNF, has bool, err error) {
+	if o, err = v.obj(); err != nil {
+		return nil, nil, false, err
 	}
 	if err := or.Valid(); err != nil {
-		return err
+		return nil, nil, false, err
 	}
 	if err := v.tx.full(v.num, o.rec); err != nil {
-		return err
+		return nil, nil, false, err
 	}
-	dnf, has, err := v.tx.db.Filter(c)
-	if err != nil {
-		return err
+	if dnf, has, err = v.tx.db.Filter(c); err != nil {
+		return nil, nil, false, err
 	}
+	return o, dnf, has, nil
+}
+
+// walkIncident is incident once prepareIncident has run.
+func (v *vertexHolder) walkIncident(o *txObj, or gdi.Orientation, dnf gdi.DNF, has bool, f func(e uint64, r *record, isOrigin, isTarget bool)) error {
 	copies := &v.tx.objs[edgeKind]
 	ends := &v.tx.ends // f must not keep r
-	var view objView
+	var view *objView  // one allocation per query, not one per edge
 	if has {
-		view = objView{db: v.tx.db, lbuf: new([]gdi.Label)}
+		view = &objView{db: v.tx.db, lbuf: new([]gdi.Label)}
 	}
 	for cur := o.rec.cursor(); ; {
 		e, x, ok := cur.next()
@@ -149,12 +179,19 @@ func (v *vertexHolder) incident(or gdi.Orientation, c gdi.Constraint, f func(e u
 }
 
 // Edges returns the edges of the vertex that match o and c.
-func (v *vertexHolder) Edges(o gdi.Orientation, c gdi.Constraint) ([]gdi.EdgeUID, error) {
+func (v *vertexHolder) Edges(or gdi.Orientation, c gdi.Constraint) ([]gdi.EdgeUID, error) {
 	defer v.lock()()
+	o, dnf, has, err := v.prepareIncident(or, c)
+	if err != nil {
+		return nil, err
+	}
+	if out, ok, err := v.quickEdges(o.rec, or, dnf, has); ok {
+		return out, err
+	}
 	var out []gdi.EdgeUID
-	err := v.incident(o, c, func(e uint64, _ *record, _, _ bool) {
+	err = v.walkIncident(o, or, dnf, has, func(e uint64, _ *record, _, _ bool) {
 		if out == nil {
-			out = make([]gdi.EdgeUID, 0, v.tx.objs[vertexKind].get(v.num).rec.nrefs())
+			out = make([]gdi.EdgeUID, 0, o.rec.nrefs())
 		}
 		out = append(out, v.tx.edgeUID(e))
 	})
@@ -165,6 +202,51 @@ func (v *vertexHolder) Edges(o gdi.Orientation, c gdi.Constraint) ([]gdi.EdgeUID
 		out = []gdi.EdgeUID{}
 	}
 	return out, nil
+}
+
+// quickEdges is Edges in the common case of OLTP reads: the transaction
+// changed no edge, the constraint, if any, asks only for labels, and the
+// references are still encoded. It reads their flags, numbers and labels
+// in place, without making a record of each edge, and reads the holder of
+// an edge only if a constraint needs its labels. ok is false if the case
+// does not apply and nothing was done.
+func (v *vertexHolder) quickEdges(r *record, or gdi.Orientation, dnf gdi.DNF, has bool) (out []gdi.EdgeUID, ok bool, err error) {
+	if r.raw == nil || v.tx.objs[edgeKind].len() != 0 || (has && !dnf.LabelsOnly()) {
+		return nil, false, nil
+	}
+	out = make([]gdi.EdgeUID, 0, r.nraw)
+	var lbuf [1]gdi.Label
+	for b := r.raw; len(b) > 0; {
+		e, f, label, rest, ok := r.cd.head(b)
+		if !ok {
+			break // cannot happen: see refList
+		}
+		b = rest
+		dir := gdi.DirectionType(f & rfDir)
+		if dir == 0 || !or.Matches(dir, f&rfOrigin != 0, f&rfTarget != 0) {
+			continue // a stub, or the wrong way round
+		}
+		if has {
+			labels := lbuf[:0]
+			if isLight(e) && f&rfHolder == 0 {
+				if f&rfLabel != 0 {
+					lbuf[0] = v.tx.db.LabelHandle(label)
+					labels = lbuf[:1]
+				}
+			} else {
+				eo, err := v.tx.related(edgeKind, e)
+				if err != nil {
+					return nil, true, err
+				}
+				labels = objView{db: v.tx.db, r: eo.rec}.Labels()
+			}
+			if !dnf.EvalLabels(labels) {
+				continue
+			}
+		}
+		out = append(out, v.tx.edgeUID(e))
+	}
+	return out, true, nil
 }
 
 // IncidentEdges is Edges with the direction and the ends of each edge
