@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"unsafe"
 
 	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/gdi"
@@ -78,6 +79,8 @@ type record struct {
 	// headRaw, if set, holds those labels and properties still encoded
 	// (loadRefs): labels and props are empty until decodeHeadNow.
 	headRaw []byte
+	// lastFound is rawFind's memory.
+	lastFound foundRef
 
 	// edges only.
 	dir            gdi.DirectionType
@@ -301,20 +304,41 @@ func (r *record) countDegrees(self uint64) (deg, in, out uint64) {
 // rawFind walks the undecoded references for edge n: the offset and size
 // of its entry and the reference if found, else the offset where it
 // belongs (references are in ascending order).
+//
+// The last reference found is remembered (lastFound), as a lookup is often
+// followed by a change of the same reference: getRef, then delRef.
 func (r *record) rawFind(n uint64) (off, size int, x edgeRef, found bool) {
+	if f := &r.lastFound; f.n == n && f.raw == unsafe.SliceData(r.raw) && f.len == len(r.raw) && f.raw != nil {
+		if f.size == 0 {
+			return f.off, 0, edgeRef{}, false
+		}
+		_, x, _, _ = r.cd.next(r.raw[f.off:])
+		return f.off, f.size, x, true
+	}
 	for b := r.raw; len(b) > 0; {
-		e, _, _, rest, ok := r.cd.head(b)
+		e, sz, ok := r.cd.number(b)
 		if !ok || e > n {
 			break // !ok cannot happen: decodeRecord checked every entry
 		}
-		size := len(b) - len(rest)
 		if e == n {
 			_, x, _, _ = r.cd.next(b)
-			return off, size, x, true
+			size, found = sz, true
+			break
 		}
-		off, b = off+size, rest
+		off, b = off+sz, b[sz:]
 	}
-	return off, 0, edgeRef{}, false
+	r.lastFound = foundRef{raw: unsafe.SliceData(r.raw), len: len(r.raw), n: n, off: off, size: size}
+	return off, size, x, found
+}
+
+// foundRef is where rawFind found reference n (size > 0) or would put it
+// (size 0) in raw, whose first byte and length it names so that the entry
+// is used only for the same raw.
+type foundRef struct {
+	raw       *byte
+	len       int
+	n         uint64
+	off, size int
 }
 
 // takeRefs gives r, a partial record, the edge references and degrees of

@@ -195,6 +195,33 @@ func (c refCodec) head(b []byte) (n uint64, f byte, label uint32, rest []byte, o
 	return n, f, label, rest, true
 }
 
+// refSizes is refSize of every flags byte.
+var refSizes = func() (t [256]uint8) {
+	for f := range t {
+		size, _ := refSize(byte(f))
+		t[f] = uint8(size)
+	}
+	return t
+}()
+
+// number returns the edge number and the length of the reference at the
+// start of b, for walks that look for one number. ok is false if b is
+// malformed.
+func (c refCodec) number(b []byte) (n uint64, size int, ok bool) {
+	if len(b) < 1 {
+		return 0, 0, false
+	}
+	f := b[0]
+	size = int(refSizes[f])
+	if len(b) < size {
+		return 0, 0, false
+	}
+	if f&rfSlot != 0 {
+		return c.base | uint64(binary.LittleEndian.Uint16(b[1:])), size, true
+	}
+	return binary.LittleEndian.Uint64(b[1:]), size, true
+}
+
 // vertexOf returns the vertex a lightweight edge n is numbered after.
 func (c refCodec) vertexOf(n uint64) uint64 {
 	rank, b := n>>48&0x7fff, n>>16&0xffffffff

@@ -2,6 +2,7 @@ package gdirma
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/gdi-go/gdi/gdi"
@@ -74,6 +75,9 @@ func TestRefCodecRoundTrip(t *testing.T) {
 				(x.dir != 0 && ((f&rfOrigin != 0) != (x.origin == self) || (f&rfTarget != 0) != (x.target == self))) {
 				t.Fatalf("head of reference %d: %d %#x %d %v, want %+v", i, n, f, label, ok, es[i])
 			}
+			if m, size, ok := cd.number(b); !ok || m != n || size != len(b)-len(rest) {
+				t.Fatalf("number of reference %d: %d, %d bytes, %v; want %d, %d bytes", i, m, size, ok, n, len(b)-len(rest))
+			}
 			b = rest
 		}
 		if len(b) != 0 {
@@ -110,5 +114,50 @@ func TestRefCodecRejectsGarbage(t *testing.T) {
 	}
 	if _, _, _, ok := cd.next([]byte{byte(gdi.Directed)}); ok {
 		t.Error("a reference with no end decoded")
+	}
+}
+
+// TestRawRefEdits edits the undecoded references of a record at random
+// (getRef, setRef, delRef, which remember the last reference found) and
+// checks each answer and the final set against a decoded copy edited
+// alike.
+func TestRawRefEdits(t *testing.T) {
+	const bs = 256
+	st := &store{bs: bs, size: 2}
+	rng := rand.New(rand.NewPCG(7, 8))
+	self := uint64(3 * bs)
+	cd := st.codec(self)
+	for round := range 200 {
+		var model edgeSet
+		for range rng.IntN(30) {
+			model.set(st.lightNumber(self, 1+rng.IntN(200)), edgeRef{dir: gdi.Directed, origin: self, target: uint64(1)<<48 | bs})
+		}
+		img := encodeRecord(vertexKind, &record{es: slices.Clone(model)}, cd)
+		r := new(record)
+		if err := decodeRecord(r, vertexKind, img, cd); err != nil {
+			t.Fatal(err)
+		}
+		for step := range 100 {
+			n := st.lightNumber(self, 1+rng.IntN(200))
+			switch rng.IntN(3) {
+			case 0:
+				got, ok := r.getRef(n)
+				want, wok := model.get(n)
+				if ok != wok || got != want {
+					t.Fatalf("round %d step %d: getRef(%d) = %+v %v, want %+v %v", round, step, n, got, ok, want, wok)
+				}
+			case 1:
+				x := edgeRef{dir: gdi.DirectionType(1 + rng.IntN(2)), origin: self, target: uint64(rng.IntN(2))<<48 | uint64(1+rng.IntN(9))*bs}
+				r.setRef(n, x)
+				model.set(n, x)
+			case 2:
+				if got, want := r.delRef(n), model.del(n); got != want {
+					t.Fatalf("round %d step %d: delRef(%d) = %v, want %v", round, step, n, got, want)
+				}
+			}
+		}
+		if got := r.refList(); !slices.Equal(got, model) && !(len(got) == 0 && len(model) == 0) {
+			t.Fatalf("round %d: references %v, want %v", round, got, model)
+		}
 	}
 }
