@@ -332,8 +332,12 @@ func (st *store) readImage(n uint64, prefix, chain bool) (img image, ok bool, er
 	img.length = length
 	first := min(length, st.bs-primaryHeader)
 	if prefix {
+		// An image that fits in the primary block is read whole: a
+		// second read for the edge references would cost more than the
+		// rest of the block. A longer one is cut after the lead if that
+		// holds the labels, properties and degrees.
 		if end := primaryHeader + first; end > lead {
-			if prefixHolds(blk[primaryHeader:lead]) {
+			if length > first && prefixHolds(blk[primaryHeader:lead]) {
 				first = lead - primaryHeader
 			} else if err := st.get(blk[lead:end], n, lead); err != nil {
 				return img, false, err
@@ -386,7 +390,7 @@ func (st *store) loadPart(k kind, n uint64, prefix bool) (*record, error) {
 // holder.
 func (st *store) loadImage(k kind, n uint64, prefix, chain bool) (*record, []uint64, error) {
 	r := new(record)
-	ok, chainOut, err := st.loadInto(r, k, n, prefix, chain)
+	ok, chainOut, _, err := st.loadInto(r, k, n, prefix, chain)
 	if !ok {
 		return nil, nil, err
 	}
@@ -394,12 +398,14 @@ func (st *store) loadImage(k kind, n uint64, prefix, chain bool) (*record, []uin
 }
 
 // loadInto is loadImage decoding into r, a zero record: ok is false (and r
-// unusable) if there is no such object.
-func (st *store) loadInto(r *record, k kind, n uint64, prefix, chain bool) (ok bool, chainOut []uint64, err error) {
+// unusable) if there is no such object. single is the image r was decoded
+// from if a prefix read found it whole in the primary block (its only
+// block), for commits that install over it (see txObj.img).
+func (st *store) loadInto(r *record, k kind, n uint64, prefix, chain bool) (ok bool, chainOut []uint64, single []byte, err error) {
 	img, ok, err := st.readImage(n, prefix && k == vertexKind, chain)
 	if err != nil || !ok || img.k != k {
 		st.releaseImage(&img)
-		return false, nil, err
+		return false, nil, nil, err
 	}
 	if len(img.bytes) < img.length {
 		whole, err := decodePrefix(r, img.bytes, st.codec(n))
@@ -410,14 +416,19 @@ func (st *store) loadInto(r *record, k kind, n uint64, prefix, chain bool) (ok b
 			return st.loadInto(r, k, n, false, chain)
 		}
 	} else {
+		// A whole image in a prefix read lies in the block buffer, which
+		// r keeps then: it is not given back to the pool.
 		err = decodeRecord(r, k, img.bytes, st.codec(n))
+		if img.pooled != nil {
+			single = img.bytes
+		}
 	}
 	if err != nil {
-		return false, nil, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: %v", bgdl.DPtr(n), err)
+		return false, nil, nil, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: %v", bgdl.DPtr(n), err)
 	}
 	r.version = img.version
 	r.home = bgdl.DPtr(n).Rank()
-	return true, img.chain, nil
+	return true, img.chain, single, nil
 }
 
 // loadRefs reads vertex n whole for its edge references: its labels and

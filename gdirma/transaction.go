@@ -34,6 +34,10 @@ type txObj struct {
 	// (full): commit installs over them without reading them again.
 	orig  *record
 	chain []uint64
+	// img, if set, is the committed image of version base, which was read
+	// whole from its primary block alone: commit decodes orig from it
+	// rather than read the holder again.
+	img []byte
 }
 
 // loadedObj is a copy read from the store, with its record.
@@ -84,10 +88,7 @@ type Transaction struct {
 	scans    []scan
 	scanBuf  [1]scan // room for the first scan
 	hitBuf   [1]uint64
-	ends     record // scratch of vertexHolder.incident
-	// first is room for the first copy get makes (firstUsed).
-	first     loadedObj
-	firstUsed bool
+	ends     *record // scratch of vertexHolder.walkIncident, made on first use
 	// alias maps numbers of lightweight edges moved to holders of their
 	// own in this transaction to their new numbers.
 	alias map[uint64]uint64
@@ -215,25 +216,17 @@ func (tx *Transaction) get(k kind, n uint64) (*txObj, error) {
 		tx.keep(k, n, o)
 		return o, nil
 	}
-	// The copy and its record in one allocation; the transaction's first
-	// copy in room of its own.
-	c := &tx.first
-	if tx.firstUsed {
-		c = new(loadedObj)
-	}
-	ok, _, err := tx.db.st.loadInto(&c.r, k, n, true, false)
+	// The copy and its record in one allocation.
+	c := new(loadedObj)
+	ok, _, single, err := tx.db.st.loadInto(&c.r, k, n, true, false)
 	if err != nil || !ok {
-		if c == &tx.first {
-			tx.first = loadedObj{}
-		}
 		if gdi.ErrorClass(err) == gdi.ErrTransactionCritical {
 			return nil, tx.fail("%v", err)
 		}
 		return nil, err
 	}
-	tx.firstUsed = true
 	o := &c.o
-	*o = txObj{rec: &c.r, base: c.r.version, ptr: n}
+	*o = txObj{rec: &c.r, base: c.r.version, ptr: n, img: single}
 	tx.keep(k, n, o)
 	return o, nil
 }
@@ -521,6 +514,14 @@ func (tx *Transaction) commit() error {
 						return gdi.Errorf(gdi.ErrTransactionCommitFail, "%v", err)
 					}
 				}
+			case o.img != nil:
+				// Read whole from its only block, and validated unchanged.
+				old := new(record)
+				if err := decodeRecord(old, it.k, o.img, st.codec(it.n)); err != nil {
+					return gdi.Errorf(gdi.ErrIntern, "gdirma: vertex %v: %v", bgdl.DPtr(it.n), err)
+				}
+				old.version, old.home = o.base, bgdl.DPtr(it.n).Rank()
+				c.old, c.chain = old, []uint64{it.n}
 			default:
 				old, chain, err := st.loadImage(it.k, it.n, false, true)
 				if err != nil {

@@ -125,8 +125,11 @@ func (v *vertexHolder) prepareIncident(or gdi.Orientation, c gdi.Constraint) (o 
 // walkIncident is incident once prepareIncident has run.
 func (v *vertexHolder) walkIncident(o *txObj, or gdi.Orientation, dnf gdi.DNF, has bool, f func(e uint64, r *record, isOrigin, isTarget bool)) error {
 	copies := &v.tx.objs[edgeKind]
-	ends := &v.tx.ends // f must not keep r
-	var view *objView  // one allocation per query, not one per edge
+	if v.tx.ends == nil {
+		v.tx.ends = new(record)
+	}
+	ends := v.tx.ends // f must not keep r
+	var view *objView // one allocation per query, not one per edge
 	if has {
 		view = &objView{db: v.tx.db, lbuf: new([]gdi.Label)}
 	}
