@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/rma"
@@ -30,6 +31,8 @@ type Catalog struct {
 	indexHook      func(IndexDef) error
 	constraints    []*Constraint
 	subconstraints []*Subconstraint
+
+	view atomic.Pointer[view] // see view.go
 }
 
 type labelMeta struct {
@@ -48,7 +51,7 @@ type ptypeMeta struct {
 // New returns the empty catalog of a rank of a new database, with a new
 // database tag. backend names the backend in internal errors.
 func New(comm rma.Comm, backend string) *Catalog {
-	return &Catalog{
+	cat := &Catalog{
 		comm:      comm,
 		rank:      comm.Rank(),
 		tag:       gdi.NewDatabaseTag(),
@@ -59,6 +62,8 @@ func New(comm rma.Comm, backend string) *Catalog {
 		lastPtype: gdi.FirstUserID - 1,
 		lastIndex: gdi.FirstUserID - 1,
 	}
+	cat.publishLocked()
+	return cat
 }
 
 // Tag returns the tag of this rank's handles.
@@ -118,9 +123,7 @@ func (cat *Catalog) BcastCode(err error) error {
 
 // IsFreed reports whether the database is freed.
 func (cat *Catalog) IsFreed() bool {
-	cat.mu.RLock()
-	defer cat.mu.RUnlock()
-	return cat.freed
+	return cat.view.Load().freed
 }
 
 // ErrFreedDB is the error of calls on a freed database.
@@ -132,6 +135,7 @@ func (cat *Catalog) MarkFreed() {
 	cat.mu.Lock()
 	defer cat.mu.Unlock()
 	cat.freed = true
+	cat.publishLocked()
 	cat.indexes = nil
 	cat.constraints = nil
 	cat.subconstraints = nil

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/internal/invariants"
 )
 
 // Labels and property types: the rank's replica of the metadata. Every
@@ -28,13 +29,24 @@ func (cat *Catalog) labelNumLocked(l gdi.Label, allowNone bool) (uint32, error) 
 	return l.ID(), nil
 }
 
+// LabelNum checks a label handle and returns its object number, from the
+// current view (no lock).
 func (cat *Catalog) LabelNum(l gdi.Label, allowNone bool) (uint32, error) {
-	cat.mu.RLock()
-	defer cat.mu.RUnlock()
-	if cat.freed {
+	v := cat.view.Load()
+	if v.freed {
 		return 0, ErrFreedDB()
 	}
-	return cat.labelNumLocked(l, allowNone)
+	n, err := v.labelNum(cat.tag, l, allowNone)
+	if invariants.Enabled {
+		cat.mu.RLock()
+		m, merr := cat.labelNumLocked(l, allowNone)
+		if cat.freed {
+			m, merr = n, err // freed since the view was read
+		}
+		cat.mu.RUnlock()
+		cat.checkView(fmt.Sprintf("label %v", l), n, m, err, merr)
+	}
+	return n, err
 }
 
 // LabelHandle turns a stored label number into this rank's handle.
@@ -64,13 +76,24 @@ func (cat *Catalog) ptypeLocked(p gdi.PropertyType) (uint32, gdi.PropertyTypeInf
 	return p.ID(), m.info, nil
 }
 
+// PtypeNum checks a property type handle and returns its number and
+// description, from the current view (no lock).
 func (cat *Catalog) PtypeNum(p gdi.PropertyType) (uint32, gdi.PropertyTypeInfo, error) {
-	cat.mu.RLock()
-	defer cat.mu.RUnlock()
-	if cat.freed {
+	v := cat.view.Load()
+	if v.freed {
 		return 0, gdi.PropertyTypeInfo{}, ErrFreedDB()
 	}
-	return cat.ptypeLocked(p)
+	n, info, err := v.ptypeNum(cat.tag, p)
+	if invariants.Enabled {
+		cat.mu.RLock()
+		m, minfo, merr := cat.ptypeLocked(p)
+		if cat.freed {
+			m, minfo, merr = n, info, err
+		}
+		cat.mu.RUnlock()
+		cat.checkView(fmt.Sprintf("property type %v", p), []any{n, info}, []any{m, minfo}, err, merr)
+	}
+	return n, info, err
 }
 
 // PtypeHandle turns a stored property type number into this rank's handle.
@@ -145,6 +168,7 @@ func (cat *Catalog) CreateLabel(name string) (gdi.Label, error) {
 	cat.lastLabel++
 	cat.labels[cat.lastLabel] = &labelMeta{name: norm}
 	cat.labelOrder = append(cat.labelOrder, cat.lastLabel)
+	cat.publishLocked()
 	return gdi.MakeLabel(cat.tag, cat.lastLabel), nil
 }
 
@@ -248,6 +272,7 @@ func (cat *Catalog) CreatePropertyType(info gdi.PropertyTypeInfo) (gdi.PropertyT
 	cat.lastPtype++
 	cat.ptypes[cat.lastPtype] = &ptypeMeta{info: norm}
 	cat.ptypeOrder = append(cat.ptypeOrder, cat.lastPtype)
+	cat.publishLocked()
 	return gdi.MakePropertyType(cat.tag, cat.lastPtype), nil
 }
 
@@ -320,6 +345,7 @@ func (cat *Catalog) freeLabelMeta(n uint32) {
 	defer cat.mu.Unlock()
 	cat.labels[n].freed = true
 	cat.forgetLabelLocked(n)
+	cat.publishLocked()
 }
 
 func (cat *Catalog) freePtypeMeta(n uint32) {
@@ -327,6 +353,7 @@ func (cat *Catalog) freePtypeMeta(n uint32) {
 	defer cat.mu.Unlock()
 	cat.ptypes[n].freed = true
 	cat.forgetPtypeLocked(n)
+	cat.publishLocked()
 }
 
 func (cat *Catalog) updatePtypeMeta(n uint32, info gdi.PropertyTypeInfo) {
@@ -335,4 +362,5 @@ func (cat *Catalog) updatePtypeMeta(n uint32, info gdi.PropertyTypeInfo) {
 	m := cat.ptypes[n]
 	m.info = info
 	m.generation++
+	cat.publishLocked()
 }

@@ -133,5 +133,6 @@ func (cat *Catalog) SetState(s State) error {
 	cat.labelOrder, cat.ptypeOrder = labelOrder, ptypeOrder
 	cat.lastLabel, cat.lastPtype, cat.lastIndex = s.LastLabel, s.LastPtype, s.LastIndex
 	cat.indexes = indexes
+	cat.publishLocked()
 	return nil
 }

@@ -1,0 +1,84 @@
+package catalog
+
+import (
+	"fmt"
+
+	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/internal/invariants"
+)
+
+// view is the part of the replica that every transaction operation asks
+// for: whether the database is freed, which labels are live and what the
+// live property types are. It is immutable: every change of the metadata
+// publishes a new view (publishLocked), and the hot lookups (IsFreed,
+// LabelNum, PtypeNum) read the current one with one atomic load instead
+// of taking cat.mu. Metadata changes are collective and rare; lookups are
+// several per operation.
+type view struct {
+	freed  bool
+	labels map[uint32]struct{}
+	ptypes map[uint32]gdi.PropertyTypeInfo
+}
+
+// publishLocked makes the metadata as it now is the current view. The
+// caller holds cat.mu for writing and calls it after every change of
+// freed, a label's or a property type's existence, or a description.
+func (cat *Catalog) publishLocked() {
+	v := &view{freed: cat.freed, labels: make(map[uint32]struct{}, len(cat.labels)), ptypes: make(map[uint32]gdi.PropertyTypeInfo, len(cat.ptypes))}
+	for n, m := range cat.labels {
+		if !m.freed {
+			v.labels[n] = struct{}{}
+		}
+	}
+	for n, m := range cat.ptypes {
+		if !m.freed {
+			v.ptypes[n] = m.info
+		}
+	}
+	cat.view.Store(v)
+}
+
+// labelNum is labelNumLocked on the view.
+func (v *view) labelNum(tag gdi.DatabaseTag, l gdi.Label, allowNone bool) (uint32, error) {
+	switch {
+	case l == gdi.LabelNone && allowNone:
+		return uint32(gdi.LabelNone), nil
+	case l == gdi.LabelNull, l.IsPredefined(), l.Tag() == 0:
+		return 0, gdi.Errorf(gdi.ErrLabel, "%v cannot be used here", l)
+	case l.Tag() != tag:
+		return 0, gdi.Errorf(gdi.ErrObjectMismatch, "%v belongs to another database or rank", l)
+	}
+	if _, ok := v.labels[l.ID()]; !ok {
+		return 0, gdi.Errorf(gdi.ErrLabel, "%v is freed or unknown", l)
+	}
+	return l.ID(), nil
+}
+
+// ptypeNum is ptypeLocked on the view.
+func (v *view) ptypeNum(tag gdi.DatabaseTag, p gdi.PropertyType) (uint32, gdi.PropertyTypeInfo, error) {
+	if info, ok := gdi.PredefinedPropertyTypeInfo(p); ok {
+		return uint32(p), info, nil
+	}
+	switch {
+	case p == gdi.PropertyTypeNull, p.Tag() == 0:
+		return 0, gdi.PropertyTypeInfo{}, gdi.Errorf(gdi.ErrPropertyType, "%v cannot be used here", p)
+	case p.Tag() != tag:
+		return 0, gdi.PropertyTypeInfo{}, gdi.Errorf(gdi.ErrObjectMismatch, "%v belongs to another database or rank", p)
+	}
+	info, ok := v.ptypes[p.ID()]
+	if !ok {
+		return 0, gdi.PropertyTypeInfo{}, gdi.Errorf(gdi.ErrPropertyType, "%v is freed or unknown", p)
+	}
+	return p.ID(), info, nil
+}
+
+// checkView, with invariants on, panics if an answer from the view differs
+// from the same lookup under the lock: a change that did not publish.
+func (cat *Catalog) checkView(what string, got, want any, gotErr, wantErr error) {
+	if !invariants.Enabled {
+		return
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) || gdi.ErrorClass(gotErr) != gdi.ErrorClass(wantErr) {
+		panic(fmt.Sprintf("catalog: %s: the view says %v (%v), the replica %v (%v)", what, got, gotErr, want, wantErr))
+	}
+}
