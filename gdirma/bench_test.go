@@ -36,6 +36,15 @@ type benchGraph struct {
 	v    gdi.Label
 	num  gdi.PropertyType
 	uids []gdi.VertexUID // all vertices, by number
+	// idBuf is where ops format IDs, so that the benchmark times the
+	// database rather than fmt.
+	idBuf []byte
+}
+
+// id formats an application-level ID into g.idBuf: prefix and i.
+func (g *benchGraph) id(prefix string, i uint64) []byte {
+	g.idBuf = strconv.AppendUint(append(g.idBuf[:0], prefix...), i, 10)
+	return g.idBuf
 }
 
 func retry(db gdi.Database, fn func(tx gdi.Transaction) error) error {
@@ -163,7 +172,7 @@ func BenchmarkOLTP(b *testing.B) {
 		fn   op
 	}{
 		{"GetVertexProperties", func(g *benchGraph, tx gdi.Transaction, rng *rand.Rand, _ int, _ []gdi.VertexUID) error {
-			u, ok, err := tx.TranslateVertexID(g.v, []byte(fmt.Sprintf("v%d", rng.IntN(n))))
+			u, ok, err := tx.TranslateVertexID(g.v, g.id("v", uint64(rng.IntN(n))))
 			if err != nil || !ok {
 				return fmt.Errorf("translate: %v %v", ok, err)
 			}
@@ -191,7 +200,8 @@ func BenchmarkOLTP(b *testing.B) {
 			return err
 		}},
 		{"AddVertex", func(g *benchGraph, tx gdi.Transaction, rng *rand.Rand, i int, _ []gdi.VertexUID) error {
-			x, err := tx.CreateVertex([]byte(fmt.Sprintf("new%d-%d", rng.Uint64(), i)))
+			g.idBuf = strconv.AppendUint(append(strconv.AppendInt(append(g.idBuf[:0], "new"...), int64(i), 10), '-'), rng.Uint64(), 10)
+			x, err := tx.CreateVertex(g.idBuf)
 			if err != nil {
 				return err
 			}
