@@ -462,12 +462,25 @@ type idKey struct {
 //
 // cd is the codec of the vertex (ignored for edges).
 func encodeRecord(k kind, r *record, cd refCodec) []byte {
+	img := encodeParts(k, r, cd)
+	if img.tail == nil {
+		return img.head
+	}
+	return append(img.head, img.tail...)
+}
+
+// encodeParts is encodeRecord in two pieces: the references of a vertex
+// that are still encoded in the layout of cd are the tail as they are,
+// not copied, so that writing back a vertex with many edges costs no copy
+// of them. Otherwise the tail is nil.
+func encodeParts(k kind, r *record, cd refCodec) imageParts {
 	if r.partial && invariants.Enabled {
 		panic("gdirma: image of a partial record")
 	}
-	size := r.headLen + 24 + len(r.raw)
-	if r.raw == nil {
-		size += 12 * len(r.es)
+	reuse := k == vertexKind && r.raw != nil && r.cd == cd
+	size := r.headLen + 24
+	if !reuse {
+		size += len(r.raw) + 12*len(r.es)
 	}
 	b := appendHead(make([]byte, 0, size), r)
 	if k == vertexKind {
@@ -480,20 +493,38 @@ func encodeRecord(k kind, r *record, cd refCodec) []byte {
 		b = binary.AppendUvarint(b, deg)
 		b = binary.AppendUvarint(b, in)
 		b = binary.AppendUvarint(b, out)
-		if r.raw != nil && r.cd == cd {
-			b = binary.AppendUvarint(b, uint64(r.nraw))
-			return append(b, r.raw...)
+		if reuse {
+			return imageParts{binary.AppendUvarint(b, uint64(r.nraw)), r.raw}
 		}
 		es := r.refList()
 		b = binary.AppendUvarint(b, uint64(len(es)))
 		for _, ee := range es {
 			b = cd.append(b, ee.n, ee.ref)
 		}
-		return b
+		return imageParts{head: b}
 	}
 	b = append(b, byte(r.dir))
 	b = binary.LittleEndian.AppendUint64(b, r.origin)
-	return binary.LittleEndian.AppendUint64(b, r.target)
+	return imageParts{head: binary.LittleEndian.AppendUint64(b, r.target)}
+}
+
+// imageParts is an image given as two pieces, head then tail, written as
+// one.
+type imageParts struct{ head, tail []byte }
+
+func (p imageParts) len() int { return len(p.head) + len(p.tail) }
+
+// copyAt copies the bytes of the image from offset off on into dst, as
+// many as fit, and returns how many.
+func (p imageParts) copyAt(dst []byte, off int) int {
+	n := 0
+	if off < len(p.head) {
+		n = copy(dst, p.head[off:])
+	}
+	if t := off + n - len(p.head); n < len(dst) && t >= 0 && t < len(p.tail) {
+		n += copy(dst[n:], p.tail[t:])
+	}
+	return n
 }
 
 // appendHead appends the labels and properties of r, as an image starts

@@ -459,11 +459,11 @@ func (st *store) blocksFor(l int) int {
 
 // writeImage writes img over the blocks chain (primary first): the
 // continuation blocks first, the primary block last.
-func (st *store) writeImage(k kind, version uint64, chain []uint64, b []byte) error {
+func (st *store) writeImage(k kind, version uint64, chain []uint64, img imageParts) error {
 	bp := st.blockBuf()
 	defer st.putBlockBuf(bp)
-	first := min(len(b), st.bs-primaryHeader)
-	rest := b[first:]
+	size := img.len()
+	first := min(size, st.bs-primaryHeader)
 	c := st.bs - contHeader
 	next := func(i int) uint64 { // the block after chain[i], or 0
 		if i+1 < len(chain) {
@@ -471,12 +471,11 @@ func (st *store) writeImage(k kind, version uint64, chain []uint64, b []byte) er
 		}
 		return 0
 	}
-	for i := 1; i < len(chain); i++ {
-		blk := (*bp)[:contHeader+min(len(rest), c)]
+	for i, off := 1, first; i < len(chain); i, off = i+1, off+c {
+		blk := (*bp)[:contHeader+min(max(size-off, 0), c)]
 		binary.LittleEndian.PutUint64(blk, markerCont)
 		binary.LittleEndian.PutUint64(blk[8:], next(i))
-		copy(blk[contHeader:], rest)
-		rest = rest[min(len(rest), c):]
+		img.copyAt(blk[contHeader:], off)
 		if err := st.put(blk, chain[i], 0); err != nil {
 			return err
 		}
@@ -485,8 +484,8 @@ func (st *store) writeImage(k kind, version uint64, chain []uint64, b []byte) er
 	binary.LittleEndian.PutUint64(blk, markerPrimary|uint64(k))
 	binary.LittleEndian.PutUint64(blk[8:], next(0))
 	binary.LittleEndian.PutUint64(blk[16:], version)
-	binary.LittleEndian.PutUint64(blk[24:], uint64(len(b)))
-	copy(blk[primaryHeader:], b[:first])
+	binary.LittleEndian.PutUint64(blk[24:], uint64(size))
+	img.copyAt(blk[primaryHeader:], 0)
 	return st.put(blk, chain[0], 0)
 }
 
@@ -780,7 +779,7 @@ func (st *store) apply(changes []change) (freed []uint64, err error) {
 	// Blocks.
 	type plan struct {
 		chain []uint64
-		img   []byte
+		img   imageParts
 	}
 	plans := make([]plan, len(changes))
 	var taken []uint64
@@ -812,8 +811,8 @@ func (st *store) apply(changes []change) (freed []uint64, err error) {
 			freed = append(freed, chain...)
 			continue
 		}
-		b := encodeRecord(c.k, c.new, st.codec(c.n))
-		need := st.blocksFor(len(b))
+		b := encodeParts(c.k, c.new, st.codec(c.n))
+		need := st.blocksFor(b.len())
 		for len(chain) < need {
 			nb, err := st.acquire(bgdl.DPtr(c.n).Rank())
 			if err != nil {
