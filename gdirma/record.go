@@ -232,7 +232,8 @@ func (r *record) setRef(n uint64, x edgeRef) {
 		return
 	}
 	off, size, old, had := r.rawFind(n)
-	r.raw = slices.Concat(r.raw[:off], r.cd.append(nil, n, x), r.raw[off+size:])
+	var tmp [32]byte // a reference takes at most 29 bytes
+	r.raw = slices.Concat(r.raw[:off], r.cd.append(tmp[:0], n, x), r.raw[off+size:])
 	if !had {
 		r.nraw++
 	}

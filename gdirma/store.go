@@ -781,7 +781,11 @@ func (st *store) apply(changes []change) (freed []uint64, err error) {
 		chain []uint64
 		img   imageParts
 	}
-	plans := make([]plan, len(changes))
+	var pbuf [4]plan // most commits change a few holders
+	plans := pbuf[:min(len(changes), len(pbuf))]
+	if len(changes) > len(pbuf) {
+		plans = make([]plan, len(changes))
+	}
 	var taken []uint64
 	fail := func(err error) ([]uint64, error) {
 		for _, b := range taken {

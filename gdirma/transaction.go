@@ -425,7 +425,8 @@ func (tx *Transaction) commit() error {
 		num uint64 // the object's number
 		o   *txObj
 	}
-	var writes []item
+	var wbuf [4]item // most commits write a few holders
+	writes := wbuf[:0]
 	reads := 0
 	for k := range tx.objs {
 		for num, o := range tx.objs[k].all() {
@@ -474,7 +475,8 @@ func (tx *Transaction) commit() error {
 		if !tx.validate(&st) {
 			return gdi.Errorf(gdi.ErrTransactionCommitFail, "a concurrent transaction changed data this one read")
 		}
-		var changes []change
+		var cbuf [4]change
+		changes := cbuf[:0]
 		for _, it := range writes {
 			o := it.o
 			switch {

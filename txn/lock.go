@@ -103,6 +103,7 @@ type LockSet struct {
 	w     rma.Window
 	held  []held
 	index map[uint64]int // position in held, once len(held) > fewLocks
+	buf   [4]held        // room for the first locks, saving allocations
 }
 
 type held struct {
@@ -115,7 +116,9 @@ const fewLocks = 16
 
 // NewLockSet returns an empty set of locks on words of w.
 func NewLockSet(w rma.Window) *LockSet {
-	return &LockSet{w: w}
+	s := &LockSet{w: w}
+	s.held = s.buf[:0]
+	return s
 }
 
 // find returns the position of id in s.held, or -1.
