@@ -39,10 +39,14 @@
 //	            numbered after their origin), each only when needed
 //	edge        direction, origin and target vertex numbers
 //
-// A transaction reads a vertex from its primary block alone when its
-// labels, properties and degrees fit there, and reads the edge references
-// only when it needs them (Transaction.full); they stay undecoded bytes
-// until used.
+// A transaction reads a vertex whose whole image fits in its primary block
+// at once. Of a longer one it first reads the first 128 bytes, and if its
+// labels, properties and degrees fit there, reads the edge references only
+// when it needs them (Transaction.full). References stay undecoded bytes
+// until used: edge queries in a transaction that changed no edge read
+// them in place (vertexHolder.quickEdges), and finding or changing one
+// reference walks only the sizes of the others (record.rawFind). A commit
+// writes the references of a changed vertex from its copy as they are.
 //
 // Both ends of an edge keep a reference to it with its direction and ends.
 // A lightweight edge (at most one label, no properties) is nothing but
@@ -272,7 +276,10 @@
 //   - Edge UIDs survive commits, but an edge numbered after a vertex that
 //     is deleted while the edge lives on (after SetOrigin) changes its UID.
 //   - A commit rewrites the whole image of every holder it changes, so
-//     adding an edge costs time in the degrees of its ends.
+//     adding an edge costs time in the degrees of its ends, and deleting
+//     a vertex time in the degrees of its neighbours: on Kronecker graphs,
+//     whose random vertices mostly neighbour hubs, that makes deletion the
+//     slowest OLTP operation by far.
 //   - Locks are held only during commit (the read phase copies holders
 //     under short read locks and is validated by versions), where the
 //     paper locks as data is accessed; both fail fast: a busy lock aborts,
