@@ -408,7 +408,8 @@ func (st *store) loadInto(r *record, k kind, n uint64, prefix, chain bool) (ok b
 		return false, nil, nil, err
 	}
 	if len(img.bytes) < img.length {
-		whole, err := decodePrefix(r, img.bytes, st.codec(n))
+		var whole bool
+		whole, err = decodePrefix(r, img.bytes, st.codec(n))
 		st.releaseImage(&img)
 		if err == nil && !whole {
 			// The properties go on in the next block: read it all.

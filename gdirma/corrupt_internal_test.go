@@ -1,0 +1,75 @@
+package gdirma
+
+import (
+	"testing"
+
+	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/rma"
+	"github.com/gdi-go/gdi/rma/local"
+)
+
+// TestCorruptPrefix: a vertex read from the start of its primary block
+// whose labels and properties do not decode is reported as an internal
+// error, never handed out half decoded.
+func TestCorruptPrefix(t *testing.T) {
+	err := local.Run(1, func(c rma.Comm) error {
+		d, err := Driver{}.CreateDatabase(c, Params{BlockSize: 64, MemoryPerRank: 1 << 16})
+		if err != nil {
+			return err
+		}
+		db := d.(*Database)
+		defer db.Free()
+		var u gdi.VertexUID
+		tx, err := db.StartTransaction()
+		if err != nil {
+			return err
+		}
+		x, err := tx.CreateVertex([]byte("x"))
+		if err != nil {
+			return err
+		}
+		y, err := tx.CreateVertex(nil)
+		if err != nil {
+			return err
+		}
+		for range 6 { // edge references past the primary block
+			if _, err := tx.CreateEdge(gdi.Directed, x, y); err != nil {
+				return err
+			}
+		}
+		if u, err = x.UID(); err != nil {
+			return err
+		}
+		if err := tx.Commit(); err != nil {
+			return err
+		}
+		n, err := db.st.number(uint64(u), vertexKind)
+		if err != nil {
+			return err
+		}
+		// The image starts: no labels (0), one property (1), its type
+		// (the ID's), its datatype: make that one invalid.
+		head := make([]byte, 4)
+		if err := db.st.get(head, n, primaryHeader); err != nil {
+			return err
+		}
+		if head[0] != 0 || head[1] != 1 || head[2] != byte(gdi.PropertyTypeID) {
+			t.Fatalf("unexpected image start % x", head)
+		}
+		if err := db.st.put([]byte{0xee}, n, primaryHeader+3); err != nil {
+			return err
+		}
+		tx, err = db.StartTransaction()
+		if err != nil {
+			return err
+		}
+		defer tx.Abort()
+		if _, err := tx.AssociateVertex(u); gdi.ErrorClass(err) != gdi.ErrIntern {
+			t.Errorf("AssociateVertex of a corrupt vertex: %v, want an internal error", err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
