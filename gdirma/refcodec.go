@@ -171,7 +171,7 @@ func (c refCodec) head(b []byte) (n uint64, f byte, label uint32, rest []byte, o
 		return 0, 0, 0, nil, false
 	}
 	f = b[0]
-	size, _ := refSize(f)
+	size := int(refSizes[f])
 	if len(b) < size || (f&rfDir != 0 && f&(rfOrigin|rfTarget) == 0) {
 		return 0, 0, 0, nil, false
 	}
