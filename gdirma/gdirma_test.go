@@ -15,7 +15,7 @@ import (
 )
 
 // run starts n ranks, each creating a database with p and running fn.
-func run(t *testing.T, n int, p gdirma.Params, fn func(c rma.Comm, db gdi.Database) error) {
+func run(t testing.TB, n int, p gdirma.Params, fn func(c rma.Comm, db gdi.Database) error) {
 	t.Helper()
 	err := launch.Run(n, func(c rma.Comm) error {
 		db, err := gdirma.Driver{}.CreateDatabase(c, p)

@@ -217,7 +217,14 @@ func (v *vertexHolder) quickEdges(r *record, or gdi.Orientation, dnf gdi.DNF, ha
 	if r.raw == nil || v.tx.objs[edgeKind].len() != 0 || (has && !dnf.LabelsOnly()) {
 		return nil, false, nil
 	}
-	out = make([]gdi.EdgeUID, 0, r.nraw)
+	// Without a constraint nearly every reference is a result; with one,
+	// often few are, and a hub's nraw UIDs would be a large zeroed
+	// allocation for nothing: the slice grows as needed then.
+	size := r.nraw
+	if has {
+		size = min(size, 16)
+	}
+	out = make([]gdi.EdgeUID, 0, size)
 	var lbuf [1]gdi.Label
 	for b := r.raw; len(b) > 0; {
 		e, f, label, rest, ok := r.cd.head(b)
