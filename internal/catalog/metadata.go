@@ -11,26 +11,39 @@ import (
 // change is collective and goes through Agree, so all replicas take the
 // same steps and hand out the same object numbers.
 
+// labelHandle checks what label handle l says of itself. done reports
+// that n and err are the whole answer: LabelNone (number 1, only if
+// allowNone) or an error. Otherwise n is the label's number, and whether
+// that label is live is the caller's to check (labelNumLocked against the
+// replica, view.labelNum against the view).
+func labelHandle(tag gdi.DatabaseTag, l gdi.Label, allowNone bool) (n uint32, done bool, err error) {
+	switch {
+	case l == gdi.LabelNone && allowNone:
+		return uint32(gdi.LabelNone), true, nil
+	case l == gdi.LabelNull, l.IsPredefined(), l.Tag() == 0:
+		return 0, true, gdi.Errorf(gdi.ErrLabel, "%v cannot be used here", l)
+	case l.Tag() != tag:
+		return 0, true, gdi.Errorf(gdi.ErrObjectMismatch, "%v belongs to another database or rank", l)
+	}
+	return l.ID(), false, nil
+}
+
+func errUnknownLabel(l gdi.Label) error { return gdi.Errorf(gdi.ErrLabel, "%v is freed or unknown", l) }
+
 // labelNumLocked checks a label handle and returns its object number.
 // LabelNone is accepted (number 1) only if allowNone. The caller holds
 // cat.mu.
 func (cat *Catalog) labelNumLocked(l gdi.Label, allowNone bool) (uint32, error) {
-	switch {
-	case l == gdi.LabelNone && allowNone:
-		return uint32(gdi.LabelNone), nil
-	case l == gdi.LabelNull, l.IsPredefined(), l.Tag() == 0:
-		return 0, gdi.Errorf(gdi.ErrLabel, "%v cannot be used here", l)
-	case l.Tag() != cat.tag:
-		return 0, gdi.Errorf(gdi.ErrObjectMismatch, "%v belongs to another database or rank", l)
+	n, done, err := labelHandle(cat.tag, l, allowNone)
+	if done {
+		return n, err
 	}
-	if m := cat.labels[l.ID()]; m == nil || m.freed {
-		return 0, gdi.Errorf(gdi.ErrLabel, "%v is freed or unknown", l)
+	if m := cat.labels[n]; m == nil || m.freed {
+		return 0, errUnknownLabel(l)
 	}
-	return l.ID(), nil
+	return n, nil
 }
 
-// LabelNum checks a label handle and returns its object number, from the
-// current view (no lock).
 func (cat *Catalog) LabelNum(l gdi.Label, allowNone bool) (uint32, error) {
 	v := cat.view.Load()
 	if v.freed {
@@ -57,23 +70,39 @@ func (cat *Catalog) LabelHandle(n uint32) gdi.Label {
 	return gdi.MakeLabel(cat.tag, n)
 }
 
-// ptypeLocked checks a property type handle and returns its number and
-// description. The predefined types are accepted. The caller holds cat.mu.
-func (cat *Catalog) ptypeLocked(p gdi.PropertyType) (uint32, gdi.PropertyTypeInfo, error) {
+// ptypeHandle checks what property type handle p says of itself. done
+// reports that the rest is the whole answer: a predefined type or an
+// error. Otherwise n is the type's number, and whether that type is live,
+// and its description, are the caller's to find (see labelHandle).
+func ptypeHandle(tag gdi.DatabaseTag, p gdi.PropertyType) (n uint32, info gdi.PropertyTypeInfo, done bool, err error) {
 	if info, ok := gdi.PredefinedPropertyTypeInfo(p); ok {
-		return uint32(p), info, nil
+		return uint32(p), info, true, nil
 	}
 	switch {
 	case p == gdi.PropertyTypeNull, p.Tag() == 0:
-		return 0, gdi.PropertyTypeInfo{}, gdi.Errorf(gdi.ErrPropertyType, "%v cannot be used here", p)
-	case p.Tag() != cat.tag:
-		return 0, gdi.PropertyTypeInfo{}, gdi.Errorf(gdi.ErrObjectMismatch, "%v belongs to another database or rank", p)
+		return 0, info, true, gdi.Errorf(gdi.ErrPropertyType, "%v cannot be used here", p)
+	case p.Tag() != tag:
+		return 0, info, true, gdi.Errorf(gdi.ErrObjectMismatch, "%v belongs to another database or rank", p)
 	}
-	m := cat.ptypes[p.ID()]
+	return p.ID(), info, false, nil
+}
+
+func errUnknownPtype(p gdi.PropertyType) error {
+	return gdi.Errorf(gdi.ErrPropertyType, "%v is freed or unknown", p)
+}
+
+// ptypeLocked checks a property type handle and returns its number and
+// description. The predefined types are accepted. The caller holds cat.mu.
+func (cat *Catalog) ptypeLocked(p gdi.PropertyType) (uint32, gdi.PropertyTypeInfo, error) {
+	n, info, done, err := ptypeHandle(cat.tag, p)
+	if done {
+		return n, info, err
+	}
+	m := cat.ptypes[n]
 	if m == nil || m.freed {
-		return 0, gdi.PropertyTypeInfo{}, gdi.Errorf(gdi.ErrPropertyType, "%v is freed or unknown", p)
+		return 0, gdi.PropertyTypeInfo{}, errUnknownPtype(p)
 	}
-	return p.ID(), m.info, nil
+	return n, m.info, nil
 }
 
 // PtypeNum checks a property type handle and returns its number and

@@ -40,36 +40,27 @@ func (cat *Catalog) publishLocked() {
 
 // labelNum is labelNumLocked on the view.
 func (v *view) labelNum(tag gdi.DatabaseTag, l gdi.Label, allowNone bool) (uint32, error) {
-	switch {
-	case l == gdi.LabelNone && allowNone:
-		return uint32(gdi.LabelNone), nil
-	case l == gdi.LabelNull, l.IsPredefined(), l.Tag() == 0:
-		return 0, gdi.Errorf(gdi.ErrLabel, "%v cannot be used here", l)
-	case l.Tag() != tag:
-		return 0, gdi.Errorf(gdi.ErrObjectMismatch, "%v belongs to another database or rank", l)
+	n, done, err := labelHandle(tag, l, allowNone)
+	if done {
+		return n, err
 	}
-	if _, ok := v.labels[l.ID()]; !ok {
-		return 0, gdi.Errorf(gdi.ErrLabel, "%v is freed or unknown", l)
+	if _, ok := v.labels[n]; !ok {
+		return 0, errUnknownLabel(l)
 	}
-	return l.ID(), nil
+	return n, nil
 }
 
 // ptypeNum is ptypeLocked on the view.
 func (v *view) ptypeNum(tag gdi.DatabaseTag, p gdi.PropertyType) (uint32, gdi.PropertyTypeInfo, error) {
-	if info, ok := gdi.PredefinedPropertyTypeInfo(p); ok {
-		return uint32(p), info, nil
+	n, info, done, err := ptypeHandle(tag, p)
+	if done {
+		return n, info, err
 	}
-	switch {
-	case p == gdi.PropertyTypeNull, p.Tag() == 0:
-		return 0, gdi.PropertyTypeInfo{}, gdi.Errorf(gdi.ErrPropertyType, "%v cannot be used here", p)
-	case p.Tag() != tag:
-		return 0, gdi.PropertyTypeInfo{}, gdi.Errorf(gdi.ErrObjectMismatch, "%v belongs to another database or rank", p)
-	}
-	info, ok := v.ptypes[p.ID()]
+	info, ok := v.ptypes[n]
 	if !ok {
-		return 0, gdi.PropertyTypeInfo{}, gdi.Errorf(gdi.ErrPropertyType, "%v is freed or unknown", p)
+		return 0, gdi.PropertyTypeInfo{}, errUnknownPtype(p)
 	}
-	return p.ID(), info, nil
+	return n, info, nil
 }
 
 // checkView, with invariants on, panics if an answer from the view differs

@@ -12,7 +12,7 @@ import (
 // (LabelNum, PtypeNum, IsFreed) from parallel goroutines of one rank. They
 // read the published view without a lock; under cat.mu.RLock they took
 // 53 ns on one goroutine and 92 ns on two (the shared reader count), against
-// 14 and 7 ns now (-cpu 1,2).
+// about 22 and 11 ns now (-cpu 1,2).
 func BenchmarkLookups(b *testing.B) {
 	err := local.Run(1, func(c rma.Comm) error {
 		cat := New(c, "bench")
