@@ -113,11 +113,8 @@ type Object interface {
 // Eval evaluates the conjunction on o, stopping at the first false
 // condition.
 func (c Conjunction) Eval(o Object) (bool, error) {
-	labels := o.Labels()
-	for _, lc := range c.Labels {
-		if !lc.Eval(labels) {
-			return false, nil
-		}
+	if !c.labelsHold(o.Labels()) {
+		return false, nil
 	}
 	for _, pc := range c.Properties {
 		ok, err := pc.Eval(o.Values(pc.PropertyType))
@@ -126,6 +123,17 @@ func (c Conjunction) Eval(o Object) (bool, error) {
 		}
 	}
 	return true, nil
+}
+
+// labelsHold reports whether the label conditions hold on an object with
+// the given labels.
+func (c Conjunction) labelsHold(labels []Label) bool {
+	for _, lc := range c.Labels {
+		if !lc.Eval(labels) {
+			return false
+		}
+	}
+	return true
 }
 
 // Eval evaluates the formula on o, stopping at the first true
@@ -157,14 +165,7 @@ func (d DNF) LabelsOnly() bool {
 // object.
 func (d DNF) EvalLabels(labels []Label) bool {
 	for _, c := range d {
-		ok := true
-		for _, lc := range c.Labels {
-			if !lc.Eval(labels) {
-				ok = false
-				break
-			}
-		}
-		if ok {
+		if c.labelsHold(labels) {
 			return true
 		}
 	}
