@@ -17,18 +17,8 @@ func BenchmarkHubEdges(b *testing.B) {
 		if err != nil {
 			return err
 		}
-		con, err := db.CreateConstraint()
+		con, err := labelConstraint(db, [][]gdi.LabelCondition{{{Label: a, Op: gdi.Equal}}})
 		if err != nil {
-			return err
-		}
-		sub, err := db.CreateSubconstraint()
-		if err != nil {
-			return err
-		}
-		if err := sub.AddLabelCondition(a, gdi.Equal); err != nil {
-			return err
-		}
-		if err := con.AddSubconstraint(sub); err != nil {
 			return err
 		}
 		const degree = 4096

@@ -47,23 +47,9 @@ func quickEdges(c rma.Comm, db gdi.Database) error {
 		{{{Label: labels[0], Op: gdi.Equal}, {Label: labels[2], Op: gdi.NotEqual}}},
 		{{{Label: labels[2], Op: gdi.Equal}}},
 	} {
-		con, err := db.CreateConstraint()
+		con, err := labelConstraint(db, conj)
 		if err != nil {
 			return err
-		}
-		for _, conds := range conj {
-			sub, err := db.CreateSubconstraint()
-			if err != nil {
-				return err
-			}
-			for _, lc := range conds {
-				if err := sub.AddLabelCondition(lc.Label, lc.Op); err != nil {
-					return err
-				}
-			}
-			if err := con.AddSubconstraint(sub); err != nil {
-				return err
-			}
 		}
 		cons = append(cons, con)
 	}
@@ -192,4 +178,28 @@ func quickEdges(c rma.Comm, db gdi.Database) error {
 		return fmt.Errorf("no edge found at all")
 	}
 	return nil
+}
+
+// labelConstraint makes the constraint of formula: a subconstraint per
+// conjunction of label conditions.
+func labelConstraint(db gdi.Database, formula [][]gdi.LabelCondition) (gdi.Constraint, error) {
+	con, err := db.CreateConstraint()
+	if err != nil {
+		return nil, err
+	}
+	for _, conds := range formula {
+		sub, err := db.CreateSubconstraint()
+		if err != nil {
+			return nil, err
+		}
+		for _, lc := range conds {
+			if err := sub.AddLabelCondition(lc.Label, lc.Op); err != nil {
+				return nil, err
+			}
+		}
+		if err := con.AddSubconstraint(sub); err != nil {
+			return nil, err
+		}
+	}
+	return con, nil
 }
