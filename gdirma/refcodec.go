@@ -167,23 +167,13 @@ func refSize(f byte) (size int, explicit bool) {
 // if f&rfOrigin is set, its target if f&rfTarget is. ok is false if b is
 // malformed.
 func (c refCodec) head(b []byte) (n uint64, f byte, label uint32, rest []byte, ok bool) {
-	if len(b) < 1 {
+	n, size, ok := c.number(b)
+	if !ok {
 		return 0, 0, 0, nil, false
 	}
-	f = b[0]
-	size := int(refSizes[f])
-	if len(b) < size || (f&rfDir != 0 && f&(rfOrigin|rfTarget) == 0) {
-		return 0, 0, 0, nil, false
-	}
-	rest = b[size:]
-	if f&rfSlot != 0 {
-		s := uint64(binary.LittleEndian.Uint16(b[1:]))
-		if s == 0 {
-			return 0, 0, 0, nil, false
-		}
-		n = c.base | s
-	} else {
-		n = binary.LittleEndian.Uint64(b[1:])
+	f, rest = b[0], b[size:]
+	if (f&rfDir != 0 && f&(rfOrigin|rfTarget) == 0) || (f&rfSlot != 0 && n == c.base) {
+		return 0, 0, 0, nil, false // no end is this vertex, or slot 0
 	}
 	if f&rfLabel != 0 {
 		at := size - 4
