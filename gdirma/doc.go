@@ -47,6 +47,10 @@
 // them in place (vertexHolder.quickEdges), and finding or changing one
 // reference walks only the sizes of the others (record.rawFind). A commit
 // writes the references of a changed vertex from its copy as they are.
+// A reference removed from a long image is overwritten by a tombstone of
+// its size rather than cut out (refcodec.go), so the image keeps its
+// length and the commit writes only the blocks that changed (dirty.go);
+// tombstones go when the references are next spliced or re-encoded.
 //
 // Both ends of an edge keep a reference to it with its direction and ends.
 // A lightweight edge (at most one label, no properties) is nothing but
@@ -276,10 +280,11 @@
 //   - Edge UIDs survive commits, but an edge numbered after a vertex that
 //     is deleted while the edge lives on (after SetOrigin) changes its UID.
 //   - A commit rewrites the whole image of every holder it changes, so
-//     adding an edge costs time in the degrees of its ends, and deleting
-//     a vertex time in the degrees of its neighbours: on Kronecker graphs,
-//     whose random vertices mostly neighbour hubs, that makes deletion the
-//     slowest OLTP operation by far.
+//     adding an edge costs time in the degrees of its ends. Deleting a
+//     vertex writes one or two blocks of each neighbour (tombstones), but
+//     still reads each neighbour whole to find its reference: on Kronecker
+//     graphs, whose random vertices mostly neighbour hubs, that makes
+//     deletion the slowest OLTP operation by far.
 //   - Locks are held only during commit (the read phase copies holders
 //     under short read locks and is validated by versions), where the
 //     paper locks as data is accessed; both fail fast: a busy lock aborts,

@@ -81,10 +81,37 @@ type record struct {
 	headRaw []byte
 	// lastFound is rawFind's memory.
 	lastFound foundRef
+	// edit tells how raw differs from the references of the image the
+	// record was decoded from, so that a commit can write back only the
+	// blocks that changed; own that raw belongs to this record alone and
+	// may be changed in place.
+	edit rawEdit
+	own  bool
+	// imgLen is the length of the whole image the record was decoded
+	// from, if it was read whole.
+	imgLen int
 
 	// edges only.
 	dir            gdi.DirectionType
 	origin, target uint64 // vertex numbers
+}
+
+// rawEdit describes the changes to a record's encoded references since
+// they were read. With on set, raw has the length of the references of
+// the image and differs from them in raw[lo:hi] at most: references were
+// only turned into tombstones. Any other change turns it off.
+type rawEdit struct {
+	on     bool
+	lo, hi int
+}
+
+// add widens the changed range by raw[lo:hi].
+func (e *rawEdit) add(lo, hi int) {
+	if e.lo == e.hi {
+		e.lo, e.hi = lo, hi
+		return
+	}
+	e.lo, e.hi = min(e.lo, lo), max(e.hi, hi)
 }
 
 // edgeRef is what a vertex holder keeps of each incident edge: enough to
@@ -129,6 +156,7 @@ func (x edgeRef) asRecord(n uint64) *record {
 // clone returns a deep copy of r.
 func (r *record) clone() *record {
 	c := *r
+	r.own, c.own = false, false // they share raw now
 	c.labels = slices.Clone(r.labels)
 	c.props = slices.Clone(r.props)
 	c.es = slices.Clone(r.es)
@@ -160,7 +188,7 @@ func (r *record) refList() edgeSet {
 			r.es = append(r.es, edgeEntry{n, x})
 			b = rest
 		}
-		r.raw = nil
+		r.raw, r.edit.on = nil, false
 	}
 	return r.es
 }
@@ -234,6 +262,7 @@ func (r *record) setRef(n uint64, x edgeRef) {
 	off, size, old, had := r.rawFind(n)
 	var tmp [32]byte // a reference takes at most 29 bytes
 	r.raw = slices.Concat(r.raw[:off], r.cd.append(tmp[:0], n, x), r.raw[off+size:])
+	r.edit.on, r.own = false, true
 	if !had {
 		r.nraw++
 	}
@@ -253,9 +282,21 @@ func (r *record) delRef(n uint64) bool {
 	if !had {
 		return false
 	}
-	r.raw = slices.Concat(r.raw[:off], r.raw[off+size:])
-	if r.nraw--; r.nraw == 0 {
-		r.raw = nil
+	switch r.nraw--; {
+	case r.nraw == 0:
+		r.raw, r.edit.on = nil, false
+	case r.edit.on && len(r.raw) > int(r.cd.bs):
+		// Most likely a long image: the reference becomes a tombstone,
+		// so that the commit need not move the ones after it.
+		if !r.own {
+			r.raw, r.own = slices.Clone(r.raw), true
+		}
+		kill(r.raw[off : off+size])
+		r.edit.add(off, off+size)
+		r.lastFound = foundRef{}
+	default:
+		r.raw = slices.Concat(r.raw[:off], r.raw[off+size:])
+		r.edit.on, r.own = false, true
 	}
 	r.adjustDegrees(old, true, edgeRef{}, false)
 	return true
@@ -346,6 +387,7 @@ type foundRef struct {
 // c, the whole committed record of the same version.
 func (r *record) takeRefs(c *record) {
 	r.raw, r.nraw, r.es, r.deg, r.hdr, r.cd, r.partial = c.raw, c.nraw, c.es, c.deg, c.hdr, c.cd, false
+	r.edit, r.own, c.own = c.edit, false, false
 }
 
 // degrees returns the degree, in-degree and out-degree of vertex n: those
@@ -715,7 +757,7 @@ func checkRefs(raw []byte, n int, cd refCodec) error {
 		}
 		prev, raw = e, rest
 	}
-	if len(raw) != 0 {
+	if d, ok := deadRun(raw); !ok || d != len(raw) {
 		return errImage
 	}
 	return nil
@@ -731,6 +773,7 @@ func decodeRecord(r *record, k kind, b []byte, cd refCodec) error {
 // and properties encoded in r.headRaw (see decodeHeadNow).
 func decodeImage(r *record, k kind, b []byte, cd refCodec, headLater bool) error {
 	var err error
+	r.imgLen = len(b)
 	if headLater {
 		end, _, _, err := headEnd(b)
 		if err != nil {
@@ -765,7 +808,7 @@ func decodeImage(r *record, k kind, b []byte, cd refCodec, headLater bool) error
 		raw := b
 		r.cd = cd
 		if ne > 0 {
-			r.raw, r.nraw = raw, int(ne)
+			r.raw, r.nraw, r.edit = raw, int(ne), rawEdit{on: true}
 		}
 		return nil
 	}

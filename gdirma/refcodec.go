@@ -23,6 +23,14 @@ import (
 //
 // A lightweight edge without a label takes 3 bytes in its origin's holder
 // and 9 in its target's, against 37 for a flat record of every field.
+//
+// A removed reference can also be left in place as a tombstone (dead):
+// the flags byte rfDead (a direction without an end, which no reference
+// has) and a byte giving the tombstone's whole length, 2 to 255, then
+// that many bytes less two of anything. The walks below skip tombstones,
+// so a reference can be removed from a long image without moving the ones
+// after it, and the commit writes back only the block it was in (see
+// record.edit).
 const (
 	rfDir    = 0x03
 	rfOrigin = 0x04
@@ -31,7 +39,34 @@ const (
 	rfHolder = 0x20
 	rfSlot   = 0x40
 	rfOther  = 0x80
+
+	rfDead = 0x01
 )
+
+// deadRun returns the length of the tombstones at the start of b; ok is
+// false if one is malformed.
+func deadRun(b []byte) (n int, ok bool) {
+	for n < len(b) && b[n] == rfDead {
+		if n+1 >= len(b) || b[n+1] < 2 || int(b[n+1]) > len(b)-n {
+			return 0, false
+		}
+		n += int(b[n+1])
+	}
+	return n, true
+}
+
+// kill turns b, one or more whole entries (references or tombstones) at
+// least 2 bytes long, into tombstones.
+func kill(b []byte) {
+	for len(b) > 0 {
+		l := min(len(b), 255)
+		if len(b)-l == 1 {
+			l-- // leave no single byte behind
+		}
+		b[0], b[1] = rfDead, byte(l)
+		b = b[l:]
+	}
+}
 
 // refCodec encodes and decodes the edge references of vertex self; base is
 // the number of its slot 0 (lightNumber(self, 0)), bs the block size.
@@ -94,6 +129,13 @@ func (c refCodec) append(b []byte, n uint64, x edgeRef) []byte {
 // next decodes the reference at the start of b. ok is false if b is
 // malformed.
 func (c refCodec) next(b []byte) (n uint64, x edgeRef, rest []byte, ok bool) {
+	if len(b) > 0 && b[0] == rfDead {
+		d, ok := deadRun(b)
+		if !ok {
+			return 0, x, nil, false
+		}
+		b = b[d:]
+	}
 	if len(b) < 1 {
 		return 0, x, nil, false
 	}
@@ -171,7 +213,12 @@ func (c refCodec) head(b []byte) (n uint64, f byte, label uint32, rest []byte, o
 	if !ok {
 		return 0, 0, 0, nil, false
 	}
-	f, rest = b[0], b[size:]
+	rest = b[size:]
+	if b[0] == rfDead {
+		d, _ := deadRun(b) // number checked it
+		b, size = b[d:], size-d
+	}
+	f = b[0]
 	if (f&rfDir != 0 && f&(rfOrigin|rfTarget) == 0) || (f&rfSlot != 0 && n == c.base) {
 		return 0, 0, 0, nil, false // no end is this vertex, or slot 0
 	}
@@ -196,12 +243,22 @@ var refSizes = func() (t [256]uint8) {
 
 // number returns the edge number and the length of the reference at the
 // start of b, for walks that look for one number. ok is false if b is
-// malformed.
+// malformed. Like next and head, it skips tombstones first: the length
+// then counts them too. At tombstones that end b, ok is false as at the
+// end of b.
 func (c refCodec) number(b []byte) (n uint64, size int, ok bool) {
 	if len(b) < 1 {
 		return 0, 0, false
 	}
 	f := b[0]
+	if f == rfDead {
+		d, ok := deadRun(b)
+		if !ok {
+			return 0, 0, false
+		}
+		n, size, ok = c.number(b[d:])
+		return n, size + d, ok
+	}
 	size = int(refSizes[f])
 	if len(b) < size {
 		return 0, 0, false

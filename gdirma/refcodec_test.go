@@ -1,6 +1,7 @@
 package gdirma
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -115,12 +116,25 @@ func TestRefCodecRejectsGarbage(t *testing.T) {
 	if _, _, _, ok := cd.next([]byte{byte(gdi.Directed)}); ok {
 		t.Error("a reference with no end decoded")
 	}
+	// Tombstones too short, too long or cut off end the walk.
+	for _, b := range [][]byte{{rfDead}, {rfDead, 0, 0}, {rfDead, 1, 0}, {rfDead, 9, 0}, {rfDead, 2, rfDead}} {
+		if _, _, _, ok := cd.next(b); ok {
+			t.Errorf("next(%v) decoded", b)
+		}
+		if _, _, ok := cd.number(b); ok {
+			t.Errorf("number(%v) decoded", b)
+		}
+		if _, _, _, _, ok := cd.head(b); ok {
+			t.Errorf("head(%v) decoded", b)
+		}
+	}
 }
 
 // TestRawRefEdits edits the undecoded references of a record at random
 // (getRef, setRef, delRef, which remember the last reference found) and
 // checks each answer and the final set against a decoded copy edited
-// alike.
+// alike. Long references get tombstones (delRef), which every walk must
+// skip, and which must change only the bytes the record says it changed.
 func TestRawRefEdits(t *testing.T) {
 	const bs = 256
 	st := &store{bs: bs, size: 2}
@@ -129,7 +143,7 @@ func TestRawRefEdits(t *testing.T) {
 	cd := st.codec(self)
 	for round := range 200 {
 		var model edgeSet
-		for range rng.IntN(30) {
+		for range rng.IntN(60) {
 			model.set(st.lightNumber(self, 1+rng.IntN(200)), edgeRef{dir: gdi.Directed, origin: self, target: uint64(1)<<48 | bs})
 		}
 		img := encodeRecord(vertexKind, &record{es: slices.Clone(model)}, cd)
@@ -137,9 +151,14 @@ func TestRawRefEdits(t *testing.T) {
 		if err := decodeRecord(r, vertexKind, img, cd); err != nil {
 			t.Fatal(err)
 		}
+		orig := slices.Clone(r.raw)
 		for step := range 100 {
 			n := st.lightNumber(self, 1+rng.IntN(200))
-			switch rng.IntN(3) {
+			op := rng.IntN(3)
+			if round%2 == 1 && op == 1 {
+				op = 2 // rounds without setRef, which keep r.edit on
+			}
+			switch op {
 			case 0:
 				got, ok := r.getRef(n)
 				want, wok := model.get(n)
@@ -156,8 +175,72 @@ func TestRawRefEdits(t *testing.T) {
 				}
 			}
 		}
+		checkEdited(t, r, orig, model, cd)
 		if got := r.refList(); !slices.Equal(got, model) && !(len(got) == 0 && len(model) == 0) {
 			t.Fatalf("round %d: references %v, want %v", round, got, model)
 		}
+	}
+}
+
+// checkEdited checks the undecoded references of r against model: every
+// walk (cursor, number, head, degrees, checkRefs, a re-encoded image) sees
+// the references of model and skips tombstones, and with r.edit on, raw
+// differs from orig, the references it was decoded from, only where edit
+// says.
+func checkEdited(t *testing.T, r *record, orig []byte, model edgeSet, cd refCodec) {
+	t.Helper()
+	if r.raw == nil {
+		return
+	}
+	if r.edit.on {
+		if len(r.raw) != len(orig) {
+			t.Fatalf("edit on, but references of %d bytes, were %d", len(r.raw), len(orig))
+		}
+		if !bytes.Equal(r.raw[:r.edit.lo], orig[:r.edit.lo]) || !bytes.Equal(r.raw[r.edit.hi:], orig[r.edit.hi:]) {
+			t.Fatalf("references changed outside [%d, %d)", r.edit.lo, r.edit.hi)
+		}
+	}
+	var got edgeSet
+	for c := r.cursor(); ; {
+		n, x, ok := c.next()
+		if !ok {
+			break
+		}
+		got = append(got, edgeEntry{n, x})
+	}
+	if !slices.Equal(got, model) {
+		t.Fatalf("cursor: %v, want %v", got, model)
+	}
+	var nums, heads []uint64
+	for b := r.raw; len(b) > 0; {
+		n, size, ok := cd.number(b)
+		if !ok {
+			break
+		}
+		nums, b = append(nums, n), b[size:]
+	}
+	for b := r.raw; len(b) > 0; {
+		n, _, _, rest, ok := cd.head(b)
+		if !ok {
+			break
+		}
+		heads, b = append(heads, n), rest
+	}
+	if want := model.nums(); !slices.Equal(nums, want) || !slices.Equal(heads, want) {
+		t.Fatalf("number walk %v, head walk %v, want %v", nums, heads, want)
+	}
+	if err := checkRefs(r.raw, r.nraw, cd); err != nil || r.nraw != len(model) {
+		t.Fatalf("checkRefs: %v; %d references, want %d", err, r.nraw, len(model))
+	}
+	d, in, out := r.countDegrees(cd.self)
+	if r.hdr && r.deg != [3]uint64{d, in, out} {
+		t.Fatalf("degrees kept %v, counted %v", r.deg, []uint64{d, in, out})
+	}
+	back := new(record)
+	if err := decodeRecord(back, vertexKind, encodeRecord(vertexKind, r, cd), cd); err != nil {
+		t.Fatal(err)
+	}
+	if got := back.refList(); !slices.Equal(got, model) {
+		t.Fatalf("re-encoded: %v, want %v", got, model)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/gdi-go/gdi/dht"
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/index"
+	"github.com/gdi-go/gdi/internal/invariants"
 	"github.com/gdi-go/gdi/rma"
 	"github.com/gdi-go/gdi/txn"
 )
@@ -459,8 +460,9 @@ func (st *store) blocksFor(l int) int {
 }
 
 // writeImage writes img over the blocks chain (primary first): the
-// continuation blocks first, the primary block last.
-func (st *store) writeImage(k kind, version uint64, chain []uint64, img imageParts) error {
+// continuation blocks first, the primary block last. Continuation blocks
+// that dirty says are unchanged are left as they are.
+func (st *store) writeImage(k kind, version uint64, chain []uint64, img imageParts, dirty dirtySpan) error {
 	bp := st.blockBuf()
 	defer st.putBlockBuf(bp)
 	size := img.len()
@@ -473,6 +475,9 @@ func (st *store) writeImage(k kind, version uint64, chain []uint64, img imagePar
 		return 0
 	}
 	for i, off := 1, first; i < len(chain); i, off = i+1, off+c {
+		if !dirty.covers(off, off+c) {
+			continue
+		}
 		blk := (*bp)[:contHeader+min(max(size-off, 0), c)]
 		binary.LittleEndian.PutUint64(blk, markerCont)
 		binary.LittleEndian.PutUint64(blk[8:], next(i))
@@ -781,6 +786,7 @@ func (st *store) apply(changes []change) (freed []uint64, err error) {
 	type plan struct {
 		chain []uint64
 		img   imageParts
+		dirty dirtySpan
 	}
 	var pbuf [4]plan // most commits change a few holders
 	plans := pbuf[:min(len(changes), len(pbuf))]
@@ -830,7 +836,7 @@ func (st *store) apply(changes []change) (freed []uint64, err error) {
 			freed = append(freed, chain[need:]...)
 			chain = chain[:need]
 		}
-		plans[i] = plan{chain, b}
+		plans[i] = plan{chain, b, dirtyOf(c, b, chain)}
 	}
 	version, err := st.nextVersion()
 	if err != nil {
@@ -855,8 +861,11 @@ func (st *store) apply(changes []change) (freed []uint64, err error) {
 			}
 			continue
 		}
-		if err := st.writeImage(c.k, version, plans[i].chain, plans[i].img); err != nil {
+		if err := st.writeImage(c.k, version, plans[i].chain, plans[i].img, plans[i].dirty); err != nil {
 			return nil, err
+		}
+		if invariants.Enabled && plans[i].dirty.some {
+			st.checkWritten(c, plans[i].img)
 		}
 	}
 	return freed, nil
