@@ -474,7 +474,7 @@ func (st *store) reindex(changes []change) (undo func(), err error) {
 			}
 			diff(vertexKind, rank, d.keys(vertexKind, c.old), d.keys(vertexKind, c.new), c.n, c.n)
 			if lightToo && c.head == nil { // else the references stayed
-				oldLight, newLight := lightEdges(c.n, c.old), lightEdges(c.n, c.new)
+				oldLight, newLight := lightEdges(c.n, c.oldRefs()), lightEdges(c.n, c.new)
 				for e, r := range oldLight {
 					diff(edgeKind, rank, d.keys(edgeKind, r), d.keys(edgeKind, newLight[e]), e, e)
 				}

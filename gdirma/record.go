@@ -83,10 +83,14 @@ type record struct {
 	lastFound foundRef
 	// edit tells how raw differs from the references of the image the
 	// record was decoded from, so that a commit can write back only the
-	// blocks that changed; own that raw belongs to this record alone and
-	// may be changed in place.
+	// blocks that changed; own who else may hold raw.
 	edit rawEdit
-	own  bool
+	own  rawOwner
+	// undo, with own == ownOrig, lists the references turned into
+	// tombstones in place, in the bytes the transaction's committed copy
+	// shares: what a commit needs to see that copy's references as they
+	// were (change.oldRefs).
+	undo []deadPatch
 	// imgLen is the length of the whole image the record was decoded
 	// from, if it was read whole.
 	imgLen int
@@ -112,6 +116,34 @@ func (e *rawEdit) add(lo, hi int) {
 		return
 	}
 	e.lo, e.hi = min(e.lo, lo), max(e.hi, hi)
+}
+
+// rawOwner tells who may share the bytes of a record's references.
+type rawOwner uint8
+
+const (
+	ownNone rawOwner = iota // anyone: copied before any change
+	ownSelf                 // the record alone: changed in place
+	// only the transaction's committed copy of the record (txObj.orig):
+	// changed in place, keeping the bytes overwritten (record.undo).
+	ownOrig
+)
+
+// deadPatch is a reference that was turned into a tombstone in place: its
+// offset in raw and its bytes.
+type deadPatch struct {
+	off int
+	b   []byte
+}
+
+// restored returns a copy of raw with the references of patches put
+// back.
+func restored(raw []byte, patches []deadPatch) []byte {
+	raw = slices.Clone(raw)
+	for i := len(patches) - 1; i >= 0; i-- {
+		copy(raw[patches[i].off:], patches[i].b)
+	}
+	return raw
 }
 
 // edgeRef is what a vertex holder keeps of each incident edge: enough to
@@ -156,7 +188,8 @@ func (x edgeRef) asRecord(n uint64) *record {
 // clone returns a deep copy of r.
 func (r *record) clone() *record {
 	c := *r
-	r.own, c.own = false, false // they share raw now
+	r.own, c.own = ownNone, ownNone // they share raw now
+	c.undo = slices.Clone(r.undo)
 	c.labels = slices.Clone(r.labels)
 	c.props = slices.Clone(r.props)
 	c.es = slices.Clone(r.es)
@@ -262,7 +295,7 @@ func (r *record) setRef(n uint64, x edgeRef) {
 	off, size, old, had := r.rawFind(n)
 	var tmp [32]byte // a reference takes at most 29 bytes
 	r.raw = slices.Concat(r.raw[:off], r.cd.append(tmp[:0], n, x), r.raw[off+size:])
-	r.edit.on, r.own = false, true
+	r.edit.on, r.own = false, ownSelf
 	if !had {
 		r.nraw++
 	}
@@ -288,15 +321,18 @@ func (r *record) delRef(n uint64) bool {
 	case r.edit.on && len(r.raw) > int(r.cd.bs):
 		// Most likely a long image: the reference becomes a tombstone,
 		// so that the commit need not move the ones after it.
-		if !r.own {
-			r.raw, r.own = slices.Clone(r.raw), true
+		switch r.own {
+		case ownNone:
+			r.raw, r.own = slices.Clone(r.raw), ownSelf
+		case ownOrig:
+			r.undo = append(r.undo, deadPatch{off, slices.Clone(r.raw[off : off+size])})
 		}
 		kill(r.raw[off : off+size])
 		r.edit.add(off, off+size)
 		r.lastFound = foundRef{}
 	default:
 		r.raw = slices.Concat(r.raw[:off], r.raw[off+size:])
-		r.edit.on, r.own = false, true
+		r.edit.on, r.own = false, ownSelf
 	}
 	r.adjustDegrees(old, true, edgeRef{}, false)
 	return true
@@ -387,7 +423,7 @@ type foundRef struct {
 // c, the whole committed record of the same version.
 func (r *record) takeRefs(c *record) {
 	r.raw, r.nraw, r.es, r.deg, r.hdr, r.cd, r.partial = c.raw, c.nraw, c.es, c.deg, c.hdr, c.cd, false
-	r.edit, r.own, c.own = c.edit, false, false
+	r.edit, r.own, c.own = c.edit, ownNone, ownNone
 }
 
 // degrees returns the degree, in-degree and out-degree of vertex n: those

@@ -27,8 +27,8 @@ import (
 // A removed reference can also be left in place as a tombstone (dead):
 // the flags byte rfDead (a direction without an end, which no reference
 // has) and a byte giving the tombstone's whole length, 2 to 255, then
-// that many bytes less two of anything. The walks below skip tombstones,
-// so a reference can be removed from a long image without moving the ones
+// that many bytes less two of anything. next and head skip tombstones,
+// number reports each as an entry of number 0, so a reference can be removed from a long image without moving the ones
 // after it, and the commit writes back only the block it was in (see
 // record.edit).
 const (
@@ -209,15 +209,18 @@ func refSize(f byte) (size int, explicit bool) {
 // if f&rfOrigin is set, its target if f&rfTarget is. ok is false if b is
 // malformed.
 func (c refCodec) head(b []byte) (n uint64, f byte, label uint32, rest []byte, ok bool) {
+	if len(b) > 0 && b[0] == rfDead {
+		d, ok := deadRun(b)
+		if !ok {
+			return 0, 0, 0, nil, false
+		}
+		b = b[d:]
+	}
 	n, size, ok := c.number(b)
 	if !ok {
 		return 0, 0, 0, nil, false
 	}
 	rest = b[size:]
-	if b[0] == rfDead {
-		d, _ := deadRun(b) // number checked it
-		b, size = b[d:], size-d
-	}
 	f = b[0]
 	if (f&rfDir != 0 && f&(rfOrigin|rfTarget) == 0) || (f&rfSlot != 0 && n == c.base) {
 		return 0, 0, 0, nil, false // no end is this vertex, or slot 0
@@ -232,36 +235,32 @@ func (c refCodec) head(b []byte) (n uint64, f byte, label uint32, rest []byte, o
 	return n, f, label, rest, true
 }
 
-// refSizes is refSize of every flags byte.
+// refSizes is refSize of every flags byte; for a tombstone, the least
+// length of one.
 var refSizes = func() (t [256]uint8) {
 	for f := range t {
 		size, _ := refSize(byte(f))
 		t[f] = uint8(size)
 	}
+	t[rfDead] = 2
 	return t
 }()
 
 // number returns the edge number and the length of the reference at the
 // start of b, for walks that look for one number. ok is false if b is
-// malformed. Like next and head, it skips tombstones first: the length
-// then counts them too. At tombstones that end b, ok is false as at the
-// end of b.
+// malformed. A tombstone is an entry of number 0, which no edge has.
 func (c refCodec) number(b []byte) (n uint64, size int, ok bool) {
 	if len(b) < 1 {
 		return 0, 0, false
 	}
 	f := b[0]
-	if f == rfDead {
-		d, ok := deadRun(b)
-		if !ok {
-			return 0, 0, false
-		}
-		n, size, ok = c.number(b[d:])
-		return n, size + d, ok
-	}
 	size = int(refSizes[f])
 	if len(b) < size {
 		return 0, 0, false
+	}
+	if f == rfDead {
+		size = int(b[1])
+		return 0, size, size >= 2 && size <= len(b)
 	}
 	if f&rfSlot != 0 {
 		return c.base | uint64(binary.LittleEndian.Uint16(b[1:])), size, true

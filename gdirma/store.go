@@ -681,6 +681,19 @@ type change struct {
 	// as long as the old ones and within the primary block: the change
 	// is written over them in place.
 	head []byte
+	// undo, if set, is what the new record turned into tombstones in the
+	// references it shares with old (record.undo).
+	undo []deadPatch
+}
+
+// oldRefs returns the old record with its references as committed.
+func (c change) oldRefs() *record {
+	if len(c.undo) == 0 || c.old == nil || c.old.raw == nil {
+		return c.old
+	}
+	r := *c.old
+	r.raw, r.own, r.lastFound = restored(c.old.raw, c.undo), ownSelf, foundRef{}
+	return &r
 }
 
 // apply installs changes, which the caller has locked for writing (or the

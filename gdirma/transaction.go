@@ -285,6 +285,7 @@ func (tx *Transaction) full(n uint64, r *record) error {
 	r.takeRefs(c)
 	if o := tx.objs[vertexKind].get(n); o != nil && o.rec == r && tx.typ == gdi.SingleProcessTransaction {
 		o.orig, o.chain = c, chain // for the commit; collective ones write nothing
+		r.own = ownOrig            // c is the only other holder of its references
 	}
 	return nil
 }
@@ -496,7 +497,7 @@ func (tx *Transaction) commit() error {
 				if err := o.orig.decodeHeadNow(); err != nil {
 					return gdi.Errorf(gdi.ErrIntern, "gdirma: vertex %v: %v", bgdl.DPtr(it.n), err)
 				}
-				c.old, c.chain = o.orig, o.chain
+				c.old, c.chain, c.undo = o.orig, o.chain, o.rec.undo
 			case o.rec.partial && !o.deleted:
 				// Only the labels and properties can have changed: if
 				// they keep their length, they are written over in place.
