@@ -644,6 +644,7 @@ func (b *bulk) writeHolder(i int, refs []bulkRef, dir byte, imgBuf *[]byte, chai
 	img = binary.AppendUvarint(img, in)
 	img = binary.AppendUvarint(img, out)
 	img = binary.AppendUvarint(img, uint64(len(refs)))
+	refsAt := len(img)
 	cd := b.st.codec(self)
 	for len(own)+len(other) > 0 {
 		var r bulkRef
@@ -666,7 +667,7 @@ func (b *bulk) writeHolder(i int, refs []bulkRef, dir byte, imgBuf *[]byte, chai
 		}
 		chain = append(chain, nb)
 	}
-	if err := b.write(vertexKind, chain, img); err != nil {
+	if err := b.write(vertexKind, chain, imageParts{head: img, refs: refsAt}); err != nil {
 		return err
 	}
 	return nil
@@ -683,7 +684,7 @@ func (b *bulk) writeNew(k kind, img []byte) (uint64, error) {
 		}
 		chain = append(chain, nb)
 	}
-	return chain[0], b.write(k, chain, img)
+	return chain[0], b.write(k, chain, imageParts{head: img, refs: -1})
 }
 
 // block takes a block, on this rank while it has one. Blocks of this rank
@@ -718,9 +719,11 @@ func (b *bulk) raise() error {
 	}
 }
 
-// write is store.writeImage with one reused block buffer.
-func (b *bulk) write(k kind, chain []uint64, img []byte) error {
-	st := b.st
+// write is store.writeImage with one reused block buffer, of an image in
+// one piece.
+func (b *bulk) write(k kind, chain []uint64, p imageParts) error {
+	st, img := b.st, p.head
+	fw := walkFences(p, st.codec(chain[0]))
 	if b.blk == nil {
 		b.blk = make([]byte, st.bs)
 	}
@@ -730,7 +733,7 @@ func (b *bulk) write(k kind, chain []uint64, img []byte) error {
 	c := st.bs - contHeader
 	for i := 1; i < len(chain); i++ {
 		l := min(len(rest), c)
-		binary.LittleEndian.PutUint64(blk, markerCont)
+		binary.LittleEndian.PutUint64(blk, markerCont|uint64(fw.next(len(img)-len(rest), c)))
 		next := uint64(0)
 		if i+1 < len(chain) {
 			next = chain[i+1]

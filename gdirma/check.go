@@ -2,6 +2,8 @@ package gdirma
 
 import (
 	"bytes"
+	"fmt"
+	"slices"
 
 	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/gdi"
@@ -32,11 +34,23 @@ func (db *Database) CheckHolders() error {
 			if !bytes.Equal(img.bytes, encodeRecord(k, r, st.codec(n))) {
 				return gdi.Errorf(gdi.ErrIntern, "gdirma: %v holder %v: the image is not what encodeRecord writes", k, bgdl.DPtr(n))
 			}
+			if err := st.checkFences(n, encodeParts(k, r, st.codec(n)), img.fences); err != nil {
+				return gdi.Errorf(gdi.ErrIntern, "gdirma: %v holder %v: %v", k, bgdl.DPtr(n), err)
+			}
 			return nil
 		})
 		if err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// checkFences checks the fences of the continuation blocks of holder n
+// against those of its image p.
+func (st *store) checkFences(n uint64, p imageParts, got []uint16) error {
+	if want := st.fencesOf(n, p); !slices.Equal(got, want) && len(got)+len(want) > 0 {
+		return fmt.Errorf("continuation blocks have fences %v, want %v", got, want)
 	}
 	return nil
 }

@@ -54,7 +54,7 @@ import (
 // changes (blocks and holder images, the DHT, the index trees): a restore
 // refuses other versions.
 const (
-	checkpointFormat = 2 // 2: the control window has the log's sequence word
+	checkpointFormat = 3 // 2: the control window has the log's sequence word; 3: fences, tombstones
 	manifestName     = "manifest.json"
 	rankFileMagic    = "GDIRMACK"
 )

@@ -25,7 +25,7 @@
 // holder, 0} for edges numbered by their holder.
 //
 // Each block begins with a marker word (primary of a vertex, primary of an
-// edge, continuation) and the DPtr of the next block. The primary block
+// edge, continuation with its fence) and the DPtr of the next block. The primary block
 // adds the version of the committed holder and the length of its byte
 // image; the image follows, continued in as many blocks as needed:
 //
@@ -50,7 +50,10 @@
 // A reference removed from a long image is overwritten by a tombstone of
 // its size rather than cut out (refcodec.go), so the image keeps its
 // length and the commit writes only the blocks that changed (dirty.go);
-// tombstones go when the references are next spliced or re-encoded.
+// tombstones go when the references are next spliced or re-encoded. The
+// marker of each continuation block says where the first entry starting
+// in it begins (its fence, fences.go), so that a search for one reference
+// in a long image halves the blocks and walks only one.
 //
 // Both ends of an edge keep a reference to it with its direction and ends.
 // A lightweight edge (at most one label, no properties) is nothing but

@@ -434,6 +434,13 @@ func metamorphicRank(c rma.Comm, dbp *gdi.Database, seed uint64, steps, restoreA
 			ids = slices.DeleteFunc(ids, func(s string) bool { return s == dl })
 		}
 	}
+	// Every rank's holders read back as the encoder writes them, with the
+	// fences it would give their blocks.
+	if h, ok := db.(interface{ CheckHolders() error }); ok {
+		if err := h.CheckHolders(); err != nil {
+			return "", err
+		}
+	}
 	// The query transcripts of all ranks, in step order.
 	all, err := c.Allgatherv([]byte(strings.Join(transcript, "\n")))
 	if err != nil {

@@ -92,8 +92,10 @@ type record struct {
 	// were (change.oldRefs).
 	undo []deadPatch
 	// imgLen is the length of the whole image the record was decoded
-	// from, if it was read whole.
-	imgLen int
+	// from, if it was read whole, and rawOff where its references begin;
+	// fences are the fences of its continuation blocks (fences.go).
+	imgLen, rawOff int
+	fences         []uint16
 
 	// edges only.
 	dir            gdi.DirectionType
@@ -393,7 +395,8 @@ func (r *record) rawFind(n uint64) (off, size int, x edgeRef, found bool) {
 		_, x, _, _ = r.cd.next(r.raw[f.off:])
 		return f.off, f.size, x, true
 	}
-	for b := r.raw; len(b) > 0; {
+	off = r.walkFrom(n)
+	for b := r.raw[off:]; len(b) > 0; {
 		e, sz, ok := r.cd.number(b)
 		if !ok || e > n {
 			break // !ok cannot happen: decodeRecord checked every entry
@@ -424,6 +427,7 @@ type foundRef struct {
 func (r *record) takeRefs(c *record) {
 	r.raw, r.nraw, r.es, r.deg, r.hdr, r.cd, r.partial = c.raw, c.nraw, c.es, c.deg, c.hdr, c.cd, false
 	r.edit, r.own, c.own = c.edit, ownNone, ownNone
+	r.imgLen, r.rawOff, r.fences = c.imgLen, c.rawOff, c.fences
 }
 
 // degrees returns the degree, in-degree and out-degree of vertex n: those
@@ -573,23 +577,29 @@ func encodeParts(k kind, r *record, cd refCodec) imageParts {
 		b = binary.AppendUvarint(b, in)
 		b = binary.AppendUvarint(b, out)
 		if reuse {
-			return imageParts{binary.AppendUvarint(b, uint64(r.nraw)), r.raw}
+			b = binary.AppendUvarint(b, uint64(r.nraw))
+			return imageParts{b, r.raw, len(b)}
 		}
 		es := r.refList()
 		b = binary.AppendUvarint(b, uint64(len(es)))
+		refs := len(b)
 		for _, ee := range es {
 			b = cd.append(b, ee.n, ee.ref)
 		}
-		return imageParts{head: b}
+		return imageParts{head: b, refs: refs}
 	}
 	b = append(b, byte(r.dir))
 	b = binary.LittleEndian.AppendUint64(b, r.origin)
-	return imageParts{head: binary.LittleEndian.AppendUint64(b, r.target)}
+	return imageParts{head: binary.LittleEndian.AppendUint64(b, r.target), refs: -1}
 }
 
 // imageParts is an image given as two pieces, head then tail, written as
-// one.
-type imageParts struct{ head, tail []byte }
+// one. refs is the offset where the edge references of a vertex begin
+// (-1 for an edge).
+type imageParts struct {
+	head, tail []byte
+	refs       int
+}
 
 func (p imageParts) len() int { return len(p.head) + len(p.tail) }
 
@@ -842,7 +852,7 @@ func decodeImage(r *record, k kind, b []byte, cd refCodec, headLater bool) error
 			}
 		}
 		raw := b
-		r.cd = cd
+		r.cd, r.rawOff = cd, r.imgLen-len(raw)
 		if ne > 0 {
 			r.raw, r.nraw, r.edit = raw, int(ne), rawEdit{on: true}
 		}

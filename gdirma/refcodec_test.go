@@ -135,6 +135,8 @@ func TestRefCodecRejectsGarbage(t *testing.T) {
 // checks each answer and the final set against a decoded copy edited
 // alike. Long references get tombstones (delRef), which every walk must
 // skip, and which must change only the bytes the record says it changed.
+// Most rounds give the record the fences of its blocks, so that rawFind
+// starts its walks from them.
 func TestRawRefEdits(t *testing.T) {
 	const bs = 256
 	st := &store{bs: bs, size: 2}
@@ -146,10 +148,18 @@ func TestRawRefEdits(t *testing.T) {
 		for range rng.IntN(60) {
 			model.set(st.lightNumber(self, 1+rng.IntN(200)), edgeRef{dir: gdi.Directed, origin: self, target: uint64(1)<<48 | bs})
 		}
-		img := encodeRecord(vertexKind, &record{es: slices.Clone(model)}, cd)
+		head := &record{es: slices.Clone(model)}
+		if round%3 == 2 { // labels and properties that fill blocks
+			head.props = []property{{1, gdi.Bytes(make([]byte, 300+rng.IntN(500)))}}
+		}
+		parts := encodeParts(vertexKind, head, cd)
+		img := append(slices.Clone(parts.head), parts.tail...)
 		r := new(record)
 		if err := decodeRecord(r, vertexKind, img, cd); err != nil {
 			t.Fatal(err)
+		}
+		if round%4 != 0 { // as read from blocks, with fences for rawFind
+			r.fences = st.fencesOf(self, parts)
 		}
 		orig := slices.Clone(r.raw)
 		for step := range 100 {

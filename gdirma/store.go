@@ -20,10 +20,11 @@ import (
 // Block layout. Every block of a holder starts with a marker word and the
 // DPtr of the next block of the holder (Null ends the chain). The primary
 // block adds the version of the committed holder and the length of its
-// byte image.
+// byte image. The marker of a continuation block ends with its fence (16
+// bits, see fences.go).
 const (
 	markerPrimary = uint64(0x4744495052494d00)  // "GDIPRIM\x00" | kind
-	markerCont    = uint64(0x47444943_4f4e5400) // "GDICONT\x00"
+	markerCont    = uint64(0x47444943_4f4e0000) // "GDICON" | fence
 	primaryHeader = 32
 	contHeader    = 16
 	// prefixLead is how much of a primary block a prefix read gets first.
@@ -258,6 +259,7 @@ type image struct {
 	chain   []uint64 // the blocks, primary first (if asked for)
 	bytes   []byte   // the image, or its first part (prefix reads)
 	length  int      // of the whole image
+	fences  []uint16 // of the continuation blocks, if read
 	// pooled, for prefix reads, is the block buffer bytes lies in, until
 	// releaseImage.
 	pooled *[]byte
@@ -361,9 +363,14 @@ func (st *store) readImage(n uint64, prefix, chain bool) (img image, ok bool, er
 		if err := st.get(blk, next, 0); err != nil {
 			return img, false, err
 		}
-		if binary.LittleEndian.Uint64(blk) != markerCont {
+		marker := binary.LittleEndian.Uint64(blk)
+		if marker&^0xffff != markerCont {
 			return img, false, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: block %v is no continuation", bgdl.DPtr(n), bgdl.DPtr(next))
 		}
+		if blocks == 1 {
+			img.fences = make([]uint16, 0, st.blocksFor(length)-1)
+		}
+		img.fences = append(img.fences, uint16(marker))
 		if chain {
 			img.chain = append(img.chain, next)
 		}
@@ -428,7 +435,7 @@ func (st *store) loadInto(r *record, k kind, n uint64, prefix, chain bool) (ok b
 	if err != nil {
 		return false, nil, nil, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: %v", bgdl.DPtr(n), err)
 	}
-	r.version = img.version
+	r.version, r.fences = img.version, img.fences
 	r.home = bgdl.DPtr(n).Rank()
 	return true, img.chain, single, nil
 }
@@ -445,7 +452,7 @@ func (st *store) loadRefs(n uint64) (*record, []uint64, error) {
 	if err := decodeImage(r, vertexKind, img.bytes, st.codec(n), true); err != nil {
 		return nil, nil, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: %v", bgdl.DPtr(n), err)
 	}
-	r.version = img.version
+	r.version, r.fences = img.version, img.fences
 	r.home = bgdl.DPtr(n).Rank()
 	return r, img.chain, nil
 }
@@ -461,8 +468,9 @@ func (st *store) blocksFor(l int) int {
 
 // writeImage writes img over the blocks chain (primary first): the
 // continuation blocks first, the primary block last. Continuation blocks
-// that dirty says are unchanged are left as they are.
-func (st *store) writeImage(k kind, version uint64, chain []uint64, img imageParts, dirty dirtySpan) error {
+// that dirty says are unchanged are left as they are. fences, if set, are
+// those of the blocks, else they are found.
+func (st *store) writeImage(k kind, version uint64, chain []uint64, img imageParts, dirty dirtySpan, fences []uint16) error {
 	bp := st.blockBuf()
 	defer st.putBlockBuf(bp)
 	size := img.len()
@@ -474,12 +482,19 @@ func (st *store) writeImage(k kind, version uint64, chain []uint64, img imagePar
 		}
 		return 0
 	}
+	fw := walkFences(img, st.codec(chain[0]))
 	for i, off := 1, first; i < len(chain); i, off = i+1, off+c {
+		var fence uint16
+		if len(fences) == len(chain)-1 {
+			fence = fences[i-1]
+		} else {
+			fence = fw.next(off, c)
+		}
 		if !dirty.covers(off, off+c) {
 			continue
 		}
 		blk := (*bp)[:contHeader+min(max(size-off, 0), c)]
-		binary.LittleEndian.PutUint64(blk, markerCont)
+		binary.LittleEndian.PutUint64(blk, markerCont|uint64(fence))
 		binary.LittleEndian.PutUint64(blk[8:], next(i))
 		img.copyAt(blk[contHeader:], off)
 		if err := st.put(blk, chain[i], 0); err != nil {
@@ -874,7 +889,11 @@ func (st *store) apply(changes []change) (freed []uint64, err error) {
 			}
 			continue
 		}
-		if err := st.writeImage(c.k, version, plans[i].chain, plans[i].img, plans[i].dirty); err != nil {
+		var fences []uint16
+		if plans[i].dirty.some {
+			fences = c.new.fences // the layout is the one read
+		}
+		if err := st.writeImage(c.k, version, plans[i].chain, plans[i].img, plans[i].dirty, fences); err != nil {
 			return nil, err
 		}
 		if invariants.Enabled && plans[i].dirty.some {
