@@ -124,14 +124,15 @@ type store struct {
 	// redo, if set, makes commits durable: see redoHook.
 	redo redoHook
 
-	bufs *sync.Pool // of *[]byte, one block each
+	bufs   *sync.Pool // of *[]byte, one block each
+	images *imagePool
 
 	forest *index.Forest // entries of explicit indexes (index.go)
 	idx    *indexTrees
 }
 
 func newStore(comm rma.Comm, p Params, tag uint16) (*store, error) {
-	st := &store{tag: tag, comm: comm, rank: comm.Rank(), size: comm.Size(), bs: p.BlockSize, bufs: &sync.Pool{}}
+	st := &store{tag: tag, comm: comm, rank: comm.Rank(), size: comm.Size(), bs: p.BlockSize, bufs: &sync.Pool{}, images: new(imagePool)}
 	var err error
 	st.pool, err = bgdl.NewPool(comm, bgdl.Config{BlockSize: p.BlockSize, Blocks: p.MemoryPerRank / p.BlockSize})
 	if err != nil {
@@ -291,6 +292,12 @@ func (st *store) putBlockBuf(b *[]byte) { st.bufs.Put(b) }
 // part of the image that block holds, valid until st.releaseImage(&img).
 // With chain set it lists the blocks.
 func (st *store) readImage(n uint64, prefix, chain bool) (img image, ok bool, err error) {
+	return st.readImageTo(n, prefix, chain, nil)
+}
+
+// readImageTo is readImage that, if into is set, reads a long image into
+// a buffer from st.images, which it appends to *into.
+func (st *store) readImageTo(n uint64, prefix, chain bool, into *[]*[]byte) (img image, ok bool, err error) {
 	if !st.valid(n) {
 		return img, false, nil
 	}
@@ -354,7 +361,13 @@ func (st *store) readImage(n uint64, prefix, chain bool) (img image, ok bool, er
 	if chain {
 		img.chain = append(make([]uint64, 0, st.blocksFor(length)), n)
 	}
-	img.bytes = make([]byte, length)
+	if into != nil && length >= minPooledImage {
+		b := st.images.get(length)
+		*into = append(*into, b)
+		img.bytes = *b
+	} else {
+		img.bytes = make([]byte, length)
+	}
 	have := copy(img.bytes, blk[primaryHeader:primaryHeader+first])
 	for blocks := 1; have < length; blocks++ {
 		if next == 0 || !st.valid(next) || blocks > st.pool.Blocks()*st.size {
@@ -442,9 +455,11 @@ func (st *store) loadInto(r *record, k kind, n uint64, prefix, chain bool) (ok b
 
 // loadRefs reads vertex n whole for its edge references: its labels and
 // properties are left encoded (record.headRaw) until decodeHeadNow. It
-// returns nil if there is no such vertex.
-func (st *store) loadRefs(n uint64) (*record, []uint64, error) {
-	img, ok, err := st.readImage(n, false, true)
+// returns nil if there is no such vertex. A long image lies in a buffer
+// from st.images, appended to *pooled: the record is valid until it is
+// given back.
+func (st *store) loadRefs(n uint64, pooled *[]*[]byte) (*record, []uint64, error) {
+	img, ok, err := st.readImageTo(n, false, true, pooled)
 	if err != nil || !ok || img.k != vertexKind {
 		return nil, nil, err
 	}

@@ -89,6 +89,9 @@ type Transaction struct {
 	scanBuf  [1]scan // room for the first scan
 	hitBuf   [1]uint64
 	ends     *record // scratch of vertexHolder.walkIncident, made on first use
+	// images are the pooled buffers of long images the transaction read
+	// (store.loadRefs), given back when it ends.
+	images []*[]byte
 	// alias maps numbers of lightweight edges moved to holders of their
 	// own in this transaction to their new numbers.
 	alias map[uint64]uint64
@@ -272,7 +275,7 @@ func (tx *Transaction) full(n uint64, r *record) error {
 	}
 	// r has the labels and properties: the commit decodes those of c
 	// only if it installs over it.
-	c, chain, err := tx.db.st.loadRefs(n)
+	c, chain, err := tx.db.st.loadRefs(n, &tx.images)
 	if err != nil {
 		if gdi.ErrorClass(err) == gdi.ErrTransactionCritical {
 			return tx.fail("%v", err)
@@ -622,6 +625,9 @@ func (tx *Transaction) end() {
 	}
 	tx.objs = [2]objTable{}
 	tx.scans = nil
+	// No record of the transaction is used any more.
+	tx.db.st.images.put(tx.images)
+	tx.images = nil
 	db := tx.db
 	db.mu.Lock()
 	if tx.slot < len(db.transactions) && db.transactions[tx.slot] == tx {
