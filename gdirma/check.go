@@ -2,6 +2,7 @@ package gdirma
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"slices"
 
@@ -24,7 +25,7 @@ func (db *Database) CheckHolders() error {
 	st := db.st
 	for _, k := range []kind{vertexKind, edgeKind} {
 		err := st.scanRank(db.rank, k, func(n uint64, r *record) error {
-			img, ok, err := st.readImage(n, false, false)
+			img, ok, err := st.readImage(n, false, true)
 			if err != nil || !ok {
 				return gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: %v", bgdl.DPtr(n), err)
 			}
@@ -34,7 +35,7 @@ func (db *Database) CheckHolders() error {
 			if !bytes.Equal(img.bytes, encodeRecord(k, r, st.codec(n))) {
 				return gdi.Errorf(gdi.ErrIntern, "gdirma: %v holder %v: the image is not what encodeRecord writes", k, bgdl.DPtr(n))
 			}
-			if err := st.checkFences(n, encodeParts(k, r, st.codec(n)), img.fences); err != nil {
+			if err := st.checkFences(n, encodeParts(k, r, st.codec(n)), img.chain); err != nil {
 				return gdi.Errorf(gdi.ErrIntern, "gdirma: %v holder %v: %v", k, bgdl.DPtr(n), err)
 			}
 			return nil
@@ -46,9 +47,17 @@ func (db *Database) CheckHolders() error {
 	return nil
 }
 
-// checkFences checks the fences of the continuation blocks of holder n
-// against those of its image p.
-func (st *store) checkFences(n uint64, p imageParts, got []uint16) error {
+// checkFences checks the fences in the markers of the continuation blocks
+// of holder n, chain, against those of its image p.
+func (st *store) checkFences(n uint64, p imageParts, chain []uint64) error {
+	var got []uint16
+	var marker [8]byte
+	for _, b := range chain[1:] {
+		if err := st.get(marker[:], b, 0); err != nil {
+			return err
+		}
+		got = append(got, uint16(binary.LittleEndian.Uint64(marker[:])))
+	}
 	if want := st.fencesOf(n, p); !slices.Equal(got, want) && len(got)+len(want) > 0 {
 		return fmt.Errorf("continuation blocks have fences %v, want %v", got, want)
 	}

@@ -86,7 +86,7 @@ func (db *Database) LoadVertexCSV(req gdi.VertexCSV) error {
 		skipped := 0
 		for i, p := range parsed {
 			home := i % db.comm.Size()
-			r := &record{home: home, labels: slices.Clone(q.Labels), es: edgeSet{}}
+			r := &record{home: int32(home), labels: slices.Clone(q.Labels), es: edgeSet{}}
 			if p.IDs[0] != "" {
 				r.props = append(r.props, property{uint32(gdi.PropertyTypeID), gdi.Bytes([]byte(p.IDs[0]))})
 			}
@@ -177,7 +177,7 @@ func (db *Database) LoadEdgeCSV(req gdi.EdgeCSV) error {
 				continue
 			}
 			home := bgdl.DPtr(origin).Rank()
-			r := &record{home: home, labels: slices.Clone(q.Labels), dir: req.Direction, origin: origin, target: target}
+			r := &record{home: int32(home), labels: slices.Clone(q.Labels), dir: req.Direction, origin: origin, target: target}
 			if !addValues(r, q.Columns, p.Values) {
 				skipped++
 			}

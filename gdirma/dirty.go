@@ -35,11 +35,11 @@ func (d dirtySpan) covers(from, to int) bool {
 func dirtyOf(c change, b imageParts, chain []uint64) dirtySpan {
 	r := c.new
 	if c.k != vertexKind || c.old == nil || !r.edit.on || b.tail == nil || len(chain) == 0 ||
-		c.old.imgLen != b.len() || c.old.version == 0 {
+		int(c.old.imgLen) != b.len() || c.old.version == 0 {
 		return dirtySpan{}
 	}
 	head := len(b.head) // b.tail is r.raw
-	return dirtySpan{some: true, head: head, lo: head + r.edit.lo, hi: head + r.edit.hi}
+	return dirtySpan{some: true, head: head, lo: head + int(r.edit.lo), hi: head + int(r.edit.hi)}
 }
 
 // checkWritten panics if the holder of c does not hold img after a write

@@ -12,13 +12,17 @@ import "sort"
 // entry where it was, so fences stay true through the writes of changed
 // blocks only (dirty.go).
 //
-// A reader that reads a whole image keeps its blocks' fences
-// (record.fences); record.rawFind uses them, while the references have the
+// A reader that reads a whole image of more than minFenced blocks keeps
+// their fences (record.fences); record.rawFind uses them, while the references have the
 // layout they were read in, to search by halving the blocks, then walks at
 // most one block's worth of entries.
 
 // noFence is the fence of a block in which no entry starts.
 const noFence = 0xffff
+
+// minFenced is the number of blocks up to which readers do not keep the
+// fences of an image: walking a few blocks costs little.
+const minFenced = 4
 
 // fenceWalk finds the fences of the blocks of an image, in order, by
 // walking its references once.
@@ -74,10 +78,11 @@ func (st *store) fencesOf(n uint64, p imageParts) []uint16 {
 // reference n may start: the fence of the last block whose first live
 // entry has a number not above n, found by halving the blocks, or 0.
 func (r *record) walkFrom(n uint64) int {
-	if !r.edit.on || len(r.fences) == 0 {
+	fences := r.fences()
+	if !r.edit.on || len(fences) == 0 {
 		return 0
 	}
-	k := sort.Search(len(r.fences), func(j int) bool {
+	k := sort.Search(len(fences), func(j int) bool {
 		at, ok := r.fenceAt(j)
 		if !ok {
 			// No entry starts in the block: it holds labels and
@@ -111,8 +116,8 @@ func (r *record) walkFrom(n uint64) int {
 // is false and at is where the block starts, relative to raw.
 func (r *record) fenceAt(j int) (at int, ok bool) {
 	bs := int(r.cd.bs)
-	at = bs - primaryHeader + j*(bs-contHeader) - r.rawOff
-	f := r.fences[j]
+	at = bs - primaryHeader + j*(bs-contHeader) - int(r.rawOff)
+	f := r.long.fences[j]
 	if f == noFence {
 		return at, false
 	}

@@ -306,7 +306,7 @@ type predicate struct {
 }
 
 func (p predicate) holds(v objView) bool {
-	if p.home >= 0 && v.r.home != p.home {
+	if p.home >= 0 && int(v.r.home) != p.home {
 		return false
 	}
 	if !gdi.IndexCovers(p.labels, p.ptypes, v.Labels(), v.PropertyTypes()) {

@@ -46,7 +46,6 @@ type property struct {
 // transaction's private copy of it.
 type record struct {
 	version uint64 // commit number that wrote it (store only)
-	home    int    // home rank
 
 	labels []uint32   // label numbers, each once, in the order added
 	props  []property // each (type, value) pair once
@@ -73,46 +72,73 @@ type record struct {
 	// partial: a vertex read from its primary block alone, whose edge
 	// references were not read (Transaction.full reads them).
 	partial bool
+	// own tells who else may hold raw.
+	own rawOwner
+	// edges only.
+	dir gdi.DirectionType
 	// headLen is the length of the labels and properties in the image
-	// the record was decoded from.
-	headLen int
+	// the record was decoded from; imgLen the length of the whole image,
+	// if it was read whole, and rawOff where its references begin.
+	headLen, imgLen, rawOff int32
+	home                    int32 // home rank
+	// edit tells how raw differs from the references of the image the
+	// record was decoded from, so that a commit can write back only the
+	// blocks that changed.
+	edit rawEdit
 	// headRaw, if set, holds those labels and properties still encoded
 	// (loadRefs): labels and props are empty until decodeHeadNow.
 	headRaw []byte
 	// lastFound is rawFind's memory.
 	lastFound foundRef
-	// edit tells how raw differs from the references of the image the
-	// record was decoded from, so that a commit can write back only the
-	// blocks that changed; own who else may hold raw.
-	edit rawEdit
-	own  rawOwner
+	// long holds what only records of long images have.
+	long *longRefs
+
+	// edges only.
+	origin, target uint64 // vertex numbers
+}
+
+// longRefs is what a record of a long vertex image may have besides.
+type longRefs struct {
+	// fences are the fences of the continuation blocks of the image read
+	// (fences.go).
+	fences []uint16
 	// undo, with own == ownOrig, lists the references turned into
 	// tombstones in place, in the bytes the transaction's committed copy
 	// shares: what a commit needs to see that copy's references as they
 	// were (change.oldRefs).
 	undo []deadPatch
-	// imgLen is the length of the whole image the record was decoded
-	// from, if it was read whole, and rawOff where its references begin;
-	// fences are the fences of its continuation blocks (fences.go).
-	imgLen, rawOff int
-	fences         []uint16
-
-	// edges only.
-	dir            gdi.DirectionType
-	origin, target uint64 // vertex numbers
 }
+
+// fences returns the fences of the image r was read from, if kept.
+func (r *record) fences() []uint16 {
+	if r.long == nil {
+		return nil
+	}
+	return r.long.fences
+}
+
+// undo returns the references r turned into tombstones in place.
+func (r *record) undo() []deadPatch {
+	if r.long == nil {
+		return nil
+	}
+	return r.long.undo
+}
+
+// homeOf is the home rank of the holder whose primary block is n.
+func homeOf(n uint64) int32 { return int32(bgdl.DPtr(n).Rank()) }
 
 // rawEdit describes the changes to a record's encoded references since
 // they were read. With on set, raw has the length of the references of
 // the image and differs from them in raw[lo:hi] at most: references were
 // only turned into tombstones. Any other change turns it off.
 type rawEdit struct {
+	lo, hi int32
 	on     bool
-	lo, hi int
 }
 
 // add widens the changed range by raw[lo:hi].
-func (e *rawEdit) add(lo, hi int) {
+func (e *rawEdit) add(lo, hi int32) {
 	if e.lo == e.hi {
 		e.lo, e.hi = lo, hi
 		return
@@ -180,7 +206,7 @@ func (x edgeRef) lightweight(n uint64) bool { return isLight(n) && x.holder == 0
 // asRecord returns what the reference knows of edge n as a record: all of
 // a lightweight edge, the structural part of another.
 func (x edgeRef) asRecord(n uint64) *record {
-	r := &record{dir: x.dir, origin: x.origin, target: x.target, home: bgdl.DPtr(x.origin).Rank()}
+	r := &record{dir: x.dir, origin: x.origin, target: x.target, home: homeOf(x.origin)}
 	if x.lightweight(n) && x.label != 0 {
 		r.labels = []uint32{x.label}
 	}
@@ -191,7 +217,9 @@ func (x edgeRef) asRecord(n uint64) *record {
 func (r *record) clone() *record {
 	c := *r
 	r.own, c.own = ownNone, ownNone // they share raw now
-	c.undo = slices.Clone(r.undo)
+	if r.long != nil {
+		c.long = &longRefs{fences: r.long.fences, undo: slices.Clone(r.long.undo)}
+	}
 	c.labels = slices.Clone(r.labels)
 	c.props = slices.Clone(r.props)
 	c.es = slices.Clone(r.es)
@@ -327,10 +355,13 @@ func (r *record) delRef(n uint64) bool {
 		case ownNone:
 			r.raw, r.own = slices.Clone(r.raw), ownSelf
 		case ownOrig:
-			r.undo = append(r.undo, deadPatch{off, slices.Clone(r.raw[off : off+size])})
+			if r.long == nil {
+				r.long = new(longRefs)
+			}
+			r.long.undo = append(r.long.undo, deadPatch{off, slices.Clone(r.raw[off : off+size])})
 		}
 		kill(r.raw[off : off+size])
-		r.edit.add(off, off+size)
+		r.edit.add(int32(off), int32(off+size))
 		r.lastFound = foundRef{}
 	default:
 		r.raw = slices.Concat(r.raw[:off], r.raw[off+size:])
@@ -388,12 +419,12 @@ func (r *record) countDegrees(self uint64) (deg, in, out uint64) {
 // The last reference found is remembered (lastFound), as a lookup is often
 // followed by a change of the same reference: getRef, then delRef.
 func (r *record) rawFind(n uint64) (off, size int, x edgeRef, found bool) {
-	if f := &r.lastFound; f.n == n && f.raw == unsafe.SliceData(r.raw) && f.len == len(r.raw) && f.raw != nil {
+	if f := &r.lastFound; f.n == n && f.raw == unsafe.SliceData(r.raw) && int(f.len) == len(r.raw) && f.raw != nil {
 		if f.size == 0 {
-			return f.off, 0, edgeRef{}, false
+			return int(f.off), 0, edgeRef{}, false
 		}
 		_, x, _, _ = r.cd.next(r.raw[f.off:])
-		return f.off, f.size, x, true
+		return int(f.off), int(f.size), x, true
 	}
 	off = r.walkFrom(n)
 	for b := r.raw[off:]; len(b) > 0; {
@@ -408,7 +439,7 @@ func (r *record) rawFind(n uint64) (off, size int, x edgeRef, found bool) {
 		}
 		off, b = off+sz, b[sz:]
 	}
-	r.lastFound = foundRef{raw: unsafe.SliceData(r.raw), len: len(r.raw), n: n, off: off, size: size}
+	r.lastFound = foundRef{raw: unsafe.SliceData(r.raw), len: int32(len(r.raw)), n: n, off: int32(off), size: int32(size)}
 	return off, size, x, found
 }
 
@@ -416,10 +447,9 @@ func (r *record) rawFind(n uint64) (off, size int, x edgeRef, found bool) {
 // (size 0) in raw, whose first byte and length it names so that the entry
 // is used only for the same raw.
 type foundRef struct {
-	raw       *byte
-	len       int
-	n         uint64
-	off, size int
+	raw            *byte
+	n              uint64
+	len, off, size int32
 }
 
 // takeRefs gives r, a partial record, the edge references and degrees of
@@ -427,7 +457,10 @@ type foundRef struct {
 func (r *record) takeRefs(c *record) {
 	r.raw, r.nraw, r.es, r.deg, r.hdr, r.cd, r.partial = c.raw, c.nraw, c.es, c.deg, c.hdr, c.cd, false
 	r.edit, r.own, c.own = c.edit, ownNone, ownNone
-	r.imgLen, r.rawOff, r.fences = c.imgLen, c.rawOff, c.fences
+	r.imgLen, r.rawOff = c.imgLen, c.rawOff
+	if f := c.fences(); f != nil {
+		r.long = &longRefs{fences: f}
+	}
 }
 
 // degrees returns the degree, in-degree and out-degree of vertex n: those
@@ -561,7 +594,7 @@ func encodeParts(k kind, r *record, cd refCodec) imageParts {
 		panic("gdirma: image of a partial record")
 	}
 	reuse := k == vertexKind && r.raw != nil && r.cd == cd
-	size := r.headLen + 24
+	size := int(r.headLen) + 24
 	if !reuse {
 		size += len(r.raw) + 12*len(r.es)
 	}
@@ -648,7 +681,7 @@ func decodeHead(r *record, b []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	r.headLen = end
+	r.headLen = int32(end)
 	head := b[:end]
 	var s string
 	if np > 0 {
@@ -819,13 +852,13 @@ func decodeRecord(r *record, k kind, b []byte, cd refCodec) error {
 // and properties encoded in r.headRaw (see decodeHeadNow).
 func decodeImage(r *record, k kind, b []byte, cd refCodec, headLater bool) error {
 	var err error
-	r.imgLen = len(b)
+	r.imgLen = int32(len(b))
 	if headLater {
 		end, _, _, err := headEnd(b)
 		if err != nil {
 			return errImage
 		}
-		r.headRaw, r.headLen, b = b[:end], end, b[end:]
+		r.headRaw, r.headLen, b = b[:end], int32(end), b[end:]
 	} else if b, err = decodeHead(r, b); errors.Is(err, errShort) {
 		return errImage
 	}
@@ -852,7 +885,7 @@ func decodeImage(r *record, k kind, b []byte, cd refCodec, headLater bool) error
 			}
 		}
 		raw := b
-		r.cd, r.rawOff = cd, r.imgLen-len(raw)
+		r.cd, r.rawOff = cd, r.imgLen-int32(len(raw))
 		if ne > 0 {
 			r.raw, r.nraw, r.edit = raw, int(ne), rawEdit{on: true}
 		}

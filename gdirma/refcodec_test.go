@@ -159,7 +159,7 @@ func TestRawRefEdits(t *testing.T) {
 			t.Fatal(err)
 		}
 		if round%4 != 0 { // as read from blocks, with fences for rawFind
-			r.fences = st.fencesOf(self, parts)
+			r.long = &longRefs{fences: st.fencesOf(self, parts)}
 		}
 		orig := slices.Clone(r.raw)
 		for step := range 100 {

@@ -380,10 +380,13 @@ func (st *store) readImageTo(n uint64, prefix, chain bool, into *[]*[]byte) (img
 		if marker&^0xffff != markerCont {
 			return img, false, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: block %v is no continuation", bgdl.DPtr(n), bgdl.DPtr(next))
 		}
-		if blocks == 1 {
-			img.fences = make([]uint16, 0, st.blocksFor(length)-1)
+		// The fences of a few blocks would save less than they cost.
+		if nb := st.blocksFor(length); nb > minFenced {
+			if blocks == 1 {
+				img.fences = make([]uint16, 0, nb-1)
+			}
+			img.fences = append(img.fences, uint16(marker))
 		}
-		img.fences = append(img.fences, uint16(marker))
 		if chain {
 			img.chain = append(img.chain, next)
 		}
@@ -448,8 +451,11 @@ func (st *store) loadInto(r *record, k kind, n uint64, prefix, chain bool) (ok b
 	if err != nil {
 		return false, nil, nil, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: %v", bgdl.DPtr(n), err)
 	}
-	r.version, r.fences = img.version, img.fences
-	r.home = bgdl.DPtr(n).Rank()
+	r.version = img.version
+	if img.fences != nil {
+		r.long = &longRefs{fences: img.fences}
+	}
+	r.home = homeOf(n)
 	return true, img.chain, single, nil
 }
 
@@ -467,8 +473,11 @@ func (st *store) loadRefs(n uint64, pooled *[]*[]byte) (*record, []uint64, error
 	if err := decodeImage(r, vertexKind, img.bytes, st.codec(n), true); err != nil {
 		return nil, nil, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: %v", bgdl.DPtr(n), err)
 	}
-	r.version, r.fences = img.version, img.fences
-	r.home = bgdl.DPtr(n).Rank()
+	r.version = img.version
+	if img.fences != nil {
+		r.long = &longRefs{fences: img.fences}
+	}
+	r.home = homeOf(n)
 	return r, img.chain, nil
 }
 
@@ -906,7 +915,7 @@ func (st *store) apply(changes []change) (freed []uint64, err error) {
 		}
 		var fences []uint16
 		if plans[i].dirty.some {
-			fences = c.new.fences // the layout is the one read
+			fences = c.new.fences() // the layout is the one read
 		}
 		if err := st.writeImage(c.k, version, plans[i].chain, plans[i].img, plans[i].dirty, fences); err != nil {
 			return nil, err

@@ -77,12 +77,13 @@ func (i *idScan) scans() bool { return i.k != vertexKind || i.key.label == uint3
 // holders, lock mu, so a transaction is safe (if pointless) to use from
 // several goroutines.
 type Transaction struct {
-	db  *Database
-	typ gdi.TransactionType
+	db       *Database
+	typ      gdi.TransactionType
+	open     bool
+	epochSet bool  // see epoch
+	slot     int32 // in db.transactions, guarded by db.mu
 
 	mu       sync.Mutex
-	open     bool
-	slot     int   // in db.transactions, guarded by db.mu
 	critical error // the first transaction-critical error, if any
 	objs     [2]objTable
 	scans    []scan
@@ -100,14 +101,13 @@ type Transaction struct {
 	// Removing them one by one would cost time quadratic in its degree.
 	freeing uint64
 	// epoch is the commit counter before the first scan (if epochSet).
-	epoch    uint64
-	epochSet bool
+	epoch uint64
 }
 
 var _ gdi.Transaction = (*Transaction)(nil)
 
 func (db *Database) newTransaction(t gdi.TransactionType) *Transaction {
-	tx := &Transaction{db: db, typ: t, open: true, slot: len(db.transactions)}
+	tx := &Transaction{db: db, typ: t, open: true, slot: int32(len(db.transactions))}
 	db.transactions = append(db.transactions, tx)
 	if t == gdi.CollectiveReadTransaction {
 		db.collective++
@@ -500,7 +500,7 @@ func (tx *Transaction) commit() error {
 				if err := o.orig.decodeHeadNow(); err != nil {
 					return gdi.Errorf(gdi.ErrIntern, "gdirma: vertex %v: %v", bgdl.DPtr(it.n), err)
 				}
-				c.old, c.chain, c.undo = o.orig, o.chain, o.rec.undo
+				c.old, c.chain, c.undo = o.orig, o.chain, o.rec.undo()
 			case o.rec.partial && !o.deleted:
 				// Only the labels and properties can have changed: if
 				// they keep their length, they are written over in place.
@@ -514,7 +514,7 @@ func (tx *Transaction) commit() error {
 				c.old = old
 				if old.partial {
 					head := appendHead(nil, o.rec)
-					if len(head) == old.headLen && old.headLen <= st.bs-primaryHeader {
+					if len(head) == int(old.headLen) && int(old.headLen) <= st.bs-primaryHeader {
 						c.head = head
 					} else if c.old, c.chain, err = st.loadImage(it.k, it.n, false, true); err != nil {
 						return gdi.Errorf(gdi.ErrTransactionCommitFail, "%v", err)
@@ -526,7 +526,7 @@ func (tx *Transaction) commit() error {
 				if err := decodeRecord(old, it.k, o.img, st.codec(it.n)); err != nil {
 					return gdi.Errorf(gdi.ErrIntern, "gdirma: vertex %v: %v", bgdl.DPtr(it.n), err)
 				}
-				old.version, old.home = o.base, bgdl.DPtr(it.n).Rank()
+				old.version, old.home = o.base, homeOf(it.n)
 				c.old, c.chain = old, []uint64{it.n}
 			default:
 				old, chain, err := st.loadImage(it.k, it.n, false, true)
@@ -630,7 +630,7 @@ func (tx *Transaction) end() {
 	tx.images = nil
 	db := tx.db
 	db.mu.Lock()
-	if tx.slot < len(db.transactions) && db.transactions[tx.slot] == tx {
+	if int(tx.slot) < len(db.transactions) && db.transactions[tx.slot] == tx {
 		last := db.transactions[len(db.transactions)-1]
 		db.transactions[tx.slot], last.slot = last, tx.slot
 		db.transactions = db.transactions[:len(db.transactions)-1]
@@ -696,7 +696,7 @@ func (tx *Transaction) CreateVertex(id []byte) (gdi.VertexHolder, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &record{home: bgdl.DPtr(n).Rank(), es: edgeSet{}}
+	r := &record{home: homeOf(n), es: edgeSet{}}
 	if len(id) > 0 {
 		r.props = []property{{uint32(gdi.PropertyTypeID), gdi.Bytes(id)}}
 	}
@@ -756,9 +756,9 @@ func (tx *Transaction) CreateEdge(d gdi.DirectionType, origin, target gdi.Vertex
 			return nil, err
 		}
 	}
-	r := &record{home: bgdl.DPtr(n).Rank(), dir: d, origin: on, target: tn}
+	r := &record{home: homeOf(n), dir: d, origin: on, target: tn}
 	if light {
-		r.home = bgdl.DPtr(on).Rank()
+		r.home = homeOf(on)
 	}
 	o := &txObj{rec: r, created: true, dirty: true}
 	if !light {
@@ -805,7 +805,7 @@ func (tx *Transaction) heavy(b *base) error {
 		return err
 	}
 	o.ptr, o.created, o.dirty = ptr, true, true
-	o.rec.home = bgdl.DPtr(ptr).Rank()
+	o.rec.home = homeOf(ptr)
 	return tx.attach(b.num, o.rec.ends(), o.rec)
 }
 
