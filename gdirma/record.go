@@ -1,6 +1,7 @@
 package gdirma
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -809,6 +810,22 @@ func decodeDegrees(r *record, b []byte) ([]byte, error) {
 	}
 	r.hdr = true
 	return b, nil
+}
+
+// adoptHead gives r, whose labels and properties decodeImage left
+// encoded, those of c if they encode alike, and reports whether it did:
+// a commit that did not change them need not decode the old ones. r and c
+// then share them, read-only.
+func (r *record) adoptHead(c *record) bool {
+	if r.headRaw == nil {
+		return false
+	}
+	var buf [256]byte
+	if !bytes.Equal(appendHead(buf[:0], c), r.headRaw) {
+		return false
+	}
+	r.labels, r.props, r.headRaw = c.labels, c.props, nil
+	return true
 }
 
 // decodeHeadNow decodes the labels and properties that decodeImage left

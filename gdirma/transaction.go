@@ -497,8 +497,10 @@ func (tx *Transaction) commit() error {
 			case o.created:
 			case o.orig != nil:
 				// Read whole, and validated unchanged under the lock.
-				if err := o.orig.decodeHeadNow(); err != nil {
-					return gdi.Errorf(gdi.ErrIntern, "gdirma: vertex %v: %v", bgdl.DPtr(it.n), err)
+				if o.deleted || !o.orig.adoptHead(o.rec) {
+					if err := o.orig.decodeHeadNow(); err != nil {
+						return gdi.Errorf(gdi.ErrIntern, "gdirma: vertex %v: %v", bgdl.DPtr(it.n), err)
+					}
 				}
 				c.old, c.chain, c.undo = o.orig, o.chain, o.rec.undo()
 			case o.rec.partial && !o.deleted:
@@ -523,7 +525,11 @@ func (tx *Transaction) commit() error {
 			case o.img != nil:
 				// Read whole from its only block, and validated unchanged.
 				old := new(record)
-				if err := decodeRecord(old, it.k, o.img, st.codec(it.n)); err != nil {
+				err := decodeImage(old, it.k, o.img, st.codec(it.n), true)
+				if err == nil && (o.deleted || !old.adoptHead(o.rec)) {
+					err = old.decodeHeadNow()
+				}
+				if err != nil {
 					return gdi.Errorf(gdi.ErrIntern, "gdirma: vertex %v: %v", bgdl.DPtr(it.n), err)
 				}
 				old.version, old.home = o.base, homeOf(it.n)
