@@ -129,52 +129,6 @@ func (r *record) undo() []deadPatch {
 // homeOf is the home rank of the holder whose primary block is n.
 func homeOf(n uint64) int32 { return int32(bgdl.DPtr(n).Rank()) }
 
-// rawEdit describes the changes to a record's encoded references since
-// they were read. With on set, raw has the length of the references of
-// the image and differs from them in raw[lo:hi] at most: references were
-// only turned into tombstones. Any other change turns it off.
-type rawEdit struct {
-	lo, hi int32
-	on     bool
-}
-
-// add widens the changed range by raw[lo:hi].
-func (e *rawEdit) add(lo, hi int32) {
-	if e.lo == e.hi {
-		e.lo, e.hi = lo, hi
-		return
-	}
-	e.lo, e.hi = min(e.lo, lo), max(e.hi, hi)
-}
-
-// rawOwner tells who may share the bytes of a record's references.
-type rawOwner uint8
-
-const (
-	ownNone rawOwner = iota // anyone: copied before any change
-	ownSelf                 // the record alone: changed in place
-	// only the transaction's committed copy of the record (txObj.orig):
-	// changed in place, keeping the bytes overwritten (record.undo).
-	ownOrig
-)
-
-// deadPatch is a reference that was turned into a tombstone in place: its
-// offset in raw and its bytes.
-type deadPatch struct {
-	off int
-	b   []byte
-}
-
-// restored returns a copy of raw with the references of patches put
-// back.
-func restored(raw []byte, patches []deadPatch) []byte {
-	raw = slices.Clone(raw)
-	for i := len(patches) - 1; i >= 0; i-- {
-		copy(raw[patches[i].off:], patches[i].b)
-	}
-	return raw
-}
-
 // edgeRef is what a vertex holder keeps of each incident edge: enough to
 // answer orientation and neighbour queries and degrees without reading the
 // edge's own holder (the paper's lightweight edge information).
