@@ -369,6 +369,8 @@ func (st *store) readImageTo(n uint64, prefix, chain bool, into *[]*[]byte) (img
 		img.bytes = make([]byte, length)
 	}
 	have := copy(img.bytes, blk[primaryHeader:primaryHeader+first])
+	// The fences of a few blocks would save less than they cost.
+	keepFences := st.blocksFor(length) > minFenced
 	for blocks := 1; have < length; blocks++ {
 		if next == 0 || !st.valid(next) || blocks > st.pool.Blocks()*st.size {
 			return img, false, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v has a broken chain", bgdl.DPtr(n))
@@ -380,10 +382,9 @@ func (st *store) readImageTo(n uint64, prefix, chain bool, into *[]*[]byte) (img
 		if marker&^0xffff != markerCont {
 			return img, false, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: block %v is no continuation", bgdl.DPtr(n), bgdl.DPtr(next))
 		}
-		// The fences of a few blocks would save less than they cost.
-		if nb := st.blocksFor(length); nb > minFenced {
+		if keepFences {
 			if blocks == 1 {
-				img.fences = make([]uint16, 0, nb-1)
+				img.fences = make([]uint16, 0, st.blocksFor(length)-1)
 			}
 			img.fences = append(img.fences, uint16(marker))
 		}
@@ -451,12 +452,17 @@ func (st *store) loadInto(r *record, k kind, n uint64, prefix, chain bool) (ok b
 	if err != nil {
 		return false, nil, nil, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: %v", bgdl.DPtr(n), err)
 	}
-	r.version = img.version
+	r.readFrom(&img, n)
+	return true, img.chain, single, nil
+}
+
+// readFrom gives r, decoded from img, the image of holder n, what the
+// image says besides its bytes.
+func (r *record) readFrom(img *image, n uint64) {
+	r.version, r.home = img.version, homeOf(n)
 	if img.fences != nil {
 		r.long = &longRefs{fences: img.fences}
 	}
-	r.home = homeOf(n)
-	return true, img.chain, single, nil
 }
 
 // loadRefs reads vertex n whole for its edge references: its labels and
@@ -473,11 +479,7 @@ func (st *store) loadRefs(n uint64, pooled *[]*[]byte) (*record, []uint64, error
 	if err := decodeImage(r, vertexKind, img.bytes, st.codec(n), true); err != nil {
 		return nil, nil, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: %v", bgdl.DPtr(n), err)
 	}
-	r.version = img.version
-	if img.fences != nil {
-		r.long = &longRefs{fences: img.fences}
-	}
-	r.home = homeOf(n)
+	r.readFrom(&img, n)
 	return r, img.chain, nil
 }
 
