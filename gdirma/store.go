@@ -264,6 +264,9 @@ type image struct {
 	// pooled, for prefix reads, is the block buffer bytes lies in, until
 	// releaseImage.
 	pooled *[]byte
+	// single: a prefix read found the image whole in the primary block,
+	// and bytes is a copy of its own.
+	single bool
 }
 
 // releaseImage gives back the block buffer of a prefix read.
@@ -352,6 +355,13 @@ func (st *store) readImageTo(n uint64, prefix, chain bool, into *[]*[]byte) (img
 			} else if err := st.get(blk[lead:end], n, lead); err != nil {
 				return img, false, err
 			}
+		}
+		if first == length {
+			// Whole: the caller keeps a copy of just its size, and the
+			// block buffer goes back at once.
+			img.bytes, img.single = make([]byte, first), true
+			copy(img.bytes, blk[primaryHeader:])
+			return img, true, nil
 		}
 		// The caller decodes the prefix from the block buffer itself and
 		// gives it back (releaseImage).
@@ -442,10 +452,8 @@ func (st *store) loadInto(r *record, k kind, n uint64, prefix, chain bool) (ok b
 			return st.loadInto(r, k, n, false, chain)
 		}
 	} else {
-		// A whole image in a prefix read lies in the block buffer, which
-		// r keeps then: it is not given back to the pool.
 		err = decodeRecord(r, k, img.bytes, st.codec(n))
-		if img.pooled != nil {
+		if img.single {
 			single = img.bytes
 		}
 	}
