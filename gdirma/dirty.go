@@ -12,9 +12,9 @@ import (
 // it needs are the ones it has, and only the blocks holding the head
 // (labels, properties, degrees, count) and the changed references differ.
 // It writes those and the primary block (for the version), not the rest:
-// deleting a vertex then costs one or two blocks per neighbour instead of
-// a copy of each neighbour's edges. Under invariants every such write is
-// read back and compared with the whole image.
+// deleting a vertex then writes one or two blocks of each neighbour
+// instead of all of them. Under invariants every such write is read back
+// and compared with the whole image.
 
 // dirtySpan names the bytes of an image that may differ from what its
 // blocks hold: all of them, or (with some set) those before head and

@@ -8,14 +8,14 @@ import "sort"
 // before it, the marker word of every continuation block tells where in
 // the block the first entry (reference or tombstone) that starts there
 // begins: its fence, or noFence if none does (the block holds only labels
-// and properties, or only the middle of one entry). Tombstones keep every
-// entry where it was, so fences stay true through the writes of changed
-// blocks only (dirty.go).
+// and properties, or only the end of the last entry: an entry is shorter
+// than a block). Tombstones keep every entry where it was, so fences stay
+// true through the writes of changed blocks only (dirty.go).
 //
 // A reader that reads a whole image of more than minFenced blocks keeps
-// their fences (record.fences); record.rawFind uses them, while the references have the
-// layout they were read in, to search by halving the blocks, then walks at
-// most one block's worth of entries.
+// their fences (record.fences); while the references keep the layout
+// they were read in, record.rawFind uses them to search by halving the
+// blocks, then walks at most one block's worth of entries.
 
 // noFence is the fence of a block in which no entry starts.
 const noFence = 0xffff
