@@ -723,7 +723,7 @@ func (b *bulk) raise() error {
 // one piece.
 func (b *bulk) write(k kind, chain []uint64, p imageParts) error {
 	st, img := b.st, p.head
-	fw := walkFences(p, st.codec(chain[0]))
+	fw := walkFences(p, st.codec(chain[0]), len(chain))
 	if b.blk == nil {
 		b.blk = make([]byte, st.bs)
 	}

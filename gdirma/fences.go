@@ -15,13 +15,16 @@ import "sort"
 // A reader that reads a whole image of more than minFenced blocks keeps
 // their fences (record.fences); while the references keep the layout
 // they were read in, record.rawFind uses them to search by halving the
-// blocks, then walks at most one block's worth of entries.
+// blocks, then walks at most one block's worth of entries. The blocks of
+// shorter images, whose fences no one reads, have noFence: writing them
+// costs no walk. (An image changes its number of blocks only by a write
+// of all of it.)
 
 // noFence is the fence of a block in which no entry starts.
 const noFence = 0xffff
 
-// minFenced is the number of blocks up to which readers do not keep the
-// fences of an image: walking a few blocks costs little.
+// minFenced is the number of blocks up to which images have no fences:
+// walking a few blocks costs little.
 const minFenced = 4
 
 // fenceWalk finds the fences of the blocks of an image, in order, by
@@ -33,10 +36,10 @@ type fenceWalk struct {
 	cd   refCodec
 }
 
-// walkFences returns a fenceWalk of the references of image p (none for
-// an edge).
-func walkFences(p imageParts, cd refCodec) fenceWalk {
-	if p.refs < 0 {
+// walkFences returns a fenceWalk of the references of image p, written
+// in blocks blocks (none for an edge or a short image).
+func walkFences(p imageParts, cd refCodec, blocks int) fenceWalk {
+	if p.refs < 0 || blocks <= minFenced {
 		return fenceWalk{}
 	}
 	if p.tail != nil {
@@ -66,7 +69,7 @@ func (w *fenceWalk) next(s, c int) uint16 {
 // holder n.
 func (st *store) fencesOf(n uint64, p imageParts) []uint16 {
 	var out []uint16
-	fw := walkFences(p, st.codec(n))
+	fw := walkFences(p, st.codec(n), st.blocksFor(p.len()))
 	c := st.bs - contHeader
 	for off := min(p.len(), st.bs-primaryHeader); off < p.len(); off += c {
 		out = append(out, fw.next(off, c))

@@ -379,8 +379,7 @@ func (st *store) readImageTo(n uint64, prefix, chain bool, into *[]*[]byte) (img
 		img.bytes = make([]byte, length)
 	}
 	have := copy(img.bytes, blk[primaryHeader:primaryHeader+first])
-	// The fences of a few blocks would save less than they cost.
-	keepFences := st.blocksFor(length) > minFenced
+	keepFences := st.blocksFor(length) > minFenced // see fences.go
 	for blocks := 1; have < length; blocks++ {
 		if next == 0 || !st.valid(next) || blocks > st.pool.Blocks()*st.size {
 			return img, false, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v has a broken chain", bgdl.DPtr(n))
@@ -516,7 +515,7 @@ func (st *store) writeImage(k kind, version uint64, chain []uint64, img imagePar
 		}
 		return 0
 	}
-	fw := walkFences(img, st.codec(chain[0]))
+	fw := walkFences(img, st.codec(chain[0]), len(chain))
 	for i, off := 1, first; i < len(chain); i, off = i+1, off+c {
 		var fence uint16
 		if len(fences) == len(chain)-1 {
