@@ -189,11 +189,8 @@ func (tx *Transaction) get(k kind, n uint64) (*txObj, error) {
 	if k == edgeKind && isLight(n) {
 		// A lightweight edge is what its origin's holder says of it.
 		v := tx.db.st.lightOrigin(n)
-		ov, err := tx.get(vertexKind, v)
+		ov, err := tx.getWhole(v)
 		if err != nil || ov == nil || ov.deleted {
-			return nil, err
-		}
-		if err := tx.full(v, ov.rec); err != nil {
 			return nil, err
 		}
 		// One reference of a vertex that may have many: found in place,
@@ -251,19 +248,57 @@ func (tx *Transaction) transient(n uint64) bool {
 // to (an edge of a vertex, an end of an edge). If it is gone, a concurrent
 // commit changed what the transaction read: a transaction-critical error.
 func (tx *Transaction) related(k kind, n uint64) (*txObj, error) {
-	o, err := tx.get(k, n)
+	var o *txObj
+	var err error
+	if k == vertexKind {
+		o, err = tx.getWhole(n)
+	} else {
+		o, err = tx.get(k, n)
+	}
 	if err != nil {
 		return nil, err
 	}
 	if o == nil || o.deleted {
 		return nil, tx.fail("%v %d vanished: a concurrent transaction changed it", k, n)
 	}
-	if k == vertexKind {
-		if err := tx.full(n, o.rec); err != nil {
-			return nil, err
-		}
-	}
 	return o, nil
+}
+
+// getWhole is get of vertex n and then full: the transaction's copy of
+// all of it (deleted ones too; callers check). A vertex not read yet is
+// read whole at once, its labels and properties decoded from the same
+// image, rather than its primary block first.
+func (tx *Transaction) getWhole(n uint64) (*txObj, error) {
+	if o := tx.objs[vertexKind].get(n); o != nil {
+		if o.deleted {
+			return o, nil
+		}
+		return o, tx.full(n, o.rec)
+	}
+	c, chain, err := tx.db.st.loadRefs(n, &tx.images)
+	if err != nil {
+		if gdi.ErrorClass(err) == gdi.ErrTransactionCritical {
+			return nil, tx.fail("%v", err)
+		}
+		return nil, err
+	}
+	if c == nil {
+		return nil, nil
+	}
+	lo := new(loadedObj)
+	r := &lo.r
+	if _, err := decodeHead(r, c.headRaw); err != nil {
+		return nil, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: %v", bgdl.DPtr(n), err)
+	}
+	r.version, r.home = c.version, c.home
+	r.takeRefs(c)
+	lo.o = txObj{rec: r, base: c.version, ptr: n}
+	if tx.typ == gdi.SingleProcessTransaction {
+		lo.o.orig, lo.o.chain = c, chain // as full does
+		r.own = ownOrig
+	}
+	tx.keep(vertexKind, n, &lo.o)
+	return &lo.o, nil
 }
 
 // full reads the edge references of vertex n into r, the transaction's
