@@ -42,11 +42,15 @@
 // A transaction reads a vertex whose whole image fits in its primary block
 // at once. Of a longer one it first reads the first 128 bytes, and if its
 // labels, properties and degrees fit there, reads the edge references only
-// when it needs them (Transaction.full). References stay undecoded bytes
-// until used: edge queries in a transaction that changed no edge read
-// them in place (vertexHolder.quickEdges), and finding or changing one
-// reference walks only the sizes of the others (record.rawFind). A commit
-// writes the references of a changed vertex from its copy as they are.
+// when it needs them (Transaction.full); a vertex needed whole from the
+// start (an end of an edge being changed) is read whole at once
+// (Transaction.getWhole). Long images are read into buffers the
+// transaction gives back when it ends (imagepool.go). References stay
+// undecoded bytes until used: edge queries in a transaction that changed
+// no edge read them in place (vertexHolder.quickEdges), and finding or
+// changing one reference walks only the sizes of the others
+// (record.rawFind). A commit writes the references of a changed vertex
+// from its copy as they are.
 // A reference removed from a long image is overwritten by a tombstone of
 // its size rather than cut out (refcodec.go), so the image keeps its
 // length and the commit writes only the blocks that changed (dirty.go);
