@@ -766,20 +766,19 @@ func decodeDegrees(r *record, b []byte) ([]byte, error) {
 	return b, nil
 }
 
-// adoptHead gives r, whose labels and properties decodeImage left
-// encoded, those of c if they encode alike, and reports whether it did:
-// a commit that did not change them need not decode the old ones. r and c
-// then share them, read-only.
-func (r *record) adoptHead(c *record) bool {
-	if r.headRaw == nil {
-		return false
+// settleHead gives r the labels and properties that decodeImage left
+// encoded: those of c if c is set and encodes them alike, so that a commit
+// that did not change them need not decode the old ones (r and c then
+// share them, read-only), else its own, decoded (decodeHeadNow).
+func (r *record) settleHead(c *record) error {
+	if c != nil && r.headRaw != nil {
+		var buf [256]byte
+		if bytes.Equal(appendHead(buf[:0], c), r.headRaw) {
+			r.labels, r.props, r.headRaw = c.labels, c.props, nil
+			return nil
+		}
 	}
-	var buf [256]byte
-	if !bytes.Equal(appendHead(buf[:0], c), r.headRaw) {
-		return false
-	}
-	r.labels, r.props, r.headRaw = c.labels, c.props, nil
-	return true
+	return r.decodeHeadNow()
 }
 
 // decodeHeadNow decodes the labels and properties that decodeImage left

@@ -275,15 +275,9 @@ func (tx *Transaction) getWhole(n uint64) (*txObj, error) {
 		}
 		return o, tx.full(n, o.rec)
 	}
-	c, chain, err := tx.db.st.loadRefs(n, &tx.images)
-	if err != nil {
-		if gdi.ErrorClass(err) == gdi.ErrTransactionCritical {
-			return nil, tx.fail("%v", err)
-		}
+	c, chain, err := tx.loadRefs(n)
+	if err != nil || c == nil {
 		return nil, err
-	}
-	if c == nil {
-		return nil, nil
 	}
 	lo := new(loadedObj)
 	r := &lo.r
@@ -291,14 +285,31 @@ func (tx *Transaction) getWhole(n uint64) (*txObj, error) {
 		return nil, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: %v", bgdl.DPtr(n), err)
 	}
 	r.version, r.home = c.version, c.home
-	r.takeRefs(c)
 	lo.o = txObj{rec: r, base: c.version, ptr: n}
-	if tx.typ == gdi.SingleProcessTransaction {
-		lo.o.orig, lo.o.chain = c, chain // as full does
-		r.own = ownOrig
-	}
+	tx.takeRefs(&lo.o, c, chain)
 	tx.keep(vertexKind, n, &lo.o)
 	return &lo.o, nil
+}
+
+// loadRefs is store.loadRefs into the transaction's image buffers, with
+// a holder that stays locked as a transaction-critical error.
+func (tx *Transaction) loadRefs(n uint64) (*record, []uint64, error) {
+	c, chain, err := tx.db.st.loadRefs(n, &tx.images)
+	if err != nil && gdi.ErrorClass(err) == gdi.ErrTransactionCritical {
+		return nil, nil, tx.fail("%v", err)
+	}
+	return c, chain, err
+}
+
+// takeRefs gives o's record the edge references of c, the committed
+// record of the same version with its blocks chain, and keeps c for the
+// commit to install over (collective transactions write nothing).
+func (tx *Transaction) takeRefs(o *txObj, c *record, chain []uint64) {
+	o.rec.takeRefs(c)
+	if tx.typ == gdi.SingleProcessTransaction {
+		o.orig, o.chain = c, chain
+		o.rec.own = ownOrig // c is the only other holder of its references
+	}
 }
 
 // full reads the edge references of vertex n into r, the transaction's
@@ -310,20 +321,17 @@ func (tx *Transaction) full(n uint64, r *record) error {
 	}
 	// r has the labels and properties: the commit decodes those of c
 	// only if it installs over it.
-	c, chain, err := tx.db.st.loadRefs(n, &tx.images)
+	c, chain, err := tx.loadRefs(n)
 	if err != nil {
-		if gdi.ErrorClass(err) == gdi.ErrTransactionCritical {
-			return tx.fail("%v", err)
-		}
 		return err
 	}
 	if c == nil || c.version != r.version {
 		return tx.fail("vertex %d changed by a concurrent commit", n)
 	}
-	r.takeRefs(c)
-	if o := tx.objs[vertexKind].get(n); o != nil && o.rec == r && tx.typ == gdi.SingleProcessTransaction {
-		o.orig, o.chain = c, chain // for the commit; collective ones write nothing
-		r.own = ownOrig            // c is the only other holder of its references
+	if o := tx.objs[vertexKind].get(n); o != nil && o.rec == r {
+		tx.takeRefs(o, c, chain)
+	} else {
+		r.takeRefs(c)
 	}
 	return nil
 }
@@ -528,14 +536,16 @@ func (tx *Transaction) commit() error {
 					c.oldNum = a // numbered after a vertex deleted here (orphan)
 				}
 			}
+			var installed *record // what replaces the old record, if anything
+			if !o.deleted {
+				installed = o.rec
+			}
 			switch {
 			case o.created:
 			case o.orig != nil:
 				// Read whole, and validated unchanged under the lock.
-				if o.deleted || !o.orig.adoptHead(o.rec) {
-					if err := o.orig.decodeHeadNow(); err != nil {
-						return gdi.Errorf(gdi.ErrIntern, "gdirma: vertex %v: %v", bgdl.DPtr(it.n), err)
-					}
+				if err := o.orig.settleHead(installed); err != nil {
+					return gdi.Errorf(gdi.ErrIntern, "gdirma: vertex %v: %v", bgdl.DPtr(it.n), err)
 				}
 				c.old, c.chain, c.undo = o.orig, o.chain, o.rec.undo()
 			case o.rec.partial && !o.deleted:
@@ -561,8 +571,8 @@ func (tx *Transaction) commit() error {
 				// Read whole from its only block, and validated unchanged.
 				old := new(record)
 				err := decodeImage(old, it.k, o.img, st.codec(it.n), true)
-				if err == nil && (o.deleted || !old.adoptHead(o.rec)) {
-					err = old.decodeHeadNow()
+				if err == nil {
+					err = old.settleHead(installed)
 				}
 				if err != nil {
 					return gdi.Errorf(gdi.ErrIntern, "gdirma: vertex %v: %v", bgdl.DPtr(it.n), err)
