@@ -22,6 +22,7 @@ var vertexCases = []Case{
 	c("Vertex/free-read-after-commit", vertexFreeAfterCommit),
 	c("Vertex/free-removes-incident-edges", vertexFreeEdges),
 	c("Vertex/holders-invalid-after-transaction-ends", vertexHolderAfterEnd),
+	c("Vertex/read-holders-and-results-outlive-no-reuse", vertexReadAfterEnd),
 	c("Vertex/uid-stable-in-transaction", vertexUIDStable),
 	c("Vertex/associate-invalid-uid", vertexAssociateInvalid),
 	c("Vertex/invalid-label-and-property-type-handles", vertexInvalidHandles),
@@ -451,6 +452,59 @@ func vertexHolderAfterEnd(e *Env) {
 		is(tx.Abort(), gdi.ErrTransaction, "Abort after %s", end)
 		_, _, err = tx.TranslateVertexID(gdi.LabelNone, e.id("v"))
 		is(err, gdi.ErrTransaction, "TranslateVertexID after %s", end)
+	}
+}
+
+// vertexReadAfterEnd checks holders of vertices read (not created) in a
+// transaction that has ended, while later transactions read other
+// vertices: a backend that reuses what it read them into must not let the
+// old holders see the new data, nor change results already returned.
+func vertexReadAfterEnd(e *Env) {
+	a, b := e.label("A"), e.label("B")
+	name := e.ptype("name", gdi.SingleEntity, gdi.Char, gdi.NoSizeLimit, 0)
+	e.barrier()
+	e.update(func(tx gdi.Transaction) {
+		x := vertex(tx, e.id("x"), ls(a), prop{name, gdi.Chars("xavier")})
+		y := vertex(tx, e.id("y"), ls(b), prop{name, gdi.Chars("yolanda")})
+		edge(tx, gdi.Directed, x, y, gdi.PropertyTypeNull, "")
+		edge(tx, gdi.Directed, y, x, gdi.PropertyTypeNull, "")
+		edge(tx, gdi.Undirected, y, y, gdi.PropertyTypeNull, "")
+	})
+	for _, end := range []string{"commit", "abort"} {
+		tx := e.tx()
+		x := assoc(tx, translate(tx, a, e.id("x")))
+		labels := must(x.Labels())
+		names := must(x.Properties(name))
+		edges := must(x.Edges(gdi.EdgeAll, nil))
+		if end == "commit" {
+			commit(tx)
+		} else {
+			okf(tx.Abort(), "Abort")
+		}
+		for range 3 { // later transactions, each reading another vertex
+			e.view(func(tx gdi.Transaction) {
+				y := assoc(tx, translate(tx, b, e.id("y")))
+				if got := must(y.Properties(name)); len(got) != 1 || got[0] != gdi.Chars("yolanda") {
+					failf("name of y = %v, want [yolanda]", got)
+				}
+				if got := must(y.Edges(gdi.EdgeAll, nil)); len(got) != 3 {
+					failf("y has %d edges, want 3", len(got))
+				}
+				_, err := x.Labels()
+				is(err, gdi.ErrVertex, "Labels of a vertex read in a transaction ended by %s, while another reads", end)
+				_, err = x.Properties(name)
+				is(err, gdi.ErrVertex, "Properties of a vertex read in a transaction ended by %s, while another reads", end)
+				_, err = x.Edges(gdi.EdgeAll, nil)
+				is(err, gdi.ErrVertex, "Edges of a vertex read in a transaction ended by %s, while another reads", end)
+			})
+		}
+		sameSet(labels, ls(a), "labels read before the %s", end)
+		if len(names) != 1 || names[0] != gdi.Chars("xavier") {
+			failf("name read before the %s = %v, want [xavier]", end, names)
+		}
+		if len(edges) != 2 {
+			failf("%d edges read before the %s, want 2", len(edges), end)
+		}
 	}
 }
 

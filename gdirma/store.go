@@ -126,13 +126,14 @@ type store struct {
 
 	bufs   *sync.Pool // of *[]byte, one block each
 	images *imagePool
+	loaded *loadedPool
 
 	forest *index.Forest // entries of explicit indexes (index.go)
 	idx    *indexTrees
 }
 
 func newStore(comm rma.Comm, p Params, tag uint16) (*store, error) {
-	st := &store{tag: tag, comm: comm, rank: comm.Rank(), size: comm.Size(), bs: p.BlockSize, bufs: &sync.Pool{}, images: new(imagePool)}
+	st := &store{tag: tag, comm: comm, rank: comm.Rank(), size: comm.Size(), bs: p.BlockSize, bufs: &sync.Pool{}, images: new(imagePool), loaded: new(loadedPool)}
 	var err error
 	st.pool, err = bgdl.NewPool(comm, bgdl.Config{BlockSize: p.BlockSize, Blocks: p.MemoryPerRank / p.BlockSize})
 	if err != nil {

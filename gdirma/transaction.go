@@ -1,6 +1,8 @@
 package gdirma
 
 import (
+	"unsafe"
+
 	"cmp"
 	"slices"
 	"sync"
@@ -28,7 +30,8 @@ type txObj struct {
 	ptr uint64
 	vh  *vertexHolder
 	eh  *edgeHolder
-	hv  vertexHolder // room for vh, saving an allocation
+	// pooled: o is the copy of a loadedObj from loadedPool.get.
+	pooled bool
 	// orig and chain are the committed record of version base and its
 	// blocks, if the transaction read them whole after a partial read
 	// (full): commit installs over them without reading them again.
@@ -42,8 +45,13 @@ type txObj struct {
 
 // loadedObj is a copy read from the store, with its record.
 type loadedObj struct {
-	o txObj
+	o txObj // first: see txObj.loaded
 	r record
+}
+
+// loaded returns the loadedObj o is part of. o.pooled must be set.
+func (o *txObj) loaded() *loadedObj {
+	return (*loadedObj)(unsafe.Pointer(o))
 }
 
 // scan records a query over many objects: which committed objects matched
@@ -102,6 +110,20 @@ type Transaction struct {
 	freeing uint64
 	// epoch is the commit counter before the first scan (if epochSet).
 	epoch uint64
+	// holders is room for the first vertex holders handed out, saving an
+	// allocation each. Holders stay valid after the copies they name are
+	// given back (see loadedPool), so they are not part of them.
+	holders  [2]vertexHolder
+	nholders int8
+}
+
+// newVertexHolder returns room for a vertex holder.
+func (tx *Transaction) newVertexHolder() *vertexHolder {
+	if int(tx.nholders) < len(tx.holders) {
+		tx.nholders++
+		return &tx.holders[tx.nholders-1]
+	}
+	return new(vertexHolder)
 }
 
 var _ gdi.Transaction = (*Transaction)(nil)
@@ -216,8 +238,7 @@ func (tx *Transaction) get(k kind, n uint64) (*txObj, error) {
 		tx.keep(k, n, o)
 		return o, nil
 	}
-	// The copy and its record in one allocation.
-	c := new(loadedObj)
+	c := tx.db.st.loaded.get()
 	ok, _, single, err := tx.db.st.loadInto(&c.r, k, n, true, false)
 	if err != nil || !ok {
 		if gdi.ErrorClass(err) == gdi.ErrTransactionCritical {
@@ -226,7 +247,7 @@ func (tx *Transaction) get(k kind, n uint64) (*txObj, error) {
 		return nil, err
 	}
 	o := &c.o
-	*o = txObj{rec: &c.r, base: c.r.version, ptr: n, img: single}
+	*o = txObj{rec: &c.r, base: c.r.version, ptr: n, img: single, pooled: true}
 	tx.keep(k, n, o)
 	return o, nil
 }
@@ -279,13 +300,13 @@ func (tx *Transaction) getWhole(n uint64) (*txObj, error) {
 	if err != nil || c == nil {
 		return nil, err
 	}
-	lo := new(loadedObj)
+	lo := tx.db.st.loaded.get()
 	r := &lo.r
 	if _, err := decodeHead(r, c.headRaw); err != nil {
 		return nil, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: %v", bgdl.DPtr(n), err)
 	}
 	r.version, r.home = c.version, c.home
-	lo.o = txObj{rec: r, base: c.version, ptr: n}
+	lo.o = txObj{rec: r, base: c.version, ptr: n, pooled: true}
 	tx.takeRefs(&lo.o, c, chain)
 	tx.keep(vertexKind, n, &lo.o)
 	return &lo.o, nil
@@ -674,9 +695,16 @@ func (tx *Transaction) end() {
 			}
 		}
 	}
+	// No copy or record of the transaction is used any more.
+	for k := range tx.objs {
+		for _, o := range tx.objs[k].all() {
+			if o.pooled {
+				tx.db.st.loaded.put(o)
+			}
+		}
+	}
 	tx.objs = [2]objTable{}
 	tx.scans = nil
-	// No record of the transaction is used any more.
 	tx.db.st.images.put(tx.images)
 	tx.images = nil
 	db := tx.db

@@ -18,8 +18,8 @@ var (
 // vertex.
 func (tx *Transaction) vertexHolder(n uint64, o *txObj) *vertexHolder {
 	if o.vh == nil {
-		o.hv = vertexHolder{base{tx: tx, kind: vertexKind, num: n}}
-		o.vh = &o.hv
+		o.vh = tx.newVertexHolder()
+		*o.vh = vertexHolder{base{tx: tx, kind: vertexKind, num: n}}
 	}
 	return o.vh
 }

@@ -1,0 +1,54 @@
+package gdirma
+
+import (
+	"sync"
+
+	"github.com/gdi-go/gdi/internal/invariants"
+)
+
+// Copies of holders. Every object a transaction reads costs it a
+// loadedObj: the copy and its record, about 480 bytes. Allocated afresh
+// they are the bulk of what a read-only transaction allocates, and, as the
+// windows make the heap large and collections rare, fresh memory is cold
+// memory: each one missed the cache. So transactions take them from a
+// loadedPool and give them back when they end (Transaction.end).
+//
+// That is safe because nothing outlives a transaction that points into
+// its copies. Holders are not part of a copy (Transaction.holder): a
+// holder of an ended transaction fails on tx.open before it looks for
+// one. Results are copied out: label and UID slices are made per call,
+// property values are strings of their own (decodeHead), and the bytes of
+// images are pooled separately (imagePool) under the same rule.
+type loadedPool struct{ p sync.Pool }
+
+// poisonVersion marks records of copies given back, under invariants.
+const poisonVersion = 0xdead_0b1e_c7ed_dead
+
+// get returns a zeroed copy, marked as pooled.
+func (p *loadedPool) get() *loadedObj {
+	c, ok := p.p.Get().(*loadedObj)
+	if !ok {
+		c = new(loadedObj)
+	} else {
+		*c = loadedObj{}
+	}
+	c.o.pooled = true
+	return c
+}
+
+// put gives back the copy o, which must come from get. Under invariants
+// it is left poisoned until its next use: a transaction still reading it
+// would find a deleted object of a version no holder has.
+// Giving back the same copy twice is a no-op.
+func (p *loadedPool) put(o *txObj) {
+	if !o.pooled {
+		return
+	}
+	o.pooled = false
+	c := o.loaded()
+	if invariants.Enabled {
+		c.o = txObj{deleted: true}
+		c.r = record{version: poisonVersion, labels: []uint32{^uint32(0)}}
+	}
+	p.p.Put(c)
+}
