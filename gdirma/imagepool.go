@@ -17,9 +17,10 @@ import (
 // bytes (property values, for one, are copied out of the image).
 type imagePool [48]sync.Pool // by size class: capacity 1<<class
 
-// minPooledImage is the smallest image read into a pooled buffer; smaller
-// ones are cheap to allocate.
-const minPooledImage = 2048
+// minPooledImage is the smallest image read into a pooled buffer. Images
+// that span two blocks of the usual sizes are pooled too: an edge query
+// on an ordinary vertex then allocates only its result.
+const minPooledImage = 256
 
 // get returns a buffer of length l.
 func (p *imagePool) get(l int) *[]byte {

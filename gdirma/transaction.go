@@ -100,7 +100,8 @@ type Transaction struct {
 	ends     *record // scratch of vertexHolder.walkIncident, made on first use
 	// images are the pooled buffers of long images the transaction read
 	// (store.loadRefs), given back when it ends.
-	images []*[]byte
+	images   []*[]byte
+	imageBuf [2]*[]byte // room for the first images
 	// alias maps numbers of lightweight edges moved to holders of their
 	// own in this transaction to their new numbers.
 	alias map[uint64]uint64
@@ -315,6 +316,9 @@ func (tx *Transaction) getWhole(n uint64) (*txObj, error) {
 // loadRefs is store.loadRefs into the transaction's image buffers, with
 // a holder that stays locked as a transaction-critical error.
 func (tx *Transaction) loadRefs(n uint64) (*record, []uint64, error) {
+	if tx.images == nil {
+		tx.images = tx.imageBuf[:0]
+	}
 	c, chain, err := tx.db.st.loadRefs(n, &tx.images)
 	if err != nil && gdi.ErrorClass(err) == gdi.ErrTransactionCritical {
 		return nil, nil, tx.fail("%v", err)
