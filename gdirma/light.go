@@ -45,3 +45,9 @@ func (st *store) lightOrigin(n uint64) uint64 {
 }
 
 func lightSlot(n uint64) int { return int(n & maxSlot) }
+
+// lightUID is st.uid(st.lightOrigin(n)), the first word of the UID of
+// light edge n, without a division: n holds the origin's block index.
+func (st *store) lightUID(n uint64) uint64 {
+	return uint64(st.tag)<<48 | (n>>48&0x7fff)<<32 | n>>16&0xffffffff
+}

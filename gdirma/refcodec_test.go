@@ -257,3 +257,31 @@ func checkEdited(t *testing.T, r *record, orig []byte, model edgeSet, cd refCode
 		t.Fatalf("re-encoded: %v, want %v", got, model)
 	}
 }
+
+// TestEdgeUIDOfLightEdges checks the shortcut of store.lightUID against
+// the UID of the origin vertex, for several block sizes, ranks and slots.
+func TestEdgeUIDOfLightEdges(t *testing.T) {
+	for _, bs := range []int{64, 256, 512, 4096} {
+		st := &store{tag: 0x1234, bs: bs}
+		tx := &Transaction{db: &Database{st: st}}
+		for _, rank := range []int{0, 1, 3, 0x7fff} {
+			for _, block := range []int{0, 1, 77, 1<<20 + 5, 1<<32 - 1} {
+				for _, slot := range []int{1, 2, maxSlot} {
+					v := uint64(rank)<<48 | uint64(block*bs)
+					n := st.lightNumber(v, slot)
+					want := gdi.EdgeUID{st.uid(st.lightOrigin(n)), uint64(slot)}
+					if got := tx.edgeUID(n); got != want {
+						t.Errorf("bs %d: edgeUID(%#x) = %v, want %v", bs, n, got, want)
+					}
+					if got := tx.appendEdgeUID(nil, n); len(got) != 1 || got[0] != want {
+						t.Errorf("bs %d: appendEdgeUID(%#x) = %v, want [%v]", bs, n, got, want)
+					}
+				}
+			}
+		}
+		heavy := uint64(3)<<48 | uint64(12*bs)
+		if got, want := tx.appendEdgeUID(nil, heavy), (gdi.EdgeUID{0x1234<<48 | 3<<32 | 12, 0}); got[0] != want {
+			t.Errorf("bs %d: appendEdgeUID(heavy %#x) = %v, want %v", bs, heavy, got[0], want)
+		}
+	}
+}

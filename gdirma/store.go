@@ -965,8 +965,9 @@ func (st *store) releaseAll(blocks []uint64) error {
 // UIDs carry the database tag (16 bits), the rank (16 bits) and the block
 // number (32 bits) of the primary block.
 func (st *store) uid(n uint64) uint64 {
-	p := bgdl.DPtr(n)
-	return uint64(st.tag)<<48 | uint64(p.Rank())<<32 | uint64(p.Offset()/st.bs)
+	// The rank and the block index of DPtr n, written out so that
+	// Transaction.edgeUID stays small enough to inline.
+	return uint64(st.tag)<<48 | n>>48<<32 | n&(1<<48-1)/uint64(st.bs)
 }
 
 // number decodes a UID of this database.

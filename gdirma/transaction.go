@@ -730,9 +730,26 @@ func (tx *Transaction) vertexUID(n uint64) gdi.VertexUID {
 
 func (tx *Transaction) edgeUID(n uint64) gdi.EdgeUID {
 	if isLight(n) {
-		return gdi.EdgeUID{tx.db.st.uid(tx.db.st.lightOrigin(n)), uint64(lightSlot(n))}
+		return gdi.EdgeUID{tx.db.st.lightUID(n), n & maxSlot}
 	}
 	return gdi.EdgeUID{tx.db.st.uid(n), 0}
+}
+
+// appendEdgeUID appends the UID of edge n to out, a word at a time. Built
+// whole, the UID (an array) goes through a temporary on the stack, and
+// copying it out 16 bytes at once stalls on the two 8-byte stores that
+// wrote it: a few nanoseconds per edge, a fifth of an edge query.
+func (tx *Transaction) appendEdgeUID(out []gdi.EdgeUID, n uint64) []gdi.EdgeUID {
+	var hi, lo uint64
+	if isLight(n) {
+		hi, lo = tx.db.st.lightUID(n), n&maxSlot
+	} else {
+		hi = tx.db.st.uid(n)
+	}
+	out = append(out, gdi.EdgeUID{})
+	u := &out[len(out)-1]
+	u[0], u[1] = hi, lo
+	return out
 }
 
 // decodeUID returns the object number of a UID of this database.

@@ -196,7 +196,7 @@ func (v *vertexHolder) Edges(or gdi.Orientation, c gdi.Constraint) ([]gdi.EdgeUI
 		if out == nil {
 			out = make([]gdi.EdgeUID, 0, o.rec.nrefs())
 		}
-		out = append(out, v.tx.edgeUID(e))
+		out = v.tx.appendEdgeUID(out, e)
 	})
 	if err != nil {
 		return nil, err
@@ -254,7 +254,7 @@ func (v *vertexHolder) quickEdges(r *record, or gdi.Orientation, dnf gdi.DNF, ha
 				continue
 			}
 		}
-		out = append(out, v.tx.edgeUID(e))
+		out = v.tx.appendEdgeUID(out, e)
 	}
 	return out, true, nil
 }
