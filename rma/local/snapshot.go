@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/gdi-go/gdi/rma"
+	"github.com/gdi-go/gdi/rma/internal/wordmem"
 )
 
 var _ rma.Snapshotter = (*window)(nil)
@@ -22,7 +23,7 @@ func (w *window) Snapshot(dst io.Writer) error {
 	buf := make([]byte, min(w.size, snapshotChunk))
 	for off := 0; off < w.size; {
 		n := min(len(buf), w.size-off)
-		load(mem, off, buf[:n])
+		wordmem.Load(mem, off, buf[:n])
 		if _, err := dst.Write(buf[:n]); err != nil {
 			return err
 		}
@@ -44,7 +45,7 @@ func (w *window) Restore(src io.Reader) error {
 		if _, err := io.ReadFull(src, buf[:n]); err != nil {
 			return rma.ReadError(err, off, w.size)
 		}
-		store(mem, off, buf[:n])
+		wordmem.Store(mem, off, buf[:n])
 		off += n
 	}
 	return nil

@@ -1,13 +1,13 @@
 package local
 
 import (
-	"encoding/binary"
 	"fmt"
 	"sync"
 	"sync/atomic"
 
 	"github.com/gdi-go/gdi/internal/invariants"
 	"github.com/gdi-go/gdi/rma"
+	"github.com/gdi-go/gdi/rma/internal/wordmem"
 )
 
 // window is one rank's handle on a window. mems holds every rank's memory,
@@ -107,7 +107,7 @@ func (w *window) Get(dst []byte, target, offset int) error {
 		w.defer_(pendingOp{put: false, target: target, offset: offset, buf: dst})
 		return nil
 	}
-	load(w.mems[target], offset, dst)
+	wordmem.Load(w.mems[target], offset, dst)
 	return nil
 }
 
@@ -119,7 +119,7 @@ func (w *window) Put(src []byte, target, offset int) error {
 		w.defer_(pendingOp{put: true, target: target, offset: offset, buf: src})
 		return nil
 	}
-	store(w.mems[target], offset, src)
+	wordmem.Store(w.mems[target], offset, src)
 	return nil
 }
 
@@ -141,9 +141,9 @@ func (w *window) complete(target int) {
 			continue
 		}
 		if op.put {
-			store(w.mems[op.target], op.offset, op.buf)
+			wordmem.Store(w.mems[op.target], op.offset, op.buf)
 		} else {
-			load(w.mems[op.target], op.offset, op.buf)
+			wordmem.Load(w.mems[op.target], op.offset, op.buf)
 		}
 	}
 	clear(w.pending[len(kept):])
@@ -209,54 +209,4 @@ func (w *window) AtomicPut(target, offset int, v uint64) error {
 	}
 	atomic.StoreUint64(p, v)
 	return nil
-}
-
-// load copies len(dst) bytes at byte offset off of mem into dst: whole
-// words with loadWords, the bytes of a partly covered word from one atomic
-// load of it.
-func load(mem []uint64, off int, dst []byte) {
-	if off&7 == 0 && len(dst) == 8 {
-		binary.LittleEndian.PutUint64(dst, atomic.LoadUint64(&mem[off>>3]))
-		return
-	}
-	for len(dst) > 0 {
-		i, shift := off>>3, off&7
-		if shift == 0 && len(dst) >= 8 {
-			n := len(dst) &^ 7
-			loadWords(mem, i, dst[:n])
-			dst, off = dst[n:], off+n
-			continue
-		}
-		var b [8]byte
-		binary.LittleEndian.PutUint64(b[:], atomic.LoadUint64(&mem[i]))
-		n := copy(dst, b[shift:])
-		dst, off = dst[n:], off+n
-	}
-}
-
-// store copies src to byte offset off of mem. Whole words are stored
-// whole (storeWords); a partly covered word is merged with a CAS loop, so
-// bytes outside [off, off+len(src)) are never overwritten with stale
-// values.
-func store(mem []uint64, off int, src []byte) {
-	for len(src) > 0 {
-		i, shift := off>>3, off&7
-		if shift == 0 && len(src) >= 8 {
-			n := len(src) &^ 7
-			storeWords(mem, i, src[:n])
-			src, off = src[n:], off+n
-			continue
-		}
-		n := min(8-shift, len(src))
-		for {
-			old := atomic.LoadUint64(&mem[i])
-			var b [8]byte
-			binary.LittleEndian.PutUint64(b[:], old)
-			copy(b[shift:shift+n], src[:n])
-			if atomic.CompareAndSwapUint64(&mem[i], old, binary.LittleEndian.Uint64(b[:])) {
-				break
-			}
-		}
-		src, off = src[n:], off+n
-	}
 }

@@ -1,6 +1,6 @@
 //go:build !race
 
-package local
+package wordmem
 
 import (
 	"encoding/binary"
@@ -16,7 +16,7 @@ import (
 // buffer: a Put of a block that misses the cache would wait for every
 // line in turn. Put promises no ordering among its own words (MPI's does
 // not either): Flush and the RMA synchronisation of the caller give that.
-// Race-detector builds use atomic stores instead (wordstore_race.go), so
+// Race-detector builds use atomic stores instead (words_race.go), so
 // that the detector checks the callers' synchronisation, not these words.
 func storeWords(mem []uint64, i int, src []byte) {
 	words := mem[i : i+len(src)/8]
