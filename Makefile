@@ -63,6 +63,9 @@ MPI_NP ?= 2 4
 MPI_TEST_PKGS ?= ./rma/mpi ./bgdl@^TestStress ./dht@^TestStress ./index@^TestStress \
 	./gdirma@^Test[CSBPOLIW] ./gdirma/gensource
 MPI_TEST_FLAGS ?= -test.short -test.timeout 20m
+# Packages run again with GDI_MPI_SHM=0: MPI's one-sided calls instead of
+# shared-memory windows, which rma/mpi uses when all ranks share a node.
+MPI_RMA_TEST_PKGS ?= ./rma/mpi ./dht@^TestStress ./gdirma@^TestConformance
 # Wall-clock limit of one mpirun, so that a hung job cannot stall CI.
 MPI_TIMEOUT ?= 1500
 # Iterations per benchmark: fixed (-test.benchtime=Nx), as every process
@@ -89,7 +92,8 @@ test-crash:
 test-mpi:
 	@set -u; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
 	pass=0; fail=0; failed=""; \
-	for spec in $(MPI_TEST_PKGS); do \
+	for spec in $(MPI_TEST_PKGS) $(addprefix shm=0:,$(MPI_RMA_TEST_PKGS)); do \
+		shm=1; case "$$spec" in shm=0:*) shm=0; spec=$${spec#shm=0:};; esac; \
 		pkg=$${spec%%@*}; run=.; \
 		case "$$spec" in *@*) run=$${spec#*@};; esac; \
 		if [ ! -d "$$pkg" ]; then echo "test-mpi: $$pkg: no such package yet, skipped"; continue; fi; \
@@ -97,12 +101,12 @@ test-mpi:
 		$(GO) test -c -tags mpi -o "$$bin" "$$pkg" || { fail=$$((fail+1)); failed="$$failed $$pkg(build)"; continue; }; \
 		if [ ! -f "$$bin" ]; then echo "test-mpi: $$pkg: no test files, skipped"; continue; fi; \
 		for np in $(MPI_NP); do \
-			echo "test-mpi: $(MPIRUN) -n $$np $$pkg -test.run '$$run'"; \
-			if (cd "$$pkg" && timeout -k 30 $(MPI_TIMEOUT) $(MPIRUN) $(MPIRUN_FLAGS) -n $$np \
+			echo "test-mpi: GDI_MPI_SHM=$$shm $(MPIRUN) -n $$np $$pkg -test.run '$$run'"; \
+			if (cd "$$pkg" && GDI_MPI_SHM=$$shm timeout -k 30 $(MPI_TIMEOUT) $(MPIRUN) $(MPIRUN_FLAGS) -x GDI_MPI_SHM -n $$np \
 				"$$bin" -test.run "$$run" $(MPI_TEST_FLAGS)); then \
 				pass=$$((pass+1)); \
 			else \
-				fail=$$((fail+1)); failed="$$failed $$pkg(-n $$np)"; \
+				fail=$$((fail+1)); failed="$$failed $$pkg(-n $$np, shm $$shm)"; \
 			fi; \
 		done; \
 	done; \
@@ -110,14 +114,15 @@ test-mpi:
 	echo "test-mpi: $$pass passed, $$fail failed"; \
 	[ "$$fail" -eq 0 ]
 
-# Go over MPI against C over MPI: the rma/mpi benchmarks and
+# Go over MPI against C over MPI: the rma/mpi benchmarks (with
+# GDI_MPI_SHM=0, so that Go makes MPI's one-sided calls too) and
 # rma/mpi/testdata/latency.c, both with 2 processes, then the ratios.
 bench-mpi:
 	@set -eu; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
 	$(MPICC) -O2 -o "$$tmp/latency" rma/mpi/testdata/latency.c; \
 	$(GO) test -c -tags mpi -o "$$tmp/mpi.test" ./rma/mpi; \
 	for i in $$(seq $(MPI_BENCH_COUNT)); do \
-		$(MPIRUN) $(MPIRUN_FLAGS) -n 2 --output-filename "$$tmp/go$$i" "$$tmp/mpi.test" \
+		GDI_MPI_SHM=0 $(MPIRUN) $(MPIRUN_FLAGS) -x GDI_MPI_SHM -n 2 --output-filename "$$tmp/go$$i" "$$tmp/mpi.test" \
 			-test.run '^$$' -test.bench 'BenchmarkWindow|BenchmarkCgo' -test.benchtime $(MPI_BENCH_N)x -test.benchmem >/dev/null; \
 		cat "$$tmp"/go$$i/*/rank.0/stdout >>"$$tmp/go.txt"; \
 		$(MPIRUN) $(MPIRUN_FLAGS) -n 2 "$$tmp/latency" $(MPI_BENCH_N) >>"$$tmp/c.txt"; \

@@ -26,6 +26,10 @@ type comm struct {
 	size   int
 	closed atomic.Bool // Run has returned; the MPI communicator is gone
 
+	// shared: all ranks run on one node, and windows are shared memory
+	// that this process reaches directly (see shared.go).
+	shared bool
+
 	chk     []int64   // receive buffer of agree, reused: collectives are serial
 	wins    []*window // windows allocated and not yet released, in creation order
 	nextWin int64     // id of the next window, the same on every rank

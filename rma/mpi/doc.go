@@ -41,7 +41,12 @@
 //
 // A window is allocated with MPI_Win_allocate, so its memory belongs to MPI
 // and never to the Go heap, and is kept in an MPI_Win_lock_all epoch from
-// allocation until Free. Arguments are checked in Go before any MPI call, with
+// allocation until Free. When all ranks of a Run share one node, it is
+// allocated with MPI_Win_allocate_shared instead, and every operation is a
+// copy or a CPU atomic on the mapped memory of the target, as in rma/local,
+// with no call into MPI (shared.go; GDI_MPI_SHM=0 turns this off). What
+// follows about the atomics and about Get and Put describes the other case:
+// ranks on several nodes. Arguments are checked in Go before any MPI call, with
 // the errors of rma/local. Windows still open when Run returns are released
 // then, and report rma.ErrFreed afterwards.
 //

@@ -178,6 +178,11 @@ func Run(n int, fn func(rma.Comm) error) error {
 		return nil
 	}
 	c := &comm{c: mc, rank: worldRank, size: n}
+	var one C.int
+	if rc := C.gdi_comm_one_node(mc, C.int(boolInt(wantShared())), &one); rc != C.MPI_SUCCESS {
+		return errors.Join(fmt.Errorf("mpi: finding the ranks' node: %w", mpiError(rc)), c.finish(nil))
+	}
+	c.shared = one != 0
 	err := runRank(c, fn)
 	return c.finish(err)
 }

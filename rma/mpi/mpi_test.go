@@ -52,6 +52,37 @@ func TestBuiltIn(t *testing.T) {
 	t.Logf("world size %d, GOMAXPROCS %d", worldSize(t), runtime.GOMAXPROCS(0))
 }
 
+// TestSharedWindowsOnOneNode checks the choice of window memory: the
+// tests run on one node, so windows are shared memory unless GDI_MPI_SHM=0
+// turns that off (make test-mpi runs this package both ways). Either way a
+// word one rank adds to is seen by every rank.
+func TestSharedWindowsOnOneNode(t *testing.T) {
+	want := os.Getenv("GDI_MPI_SHM") != "0"
+	run(t, func(c rma.Comm) error {
+		if got := mpi.SharedWindows(c); got != want {
+			return fmt.Errorf("shared windows = %v with GDI_MPI_SHM=%q, want %v", got, os.Getenv("GDI_MPI_SHM"), want)
+		}
+		w, err := c.NewWindow(64)
+		if err != nil {
+			return err
+		}
+		if _, err := w.FetchAndAdd(c.Size()-1, 8, uint64(c.Rank()+1)); err != nil {
+			return err
+		}
+		if err := c.Barrier(); err != nil {
+			return err
+		}
+		got, err := w.AtomicGet(c.Size()-1, 8)
+		if err != nil {
+			return err
+		}
+		if n := uint64(c.Size()); got != n*(n+1)/2 {
+			return fmt.Errorf("word = %d after every rank added its rank+1, want %d", got, n*(n+1)/2)
+		}
+		return w.Free()
+	})
+}
+
 func TestRunTooManyRanks(t *testing.T) {
 	err := mpi.Run(worldSize(t)+1, func(rma.Comm) error { return errors.New("must not run") })
 	if !errors.Is(err, rma.ErrRanks) {

@@ -147,6 +147,71 @@ int gdi_win_allocate(MPI_Comm comm, MPI_Aint size, MPI_Win *win) {
 	return rc;
 }
 
+// gdi_comm_one_node sets *one to 1 if every rank of comm wants shared
+// memory (want) and shares memory with all the others, to 0 otherwise.
+// The verdict is the same on every rank.
+int gdi_comm_one_node(MPI_Comm comm, int want, int *one) {
+	MPI_Comm node;
+	int size, nodeSize, local, rc;
+	rc = MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+	if (rc != MPI_SUCCESS) {
+		return rc;
+	}
+	MPI_Comm_size(comm, &size);
+	MPI_Comm_size(node, &nodeSize);
+	MPI_Comm_free(&node);
+	local = want && nodeSize == size;
+	return MPI_Allreduce(&local, one, 1, MPI_INT, MPI_LAND, comm);
+}
+
+// gdi_win_allocate_shared is gdi_win_allocate for ranks on one node: the
+// window is MPI_Win_allocate_shared memory, and bases receives the address
+// of every rank's part, through which this process reads and writes them
+// directly.
+int gdi_win_allocate_shared(MPI_Comm comm, MPI_Aint size, MPI_Win *win, void **bases) {
+	MPI_Info info;
+	void *base = NULL;
+	int n, rc = MPI_Info_create(&info);
+	if (rc != MPI_SUCCESS) {
+		return rc;
+	}
+	// Each rank's part on its own pages, first touched by its owner.
+	MPI_Info_set(info, "alloc_shared_noncontig", "true");
+	MPI_Info_set(info, "same_size", "true");
+	MPI_Info_set(info, "same_disp_unit", "true");
+	rc = MPI_Win_allocate_shared(size, 1, info, comm, &base, win);
+	MPI_Info_free(&info);
+	if (rc != MPI_SUCCESS) {
+		return rc;
+	}
+	MPI_Win_set_errhandler(*win, MPI_ERRORS_RETURN);
+	if (size > 0) {
+		memset(base, 0, (size_t)size);
+	}
+	MPI_Comm_size(comm, &n);
+	for (int r = 0; r < n; r++) {
+		MPI_Aint sz;
+		int du;
+		rc = MPI_Win_shared_query(*win, r, &sz, &du, &bases[r]);
+		if (rc != MPI_SUCCESS) {
+			MPI_Win_free(win);
+			return rc;
+		}
+	}
+	rc = MPI_Win_lock_all(MPI_MODE_NOCHECK, *win);
+	if (rc != MPI_SUCCESS) {
+		MPI_Win_free(win);
+		return rc;
+	}
+	// Nobody may reach a peer's memory before the peer has zeroed it.
+	rc = MPI_Barrier(comm);
+	if (rc != MPI_SUCCESS) {
+		MPI_Win_unlock_all(*win);
+		MPI_Win_free(win);
+	}
+	return rc;
+}
+
 int gdi_win_free(MPI_Win *win) {
 	int rc = MPI_Win_unlock_all(*win);
 	if (rc != MPI_SUCCESS) {

@@ -46,6 +46,8 @@ int gdi_alltoallv(MPI_Comm comm, const char *send, const int *scounts, const int
                   char *recv, const int *rcounts, const int *rdispls);
 
 int gdi_win_allocate(MPI_Comm comm, MPI_Aint size, MPI_Win *win);
+int gdi_comm_one_node(MPI_Comm comm, int want, int *one);
+int gdi_win_allocate_shared(MPI_Comm comm, MPI_Aint size, MPI_Win *win, void **bases);
 int gdi_win_free(MPI_Win *win);
 
 int gdi_get(MPI_Win win, char *dst, size_t n, int target, MPI_Aint off);

@@ -37,6 +37,10 @@ type window struct {
 	// the common case after Gets: those complete before Get returns.
 	puts    []putCount // per target
 	allPuts putCount
+
+	// mems, for a window of shared memory (shared.go), is every rank's
+	// part of it; nil otherwise.
+	mems [][]uint64
 }
 
 // putCount counts the Puts issued to a target and the ones a finished
@@ -68,7 +72,11 @@ func (c *comm) NewWindow(size int) (rma.Window, error) {
 	}
 	w := &window{c: c, id: c.nextWin, size: size, puts: make([]putCount, c.size)}
 	c.nextWin++
-	if rc := C.gdi_win_allocate(c.c, C.MPI_Aint(size), &w.win); rc != C.MPI_SUCCESS {
+	if c.shared {
+		if err := w.allocateShared(size); err != nil {
+			return nil, err
+		}
+	} else if rc := C.gdi_win_allocate(c.c, C.MPI_Aint(size), &w.win); rc != C.MPI_SUCCESS {
 		return nil, fmt.Errorf("mpi: MPI_Win_allocate(%d bytes): %w", size, mpiError(rc))
 	}
 	c.wins = append(c.wins, w)
@@ -132,6 +140,10 @@ func (w *window) Get(dst []byte, target, offset int) error {
 	if len(dst) == 0 {
 		return nil
 	}
+	if w.mems != nil {
+		w.sharedGet(dst, target, offset)
+		return nil
+	}
 	if rc := C.gdi_get(w.win, cbytes(dst), C.size_t(len(dst)), C.int(target), C.MPI_Aint(offset)); rc != C.MPI_SUCCESS {
 		return fmt.Errorf("mpi: MPI_Get: %w", mpiError(rc))
 	}
@@ -146,6 +158,10 @@ func (w *window) Put(src []byte, target, offset int) error {
 		return err
 	}
 	if len(src) == 0 {
+		return nil
+	}
+	if w.mems != nil {
+		w.sharedPut(src, target, offset)
 		return nil
 	}
 	if rc := C.gdi_put(w.win, cbytes(src), C.size_t(len(src)), C.int(target), C.MPI_Aint(offset)); rc != C.MPI_SUCCESS {
@@ -199,6 +215,9 @@ func (w *window) CompareAndSwap(target, offset int, old, new uint64) (uint64, er
 	if err := w.word(target, offset); err != nil {
 		return 0, err
 	}
+	if w.mems != nil {
+		return w.sharedCAS(target, offset, old, new), nil
+	}
 	r := C.gdi_cas(w.win, C.int(target), C.MPI_Aint(offset), C.uint64_t(old), C.uint64_t(new))
 	if r.rc != C.MPI_SUCCESS {
 		return 0, fmt.Errorf("mpi: MPI_Compare_and_swap: %w", mpiError(r.rc))
@@ -218,14 +237,33 @@ func (w *window) fetchOp(target, offset int, v uint64, op C.int, name string) (u
 }
 
 func (w *window) FetchAndAdd(target, offset int, delta uint64) (uint64, error) {
+	if w.mems != nil {
+		if err := w.word(target, offset); err != nil {
+			return 0, err
+		}
+		return atomic.AddUint64(w.sharedWord(target, offset), delta) - delta, nil
+	}
 	return w.fetchOp(target, offset, delta, C.GDI_FOP_SUM, "FetchAndAdd")
 }
 
 func (w *window) AtomicGet(target, offset int) (uint64, error) {
+	if w.mems != nil {
+		if err := w.word(target, offset); err != nil {
+			return 0, err
+		}
+		return atomic.LoadUint64(w.sharedWord(target, offset)), nil
+	}
 	return w.fetchOp(target, offset, 0, C.GDI_FOP_NO_OP, "AtomicGet")
 }
 
 func (w *window) AtomicPut(target, offset int, v uint64) error {
+	if w.mems != nil {
+		if err := w.word(target, offset); err != nil {
+			return err
+		}
+		atomic.StoreUint64(w.sharedWord(target, offset), v)
+		return nil
+	}
 	_, err := w.fetchOp(target, offset, v, C.GDI_FOP_REPLACE, "AtomicPut")
 	return err
 }
