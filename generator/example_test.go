@@ -31,3 +31,15 @@ func Example() {
 	// edge 4: 28 (Resource) - 6 (Place): foundAt
 	// revenue of company 0: UINT64_T[911777565]
 }
+
+// The application-level ID of a vertex is its number in decimal, as in the
+// CSV files; AppendAppID writes it into a buffer the caller reuses.
+func ExampleAppID() {
+	buf := generator.AppendAppID(nil, 7)
+	fmt.Printf("%s %s %s\n", generator.AppID(0), generator.AppID(18446744073709551615), buf)
+	buf = generator.AppendAppID(buf[:0], 1234)
+	fmt.Printf("%s\n", buf)
+	// Output:
+	// 0 18446744073709551615 7
+	// 1234
+}

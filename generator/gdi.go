@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strconv"
 
 	"github.com/gdi-go/gdi/gdi"
 )
@@ -68,7 +69,10 @@ func (s *Scheme) CreateMetadata(db gdi.Database) (*Metadata, error) {
 
 // AppID returns the application-level ID of vertex x: its number in
 // decimal, as in the CSV files.
-func AppID(x uint64) []byte { return fmt.Appendf(nil, "%d", x) }
+func AppID(x uint64) []byte { return AppendAppID(nil, x) }
+
+// AppendAppID appends AppID(x) to b.
+func AppendAppID(b []byte, x uint64) []byte { return strconv.AppendUint(b, x, 10) }
 
 // LoadCSV loads the files WriteCSV wrote into dir into db through its bulk
 // loader (gdi.CSVLoader), using the handles m of CreateMetadata: the vertex

@@ -148,6 +148,7 @@ type worker struct {
 	last    int
 	name    int
 	stats   [NumOps]stats
+	idBuf   []byte // where open formats application IDs
 }
 
 func newWorker(c rma.Comm, db gdi.Database, cfg Config, g int, reads, writes *zipf) (*worker, error) {
@@ -329,7 +330,8 @@ func (w *worker) apply(tx gdi.Transaction, op Op) (outcome, error) {
 
 // open translates vertex x's application ID and associates the vertex.
 func (w *worker) open(tx gdi.Transaction, x uint64) (gdi.VertexHolder, outcome, error) {
-	uid, found, err := tx.TranslateVertexID(w.m.VertexLabels[w.g.VertexLabel(x)], generator.AppID(x))
+	w.idBuf = generator.AppendAppID(w.idBuf[:0], x)
+	uid, found, err := tx.TranslateVertexID(w.m.VertexLabels[w.g.VertexLabel(x)], w.idBuf)
 	if err != nil && gdi.Failed(err) { // a warning (a shared ID) still found one
 		return nil, failed, err
 	}
