@@ -32,6 +32,7 @@ var commands = []command{
 
 func main() {
 	limitMemory()
+	shareCPUs()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

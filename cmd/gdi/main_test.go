@@ -26,3 +26,21 @@ func TestUsageErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestProcsPerProcess(t *testing.T) {
+	for _, c := range []struct{ cpus, local, want int }{
+		{2, 1, 2}, {2, 2, 1}, {2, 4, 1}, {8, 2, 4}, {8, 3, 2}, {1, 0, 1}, {16, 0, 16},
+	} {
+		if got := procsPerProcess(c.cpus, c.local); got != c.want {
+			t.Errorf("procsPerProcess(%d CPUs, %d processes) = %d, want %d", c.cpus, c.local, got, c.want)
+		}
+	}
+	t.Setenv("OMPI_COMM_WORLD_LOCAL_SIZE", "3")
+	if n := localProcesses(); n != 3 {
+		t.Errorf("localProcesses() = %d with OMPI_COMM_WORLD_LOCAL_SIZE=3", n)
+	}
+	t.Setenv("OMPI_COMM_WORLD_LOCAL_SIZE", "x")
+	if n := localProcesses(); n != 1 {
+		t.Errorf("localProcesses() = %d with OMPI_COMM_WORLD_LOCAL_SIZE=x, want 1", n)
+	}
+}

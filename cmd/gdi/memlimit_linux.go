@@ -8,7 +8,8 @@ import (
 )
 
 // limitMemory gives the Go runtime a soft memory limit of 3/4 of the
-// machine's RAM, unless GOMEMLIMIT sets one: graph loads and collective
+// machine's RAM (of its share of it, under mpirun), unless GOMEMLIMIT sets
+// one: graph loads and collective
 // transactions over large graphs make much short-lived garbage, and with
 // the default pacing the heap can grow to twice what is live and past the
 // machine's memory. Near the limit the collector runs more often instead.
@@ -20,6 +21,7 @@ func limitMemory() {
 	if err := unix.Sysinfo(&si); err != nil || si.Totalram == 0 {
 		return
 	}
-	total := uint64(si.Totalram) * uint64(si.Unit)
+	// Processes mpirun started on this machine share it.
+	total := uint64(si.Totalram) * uint64(si.Unit) / uint64(localProcesses())
 	debug.SetMemoryLimit(int64(total / 4 * 3))
 }
