@@ -15,6 +15,50 @@ var constraintCases = []Case{
 	c("Constraint/stale-after-free-property-type", constraintStalePtype),
 	c("Constraint/stale-after-update-property-type", constraintStaleUpdate),
 	c("Constraint/label-none-condition", constraintLabelNone),
+	c("Constraint/queries-follow-changes-after-use", constraintUsedThenChanged),
+}
+
+// constraintUsedThenChanged uses a constraint in queries, then changes it
+// and the metadata it names: every later query must see the change, as a
+// backend may keep what it made of the constraint between queries.
+func constraintUsedThenChanged(e *Env) {
+	mr := rewriter(e)
+	a, b := e.label("A"), e.label("B")
+	e.barrier()
+	var vu gdi.VertexUID
+	e.update(func(tx gdi.Transaction) {
+		v, w := vertex(tx, nil, nil), vertex(tx, nil, nil)
+		edge(tx, gdi.Directed, v, w, gdi.PropertyTypeNull, "", a)
+		edge(tx, gdi.Directed, v, w, gdi.PropertyTypeNull, "", b)
+		edge(tx, gdi.Directed, w, v, gdi.PropertyTypeNull, "", b)
+		vu = vuid(v)
+	})
+	c := e.constraint(and(hasL(a)))
+	count := func(what string, want int) {
+		e.view(func(tx gdi.Transaction) {
+			for range 2 {
+				if n := len(must(assoc(tx, vu).Edges(gdi.EdgeAll, c))); n != want {
+					failf("%s: %d edges match, want %d", what, n, want)
+				}
+			}
+		})
+	}
+	count("label A", 1)
+	sb := must(e.DB.CreateSubconstraint())
+	okf(sb.AddLabelCondition(b, gdi.Equal), "AddLabelCondition")
+	okf(c.AddSubconstraint(sb), "AddSubconstraint")
+	count("label A or label B", 3)
+	e.quiet()
+	okf(mr.FreeLabel(b), "FreeLabel")
+	e.view(func(tx gdi.Transaction) {
+		_, err := assoc(tx, vu).Edges(gdi.EdgeAll, c)
+		is(err, gdi.ErrStale, "Edges with a constraint used before its label was freed")
+	})
+	okf(c.Free(), "Constraint.Free")
+	e.view(func(tx gdi.Transaction) {
+		_, err := assoc(tx, vu).Edges(gdi.EdgeAll, c)
+		is(err, gdi.ErrConstraint, "Edges with a constraint used before it was freed")
+	})
 }
 
 func constraintCreateFree(e *Env) {

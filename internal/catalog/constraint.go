@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"slices"
+	"sync/atomic"
 
 	"github.com/gdi-go/gdi/gdi"
 )
@@ -234,6 +235,17 @@ type Constraint struct {
 	cat   *Catalog
 	freed bool // guarded by cat.mu
 	subs  []conditions
+	// filter is what Filter last returned and the view it was made under.
+	// The formula and its staleness change only with the metadata, which
+	// publishes a new view, or with the constraint: AddSubconstraint and
+	// Free drop it. Edge queries filter by a constraint each; this spares
+	// them cat.mu and building the formula again.
+	filter atomic.Pointer[filterCache]
+}
+
+type filterCache struct {
+	v   *view
+	dnf gdi.DNF
 }
 
 var _ gdi.Constraint = (*Constraint)(nil)
@@ -283,6 +295,7 @@ func (c *Constraint) AddSubconstraint(s gdi.Subconstraint) error {
 		return gdi.Errorf(gdi.ErrStale, "stale constraint or subconstraint")
 	}
 	c.subs = append(c.subs, sub.conds.clone())
+	c.filter.Store(nil)
 	return nil
 }
 
@@ -321,13 +334,15 @@ func (c *Constraint) Free() error {
 		return err
 	}
 	c.freed = true
+	c.filter.Store(nil)
 	cat.constraints = removeItem(cat.constraints, c)
 	return nil
 }
 
-// filter checks a constraint argument of a query and returns it as a
+// Filter checks a constraint argument of a query and returns it as a
 // formula; nil means no filter. ErrConstraint for a freed constraint,
 // ErrObjectMismatch for one of another database, ErrStale for a stale one.
+// The formula may be shared with other calls: callers must not change it.
 func (cat *Catalog) Filter(c gdi.Constraint) (gdi.DNF, bool, error) {
 	if c == nil {
 		return nil, false, nil
@@ -339,6 +354,9 @@ func (cat *Catalog) Filter(c gdi.Constraint) (gdi.DNF, bool, error) {
 	if cc.cat != cat {
 		return nil, false, gdi.Errorf(gdi.ErrObjectMismatch, "constraint of another database or rank")
 	}
+	if f := cc.filter.Load(); f != nil && f.v == cat.view.Load() {
+		return f.dnf, true, nil
+	}
 	cat.mu.RLock()
 	defer cat.mu.RUnlock()
 	if err := cc.validLocked(); err != nil {
@@ -347,9 +365,11 @@ func (cat *Catalog) Filter(c gdi.Constraint) (gdi.DNF, bool, error) {
 	if cc.staleLocked() {
 		return nil, false, gdi.Errorf(gdi.ErrStale, "stale constraint")
 	}
-	dnf := gdi.DNF{}
+	dnf := make(gdi.DNF, 0, len(cc.subs))
 	for _, s := range cc.subs {
 		dnf = append(dnf, cat.conjunctionLocked(s))
 	}
+	// The view cannot change while cat.mu is held.
+	cc.filter.Store(&filterCache{v: cat.view.Load(), dnf: dnf})
 	return dnf, true, nil
 }
