@@ -112,28 +112,28 @@ int gdi_alltoallv(MPI_Comm comm, const char *send, const int *scounts, const int
 	return MPI_Alltoallv(send, scounts, sdispls, MPI_BYTE, recv, rcounts, rdispls, MPI_BYTE, comm);
 }
 
-int gdi_win_allocate(MPI_Comm comm, MPI_Aint size, MPI_Win *win) {
-	MPI_Info info;
-	void *base = NULL;
-	int rc = MPI_Info_create(&info);
+// window_info makes the hints of every window: every rank allocates the
+// same size with the same displacement unit; plus the hint key=value.
+static int window_info(const char *key, const char *value, MPI_Info *info) {
+	int rc = MPI_Info_create(info);
 	if (rc != MPI_SUCCESS) {
 		return rc;
 	}
-	// Hints: every rank allocates the same size, and the library need not
-	// order accumulates (the atomics) issued by one origin among themselves.
-	MPI_Info_set(info, "same_size", "true");
-	MPI_Info_set(info, "same_disp_unit", "true");
-	MPI_Info_set(info, "accumulate_ordering", "none");
-	rc = MPI_Win_allocate(size, 1, info, comm, &base, win);
-	MPI_Info_free(&info);
-	if (rc != MPI_SUCCESS) {
-		return rc;
-	}
+	MPI_Info_set(*info, "same_size", "true");
+	MPI_Info_set(*info, "same_disp_unit", "true");
+	MPI_Info_set(*info, key, value);
+	return MPI_SUCCESS;
+}
+
+// window_open finishes a window just allocated, whose own part is base:
+// errors are returned, the part is zeroed, and the window is locked for
+// all ranks. On failure the window is freed.
+static int window_open(MPI_Comm comm, MPI_Win *win, void *base, MPI_Aint size) {
 	MPI_Win_set_errhandler(*win, MPI_ERRORS_RETURN);
 	if (size > 0) {
 		memset(base, 0, (size_t)size);
 	}
-	rc = MPI_Win_lock_all(MPI_MODE_NOCHECK, *win);
+	int rc = MPI_Win_lock_all(MPI_MODE_NOCHECK, *win);
 	if (rc != MPI_SUCCESS) {
 		MPI_Win_free(win);
 		return rc;
@@ -145,6 +145,23 @@ int gdi_win_allocate(MPI_Comm comm, MPI_Aint size, MPI_Win *win) {
 		MPI_Win_free(win);
 	}
 	return rc;
+}
+
+int gdi_win_allocate(MPI_Comm comm, MPI_Aint size, MPI_Win *win) {
+	MPI_Info info;
+	void *base = NULL;
+	// The library need not order accumulates (the atomics) issued by one
+	// origin among themselves.
+	int rc = window_info("accumulate_ordering", "none", &info);
+	if (rc != MPI_SUCCESS) {
+		return rc;
+	}
+	rc = MPI_Win_allocate(size, 1, info, comm, &base, win);
+	MPI_Info_free(&info);
+	if (rc != MPI_SUCCESS) {
+		return rc;
+	}
+	return window_open(comm, win, base, size);
 }
 
 // gdi_comm_one_node sets *one to 1 if every rank of comm wants shared
@@ -171,22 +188,16 @@ int gdi_comm_one_node(MPI_Comm comm, int want, int *one) {
 int gdi_win_allocate_shared(MPI_Comm comm, MPI_Aint size, MPI_Win *win, void **bases) {
 	MPI_Info info;
 	void *base = NULL;
-	int n, rc = MPI_Info_create(&info);
+	int n;
+	// Each rank's part on its own pages, first touched by its owner.
+	int rc = window_info("alloc_shared_noncontig", "true", &info);
 	if (rc != MPI_SUCCESS) {
 		return rc;
 	}
-	// Each rank's part on its own pages, first touched by its owner.
-	MPI_Info_set(info, "alloc_shared_noncontig", "true");
-	MPI_Info_set(info, "same_size", "true");
-	MPI_Info_set(info, "same_disp_unit", "true");
 	rc = MPI_Win_allocate_shared(size, 1, info, comm, &base, win);
 	MPI_Info_free(&info);
 	if (rc != MPI_SUCCESS) {
 		return rc;
-	}
-	MPI_Win_set_errhandler(*win, MPI_ERRORS_RETURN);
-	if (size > 0) {
-		memset(base, 0, (size_t)size);
 	}
 	MPI_Comm_size(comm, &n);
 	for (int r = 0; r < n; r++) {
@@ -198,18 +209,7 @@ int gdi_win_allocate_shared(MPI_Comm comm, MPI_Aint size, MPI_Win *win, void **b
 			return rc;
 		}
 	}
-	rc = MPI_Win_lock_all(MPI_MODE_NOCHECK, *win);
-	if (rc != MPI_SUCCESS) {
-		MPI_Win_free(win);
-		return rc;
-	}
-	// Nobody may reach a peer's memory before the peer has zeroed it.
-	rc = MPI_Barrier(comm);
-	if (rc != MPI_SUCCESS) {
-		MPI_Win_unlock_all(*win);
-		MPI_Win_free(win);
-	}
-	return rc;
+	return window_open(comm, win, base, size);
 }
 
 int gdi_win_free(MPI_Win *win) {
