@@ -14,7 +14,7 @@ import (
 // loadedPool and give them back when they end (Transaction.end).
 //
 // That is safe because nothing outlives a transaction that points into
-// its copies. Holders are not part of a copy (Transaction.holder): a
+// its copies. Holders are not part of a copy (Transaction.holders): a
 // holder of an ended transaction fails on tx.open before it looks for
 // one. Results are copied out: label and UID slices are made per call,
 // property values are strings of their own (decodeHead), and the bytes of

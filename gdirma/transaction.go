@@ -1,11 +1,10 @@
 package gdirma
 
 import (
-	"unsafe"
-
 	"cmp"
 	"slices"
 	"sync"
+	"unsafe"
 
 	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/gdi"
