@@ -449,9 +449,9 @@ func (tx *Transaction) edgeQuery(idx gdi.Index, c gdi.Constraint, local bool) ([
 	if err != nil {
 		return nil, err
 	}
-	out := make([]gdi.EdgeUID, len(ns))
-	for i, n := range ns {
-		out[i] = tx.edgeUID(n)
+	out := make([]gdi.EdgeUID, 0, len(ns))
+	for _, n := range ns {
+		out = tx.appendEdgeUID(out, n)
 	}
 	return out, nil
 }
