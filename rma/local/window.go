@@ -175,15 +175,7 @@ func (w *window) CompareAndSwap(target, offset int, old, new uint64) (uint64, er
 	if err != nil {
 		return 0, err
 	}
-	for {
-		cur := atomic.LoadUint64(p)
-		if cur != old {
-			return cur, nil
-		}
-		if atomic.CompareAndSwapUint64(p, old, new) {
-			return old, nil
-		}
-	}
+	return wordmem.CompareAndSwap(p, old, new), nil
 }
 
 func (w *window) FetchAndAdd(target, offset int, delta uint64) (uint64, error) {

@@ -11,7 +11,6 @@ import "C"
 import (
 	"fmt"
 	"os"
-	"sync/atomic"
 	"unsafe"
 
 	"github.com/gdi-go/gdi/rma/internal/wordmem"
@@ -45,18 +44,17 @@ func boolInt(b bool) int {
 
 // allocateShared makes w a shared-memory window of size bytes per rank.
 func (w *window) allocateShared(size int) error {
-	bases := make([]unsafe.Pointer, w.c.size)
-	cbases := (*unsafe.Pointer)(C.malloc(C.size_t(w.c.size) * C.size_t(unsafe.Sizeof(unsafe.Pointer(nil)))))
+	n := w.c.size
+	cbases := (*unsafe.Pointer)(C.malloc(C.size_t(n) * C.size_t(unsafe.Sizeof(unsafe.Pointer(nil)))))
 	defer C.free(unsafe.Pointer(cbases))
 	if rc := C.gdi_win_allocate_shared(w.c.c, C.MPI_Aint(size), &w.win, cbases); rc != C.MPI_SUCCESS {
 		return fmt.Errorf("mpi: MPI_Win_allocate_shared(%d bytes): %w", size, mpiError(rc))
 	}
-	copy(bases, unsafe.Slice(cbases, w.c.size))
-	w.mems = make([][]uint64, w.c.size)
-	for r, b := range bases {
-		if size == 0 {
-			continue
-		}
+	w.mems = make([][]uint64, n)
+	if size == 0 {
+		return nil
+	}
+	for r, b := range unsafe.Slice(cbases, n) {
 		if uintptr(b)%8 != 0 {
 			_ = C.gdi_win_free(&w.win)
 			return fmt.Errorf("mpi: shared window part of rank %d at %p is not 8-byte aligned", r, b)
@@ -81,14 +79,5 @@ func (w *window) sharedWord(target, offset int) *uint64 {
 }
 
 func (w *window) sharedCAS(target, offset int, old, new uint64) uint64 {
-	p := w.sharedWord(target, offset)
-	for {
-		cur := atomic.LoadUint64(p)
-		if cur != old {
-			return cur
-		}
-		if atomic.CompareAndSwapUint64(p, old, new) {
-			return old
-		}
-	}
+	return wordmem.CompareAndSwap(w.sharedWord(target, offset), old, new)
 }

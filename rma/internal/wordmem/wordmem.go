@@ -60,3 +60,17 @@ func Store(mem []uint64, off int, src []byte) {
 		src, off = src[n:], off+n
 	}
 }
+
+// CompareAndSwap replaces *p with new if it equals old, and returns the
+// word it found there: old on success, as MPI_Compare_and_swap reports.
+func CompareAndSwap(p *uint64, old, new uint64) uint64 {
+	for {
+		cur := atomic.LoadUint64(p)
+		if cur != old {
+			return cur
+		}
+		if atomic.CompareAndSwapUint64(p, old, new) {
+			return old
+		}
+	}
+}
