@@ -691,16 +691,13 @@ func (tx *Transaction) end() {
 		return
 	}
 	tx.open = false
+	// No copy or record of the transaction is used any more: each copy
+	// read from the store goes back to the pool.
 	for k := range tx.objs {
 		for _, o := range tx.objs[k].all() {
 			if o.created && !o.installed && o.ptr != 0 {
 				_ = tx.db.st.release(o.ptr)
 			}
-		}
-	}
-	// No copy or record of the transaction is used any more.
-	for k := range tx.objs {
-		for _, o := range tx.objs[k].all() {
 			if o.pooled {
 				tx.db.st.loaded.put(o)
 			}
