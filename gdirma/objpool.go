@@ -7,7 +7,9 @@ import (
 )
 
 // Copies of holders. Every object a transaction reads costs it a
-// loadedObj: the copy and its record, about 480 bytes. Allocated afresh
+// loadedObj: the copy and its record, and for a vertex read whole the
+// committed record its copy was made from (txObj.orig) and its blocks,
+// about 900 bytes. Allocated afresh
 // they are the bulk of what a read-only transaction allocates, and, as the
 // windows make the heap large and collections rare, fresh memory is cold
 // memory: each one missed the cache. So transactions take them from a
@@ -49,6 +51,7 @@ func (p *loadedPool) put(o *txObj) {
 	if invariants.Enabled {
 		c.o = txObj{deleted: true}
 		c.r = record{version: poisonVersion, labels: []uint32{^uint32(0)}}
+		c.orig = c.r
 	}
 	p.p.Put(c)
 }

@@ -296,12 +296,13 @@ func (st *store) putBlockBuf(b *[]byte) { st.bufs.Put(b) }
 // part of the image that block holds, valid until st.releaseImage(&img).
 // With chain set it lists the blocks.
 func (st *store) readImage(n uint64, prefix, chain bool) (img image, ok bool, err error) {
-	return st.readImageTo(n, prefix, chain, nil)
+	return st.readImageTo(n, prefix, chain, nil, nil)
 }
 
 // readImageTo is readImage that, if into is set, reads a long image into
-// a buffer from st.images, which it appends to *into.
-func (st *store) readImageTo(n uint64, prefix, chain bool, into *[]*[]byte) (img image, ok bool, err error) {
+// a buffer from st.images, which it appends to *into. The chain, if asked
+// for, is appended to chainBuf[:0] (which may be nil).
+func (st *store) readImageTo(n uint64, prefix, chain bool, into *[]*[]byte, chainBuf []uint64) (img image, ok bool, err error) {
 	if !st.valid(n) {
 		return img, false, nil
 	}
@@ -370,7 +371,10 @@ func (st *store) readImageTo(n uint64, prefix, chain bool, into *[]*[]byte) (img
 		return img, true, nil
 	}
 	if chain {
-		img.chain = append(make([]uint64, 0, st.blocksFor(length)), n)
+		if need := st.blocksFor(length); cap(chainBuf) < need {
+			chainBuf = make([]uint64, 0, need)
+		}
+		img.chain = append(chainBuf[:0], n)
 	}
 	if into != nil && length >= minPooledImage {
 		b := st.images.get(length)
@@ -473,17 +477,16 @@ func (r *record) readFrom(img *image, n uint64) {
 	}
 }
 
-// loadRefs reads vertex n whole for its edge references: its labels and
-// properties are left encoded (record.headRaw) until decodeHeadNow. It
-// returns nil if there is no such vertex. A long image lies in a buffer
-// from st.images, appended to *pooled: the record is valid until it is
-// given back.
-func (st *store) loadRefs(n uint64, pooled *[]*[]byte) (*record, []uint64, error) {
-	img, ok, err := st.readImageTo(n, false, true, pooled)
+// loadRefs reads vertex n whole for its edge references into r, a zero
+// record, and its blocks into chainBuf[:0]: its labels and properties are
+// left encoded (record.headRaw) until decodeHeadNow. It returns nil if
+// there is no such vertex. A long image lies in a buffer from st.images,
+// appended to *pooled: the record is valid until it is given back.
+func (st *store) loadRefs(n uint64, pooled *[]*[]byte, r *record, chainBuf []uint64) (*record, []uint64, error) {
+	img, ok, err := st.readImageTo(n, false, true, pooled, chainBuf)
 	if err != nil || !ok || img.k != vertexKind {
 		return nil, nil, err
 	}
-	r := new(record)
 	if err := decodeImage(r, vertexKind, img.bytes, st.codec(n), true); err != nil {
 		return nil, nil, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: %v", bgdl.DPtr(n), err)
 	}

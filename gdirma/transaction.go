@@ -42,10 +42,13 @@ type txObj struct {
 	img []byte
 }
 
-// loadedObj is a copy read from the store, with its record.
+// loadedObj is a copy read from the store, with its record, and room for
+// the committed record of a vertex read whole (txObj.orig) and its blocks.
 type loadedObj struct {
-	o txObj // first: see txObj.loaded
-	r record
+	o     txObj // first: see txObj.loaded
+	r     record
+	orig  record
+	chain [4]uint64
 }
 
 // loaded returns the loadedObj o is part of. o.pooled must be set.
@@ -296,11 +299,12 @@ func (tx *Transaction) getWhole(n uint64) (*txObj, error) {
 		}
 		return o, tx.full(n, o.rec)
 	}
-	c, chain, err := tx.loadRefs(n)
+	lo := tx.db.st.loaded.get()
+	c, chain, err := tx.loadRefs(n, &lo.orig, lo.chain[:0])
 	if err != nil || c == nil {
+		tx.db.st.loaded.put(&lo.o)
 		return nil, err
 	}
-	lo := tx.db.st.loaded.get()
 	r := &lo.r
 	if _, err := decodeHead(r, c.headRaw); err != nil {
 		return nil, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: %v", bgdl.DPtr(n), err)
@@ -314,11 +318,11 @@ func (tx *Transaction) getWhole(n uint64) (*txObj, error) {
 
 // loadRefs is store.loadRefs into the transaction's image buffers, with
 // a holder that stays locked as a transaction-critical error.
-func (tx *Transaction) loadRefs(n uint64) (*record, []uint64, error) {
+func (tx *Transaction) loadRefs(n uint64, r *record, chainBuf []uint64) (*record, []uint64, error) {
 	if tx.images == nil {
 		tx.images = tx.imageBuf[:0]
 	}
-	c, chain, err := tx.db.st.loadRefs(n, &tx.images)
+	c, chain, err := tx.db.st.loadRefs(n, &tx.images, r, chainBuf)
 	if err != nil && gdi.ErrorClass(err) == gdi.ErrTransactionCritical {
 		return nil, nil, tx.fail("%v", err)
 	}
@@ -344,15 +348,27 @@ func (tx *Transaction) full(n uint64, r *record) error {
 		return nil
 	}
 	// r has the labels and properties: the commit decodes those of c
-	// only if it installs over it.
-	c, chain, err := tx.loadRefs(n)
+	// only if it installs over it. A pooled copy has room for c.
+	o := tx.objs[vertexKind].get(n)
+	if o != nil && o.rec != r {
+		o = nil
+	}
+	var into *record
+	var chainBuf []uint64
+	if o != nil && o.pooled {
+		lo := o.loaded()
+		into, chainBuf = &lo.orig, lo.chain[:0]
+	} else {
+		into = new(record)
+	}
+	c, chain, err := tx.loadRefs(n, into, chainBuf)
 	if err != nil {
 		return err
 	}
 	if c == nil || c.version != r.version {
 		return tx.fail("vertex %d changed by a concurrent commit", n)
 	}
-	if o := tx.objs[vertexKind].get(n); o != nil && o.rec == r {
+	if o != nil {
 		tx.takeRefs(o, c, chain)
 	} else {
 		r.takeRefs(c)
