@@ -17,7 +17,8 @@ import (
 // takes the general path. Both must give the same edges, for every
 // orientation and label-only constraint, on a graph with loops,
 // lightweight edges with and without a label, heavyweight ones (two labels
-// or a property) and edges whose origin moved (stubs).
+// or a property), edges whose origin moved (stubs) and edges deleted one
+// by one (tombstones in the images of more than a block).
 func TestQuickEdges(t *testing.T) {
 	for _, ranks := range []int{1, 2} {
 		t.Run(fmt.Sprintf("ranks=%d", ranks), func(t *testing.T) {
@@ -75,7 +76,7 @@ func quickEdges(c rma.Comm, db gdi.Database) error {
 			}
 			xs, vs = append(xs, x), append(vs, u)
 		}
-		for range 6 * n {
+		for range 10 * n {
 			a, b := xs[rng.IntN(n)], xs[rng.IntN(n)]
 			if rng.IntN(8) == 0 {
 				b = a // a loop
@@ -130,6 +131,20 @@ func quickEdges(c rma.Comm, db gdi.Database) error {
 	})
 	if err != nil {
 		return err
+	}
+	// Delete some edges, one per transaction: where the references are
+	// longer than a block, theirs become tombstones in place.
+	for _, u := range es[len(es)/8 : len(es)/4] {
+		err := retry(db, func(tx gdi.Transaction) error {
+			e, err := tx.AssociateEdge(u)
+			if err != nil {
+				return err
+			}
+			return e.Free()
+		})
+		if err != nil {
+			return err
+		}
 	}
 	orients := []gdi.Orientation{gdi.EdgeAll, gdi.EdgeOutgoing, gdi.EdgeIncoming, gdi.EdgeUndirected, gdi.EdgeOutgoing | gdi.EdgeUndirected}
 	edges := func(copyEdge bool, u gdi.VertexUID, o gdi.Orientation, con gdi.Constraint) ([]gdi.EdgeUID, error) {

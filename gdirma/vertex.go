@@ -1,6 +1,7 @@
 package gdirma
 
 import (
+	"encoding/binary"
 	"slices"
 
 	"github.com/gdi-go/gdi/gdi"
@@ -217,14 +218,13 @@ func (v *vertexHolder) quickEdges(r *record, or gdi.Orientation, dnf gdi.DNF, ha
 	if r.raw == nil || v.tx.objs[edgeKind].len() != 0 || (has && !dnf.LabelsOnly()) {
 		return nil, false, nil
 	}
-	// Without a constraint nearly every reference is a result; with one,
-	// often few are, and a hub's nraw UIDs would be a large zeroed
-	// allocation for nothing: the slice grows as needed then.
-	size := r.nraw
-	if has {
-		size = min(size, 16)
+	if !has {
+		return v.allEdges(r, or), true, nil
 	}
-	out = make([]gdi.EdgeUID, 0, size)
+	// With a constraint often few references are results, and a hub's
+	// nraw UIDs would be a large zeroed allocation for nothing: the slice
+	// grows as needed.
+	out = make([]gdi.EdgeUID, 0, min(r.nraw, 16))
 	var lbuf [1]gdi.Label
 	for b := r.raw; len(b) > 0; {
 		e, f, label, rest, ok := r.cd.head(b)
@@ -257,6 +257,43 @@ func (v *vertexHolder) quickEdges(r *record, or gdi.Orientation, dnf gdi.DNF, ha
 		out = v.tx.appendEdgeUID(out, e)
 	}
 	return out, true, nil
+}
+
+// allEdges is quickEdges without a constraint, the commonest query of all:
+// one pass over the encoded references that reads only their flags and
+// numbers, and writes each UID in place in a slice of nraw, which is
+// never less than the results.
+func (v *vertexHolder) allEdges(r *record, or gdi.Orientation) []gdi.EdgeUID {
+	out := make([]gdi.EdgeUID, r.nraw)
+	st, cd := v.tx.db.st, r.cd
+	k := 0
+	for b := r.raw; len(b) > 1 && k < len(out); {
+		f := b[0]
+		size := int(refSizes[f])
+		if f == rfDead {
+			size = int(b[1])
+		}
+		if size < 2 || size > len(b) {
+			break // cannot happen: see refList
+		}
+		if dir := gdi.DirectionType(f & rfDir); f != rfDead && dir != 0 && or.Matches(dir, f&rfOrigin != 0, f&rfTarget != 0) {
+			var n uint64
+			if f&rfSlot != 0 {
+				n = cd.base | uint64(binary.LittleEndian.Uint16(b[1:]))
+			} else {
+				n = binary.LittleEndian.Uint64(b[1:])
+			}
+			u := &out[k]
+			if isLight(n) {
+				u[0], u[1] = st.lightUID(n), n&maxSlot
+			} else {
+				u[0] = st.uid(n)
+			}
+			k++
+		}
+		b = b[size:]
+	}
+	return out[:k:k]
 }
 
 // IncidentEdges is Edges with the direction and the ends of each edge
