@@ -20,6 +20,15 @@ import (
 // that the detector checks the callers' synchronisation, not these words.
 func storeWords(mem []uint64, i int, src []byte) {
 	words := mem[i : i+len(src)/8]
+	if nativeLittle && len(words) > 0 && uintptr(unsafe.Pointer(unsafe.SliceData(src)))%8 == 0 {
+		// The bytes of src read as words in place: a plain word copy,
+		// without a decode and a bounds check per word.
+		from := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(src))), len(words))
+		for j := range words {
+			words[j] = from[j]
+		}
+		return
+	}
 	for j := range words {
 		words[j] = binary.LittleEndian.Uint64(src[8*j:])
 	}
