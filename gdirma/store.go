@@ -359,9 +359,10 @@ func (st *store) readImageTo(n uint64, prefix, chain bool, into *[]*[]byte, chai
 			}
 		}
 		if first == length {
-			// Whole: the caller keeps a copy of just its size, and the
-			// block buffer goes back at once.
-			img.bytes, img.single = make([]byte, first), true
+			// Whole: the caller keeps a copy of just its size (pooled as
+			// below if into is set), and the block buffer goes back at
+			// once.
+			img.bytes, img.single = st.imageBuf(length, into), true
 			copy(img.bytes, blk[primaryHeader:])
 			return img, true, nil
 		}
@@ -376,13 +377,7 @@ func (st *store) readImageTo(n uint64, prefix, chain bool, into *[]*[]byte, chai
 		}
 		img.chain = append(chainBuf[:0], n)
 	}
-	if into != nil && length >= minPooledImage {
-		b := st.images.get(length)
-		*into = append(*into, b)
-		img.bytes = *b
-	} else {
-		img.bytes = make([]byte, length)
-	}
+	img.bytes = st.imageBuf(length, into)
 	have := copy(img.bytes, blk[primaryHeader:primaryHeader+first])
 	keepFences := st.blocksFor(length) > minFenced // see fences.go
 	for blocks := 1; have < length; blocks++ {
@@ -429,7 +424,7 @@ func (st *store) loadPart(k kind, n uint64, prefix bool) (*record, error) {
 // holder.
 func (st *store) loadImage(k kind, n uint64, prefix, chain bool) (*record, []uint64, error) {
 	r := new(record)
-	ok, chainOut, _, err := st.loadInto(r, k, n, prefix, chain)
+	ok, chainOut, _, err := st.loadInto(r, k, n, prefix, chain, nil)
 	if !ok {
 		return nil, nil, err
 	}
@@ -440,8 +435,8 @@ func (st *store) loadImage(k kind, n uint64, prefix, chain bool) (*record, []uin
 // unusable) if there is no such object. single is the image r was decoded
 // from if a prefix read found it whole in the primary block (its only
 // block), for commits that install over it (see txObj.img).
-func (st *store) loadInto(r *record, k kind, n uint64, prefix, chain bool) (ok bool, chainOut []uint64, single []byte, err error) {
-	img, ok, err := st.readImage(n, prefix && k == vertexKind, chain)
+func (st *store) loadInto(r *record, k kind, n uint64, prefix, chain bool, into *[]*[]byte) (ok bool, chainOut []uint64, single []byte, err error) {
+	img, ok, err := st.readImageTo(n, prefix && k == vertexKind, chain, into, nil)
 	if err != nil || !ok || img.k != k {
 		st.releaseImage(&img)
 		return false, nil, nil, err
@@ -453,7 +448,7 @@ func (st *store) loadInto(r *record, k kind, n uint64, prefix, chain bool) (ok b
 		if err == nil && !whole {
 			// The properties go on in the next block: read it all.
 			*r = record{}
-			return st.loadInto(r, k, n, false, chain)
+			return st.loadInto(r, k, n, false, chain, into)
 		}
 	} else {
 		err = decodeRecord(r, k, img.bytes, st.codec(n))
@@ -492,6 +487,17 @@ func (st *store) loadRefs(n uint64, pooled *[]*[]byte, r *record, chainBuf []uin
 	}
 	r.readFrom(&img, n)
 	return r, img.chain, nil
+}
+
+// imageBuf returns a buffer of l bytes for an image: from st.images,
+// appended to *into, if into is set and the image is not small.
+func (st *store) imageBuf(l int, into *[]*[]byte) []byte {
+	if into == nil || l < minPooledImage {
+		return make([]byte, l)
+	}
+	b := st.images.get(l)
+	*into = append(*into, b)
+	return *b
 }
 
 // blocksFor is the number of blocks an image of length l needs.

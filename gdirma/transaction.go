@@ -242,7 +242,7 @@ func (tx *Transaction) get(k kind, n uint64) (*txObj, error) {
 		return o, nil
 	}
 	c := tx.db.st.loaded.get()
-	ok, _, single, err := tx.db.st.loadInto(&c.r, k, n, true, false)
+	ok, _, single, err := tx.db.st.loadInto(&c.r, k, n, true, false, tx.imageList())
 	if err != nil || !ok {
 		if gdi.ErrorClass(err) == gdi.ErrTransactionCritical {
 			return nil, tx.fail("%v", err)
@@ -319,14 +319,20 @@ func (tx *Transaction) getWhole(n uint64) (*txObj, error) {
 // loadRefs is store.loadRefs into the transaction's image buffers, with
 // a holder that stays locked as a transaction-critical error.
 func (tx *Transaction) loadRefs(n uint64, r *record, chainBuf []uint64) (*record, []uint64, error) {
-	if tx.images == nil {
-		tx.images = tx.imageBuf[:0]
-	}
-	c, chain, err := tx.db.st.loadRefs(n, &tx.images, r, chainBuf)
+	c, chain, err := tx.db.st.loadRefs(n, tx.imageList(), r, chainBuf)
 	if err != nil && gdi.ErrorClass(err) == gdi.ErrTransactionCritical {
 		return nil, nil, tx.fail("%v", err)
 	}
 	return c, chain, err
+}
+
+// imageList is where the transaction keeps the pooled buffers of the
+// images it read, given back when it ends.
+func (tx *Transaction) imageList() *[]*[]byte {
+	if tx.images == nil {
+		tx.images = tx.imageBuf[:0]
+	}
+	return &tx.images
 }
 
 // takeRefs gives o's record the edge references of c, the committed
