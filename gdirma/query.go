@@ -3,6 +3,8 @@ package gdirma
 import (
 	"maps"
 	"slices"
+	"strings"
+	"unsafe"
 
 	"github.com/gdi-go/gdi/gdi"
 )
@@ -64,7 +66,9 @@ func (tx *Transaction) record(eval func(st *store) (map[uint64]struct{}, error),
 // need not be revalidated, as the commit inserts the key into the DHT,
 // which refuses a key taken meanwhile.
 func (tx *Transaction) lookupID(k kind, key idKey, enforced bool) ([]uint64, error) {
-	id := idScan{k: k, key: key}
+	// key.id may be borrowed (TranslateVertexID): it is copied before
+	// anything keeps it.
+	id := idScan{k: k, key: idKey{label: key.label}}
 	if id.scans() {
 		if err := tx.beforeScan(); err != nil {
 			return nil, err
@@ -72,7 +76,9 @@ func (tx *Transaction) lookupID(k kind, key idKey, enforced bool) ([]uint64, err
 	}
 	hit, committed, err := tx.dhtLookup(k, key)
 	if hit != 0 {
-		// The copy just taken has the ID: nothing else can have it.
+		// The copy just taken has the ID: nothing else can have it. The
+		// version check of the copy settles the lookup at commit, so the
+		// ID is not kept.
 		id.hit = hit
 		tx.addScan(scan{id: id, isID: true})
 		// A changed copy in this transaction with the same key could
@@ -81,6 +87,8 @@ func (tx *Transaction) lookupID(k kind, key idKey, enforced bool) ([]uint64, err
 		tx.hitBuf[0] = hit
 		return tx.hitBuf[:1], nil
 	}
+	key.id = strings.Clone(key.id)
+	id.key = key
 	if enforced && err == nil && committed != nil && len(committed) == 0 {
 		return tx.overlay(k, committed, func(_ uint64, r *record) bool { return r.matchesID(key) }), nil
 	}
@@ -169,7 +177,8 @@ func (tx *Transaction) TranslateVertexID(l gdi.Label, id []byte) (gdi.VertexUID,
 	if err != nil {
 		return 0, false, err
 	}
-	found, err := tx.lookupID(vertexKind, idKey{ln, string(id)}, false)
+	// The ID is looked up in place: lookupID copies it if it keeps it.
+	found, err := tx.lookupID(vertexKind, idKey{ln, unsafe.String(unsafe.SliceData(id), len(id))}, false)
 	if err != nil {
 		return 0, false, err
 	}
