@@ -44,13 +44,15 @@
 // labels, properties and degrees fit there, reads the edge references only
 // when it needs them (Transaction.full); a vertex needed whole from the
 // start (an end of an edge being changed) is read whole at once
-// (Transaction.getWhole). Long images are read into buffers the
-// transaction gives back when it ends (imagepool.go), and so are the
-// copies of what it read (objpool.go): holders are kept apart from the
+// (Transaction.getWhole). Images of 256 bytes or more are read into
+// buffers the transaction gives back when it ends (imagepool.go), and so
+// are the copies of what it read, with the committed record of a vertex
+// read whole (objpool.go): holders are kept apart from the
 // copies, and results are copied out of them, so that nothing handed to
 // the caller sees a copy reused by a later transaction. References stay
 // undecoded bytes until used: edge queries in a transaction that changed
-// no edge read them in place (vertexHolder.quickEdges), and finding or
+// no edge read them in place (vertexHolder.quickEdges, and allEdges
+// without a constraint), and finding or
 // changing one reference walks only the sizes of the others
 // (record.rawFind). A commit writes the references of a changed vertex
 // from its copy as they are.
