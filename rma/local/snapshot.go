@@ -2,7 +2,6 @@ package local
 
 import (
 	"io"
-	"runtime"
 
 	"github.com/gdi-go/gdi/rma"
 	"github.com/gdi-go/gdi/rma/internal/wordmem"
@@ -30,7 +29,6 @@ func (w *window) Snapshot(dst io.Writer) error {
 		}
 		off += n
 	}
-	runtime.KeepAlive(w)
 	return nil
 }
 
@@ -50,6 +48,5 @@ func (w *window) Restore(src io.Reader) error {
 		wordmem.Store(mem, off, buf[:n])
 		off += n
 	}
-	runtime.KeepAlive(w)
 	return nil
 }

@@ -1,0 +1,5 @@
+//go:build !linux
+
+package local
+
+func adviseHugePages([]uint64) {}
