@@ -2,6 +2,7 @@ package local
 
 import (
 	"io"
+	"runtime"
 
 	"github.com/gdi-go/gdi/rma"
 	"github.com/gdi-go/gdi/rma/internal/wordmem"
@@ -29,6 +30,7 @@ func (w *window) Snapshot(dst io.Writer) error {
 		}
 		off += n
 	}
+	runtime.KeepAlive(w)
 	return nil
 }
 
@@ -48,5 +50,6 @@ func (w *window) Restore(src io.Reader) error {
 		wordmem.Store(mem, off, buf[:n])
 		off += n
 	}
+	runtime.KeepAlive(w)
 	return nil
 }

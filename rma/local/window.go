@@ -2,6 +2,7 @@ package local
 
 import (
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 
@@ -11,13 +12,16 @@ import (
 )
 
 // window is one rank's handle on a window. mems holds every rank's memory,
-// indexed by rank; it is only ever touched through sync/atomic.
+// indexed by rank; it is only ever touched through sync/atomic. regions
+// keeps that memory alive: every method that touches it ends with
+// runtime.KeepAlive(w).
 type window struct {
-	rank  int
-	size  int
-	mems  [][]uint64
-	freed atomic.Bool
-	c     *comm
+	rank    int
+	size    int
+	mems    [][]uint64
+	regions []*region
+	freed   atomic.Bool
+	c       *comm
 
 	// Pending Gets and Puts, used only when invariants are enabled: they
 	// complete at the flush, not at the call.
@@ -34,7 +38,7 @@ type pendingOp struct {
 
 type newWindowArg struct {
 	size int
-	mem  []uint64
+	mem  *region
 }
 
 func (c *comm) NewWindow(size int) (rma.Window, error) {
@@ -43,16 +47,15 @@ func (c *comm) NewWindow(size int) (rma.Window, error) {
 		bad = fmt.Errorf("%w: window size %d", rma.ErrArgument, size)
 		size = 0
 	}
-	mem := make([]uint64, (size+7)/8)
-	adviseHugePages(mem)
-	w := &window{rank: c.rank, size: size, mems: make([][]uint64, c.w.n), c: c}
+	mem := newRegion((size + 7) / 8)
+	w := &window{rank: c.rank, size: size, mems: make([][]uint64, c.w.n), regions: make([]*region, c.w.n), c: c}
 	err := c.collective("NewWindow", newWindowArg{size, mem}, bad, func(vals []any) error {
 		for r, v := range vals {
 			a := v.(newWindowArg)
 			if a.size != size {
 				return fmt.Errorf("%w: window of %d bytes here, %d on rank %d", rma.ErrArgument, size, a.size, r)
 			}
-			w.mems[r] = a.mem
+			w.mems[r], w.regions[r] = a.mem.mem, a.mem
 		}
 		return nil
 	})
@@ -71,7 +74,11 @@ func (w *window) Free() error {
 	w.mu.Lock()
 	w.pending = nil
 	w.mu.Unlock()
-	return w.c.Barrier()
+	if err := w.c.Barrier(); err != nil {
+		return err
+	}
+	w.regions[w.rank].release() // every rank has freed its handle
+	return nil
 }
 
 // check validates a byte range [offset, offset+n) of target.
@@ -108,6 +115,7 @@ func (w *window) Get(dst []byte, target, offset int) error {
 		return nil
 	}
 	wordmem.Load(w.mems[target], offset, dst)
+	runtime.KeepAlive(w)
 	return nil
 }
 
@@ -120,6 +128,7 @@ func (w *window) Put(src []byte, target, offset int) error {
 		return nil
 	}
 	wordmem.Store(w.mems[target], offset, src)
+	runtime.KeepAlive(w)
 	return nil
 }
 
@@ -148,6 +157,7 @@ func (w *window) complete(target int) {
 	}
 	clear(w.pending[len(kept):])
 	w.pending = kept
+	runtime.KeepAlive(w)
 }
 
 func (w *window) Flush(target int) error {
@@ -175,7 +185,9 @@ func (w *window) CompareAndSwap(target, offset int, old, new uint64) (uint64, er
 	if err != nil {
 		return 0, err
 	}
-	return wordmem.CompareAndSwap(p, old, new), nil
+	prev := wordmem.CompareAndSwap(p, old, new)
+	runtime.KeepAlive(w)
+	return prev, nil
 }
 
 func (w *window) FetchAndAdd(target, offset int, delta uint64) (uint64, error) {
@@ -183,7 +195,9 @@ func (w *window) FetchAndAdd(target, offset int, delta uint64) (uint64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return atomic.AddUint64(p, delta) - delta, nil
+	v := atomic.AddUint64(p, delta) - delta
+	runtime.KeepAlive(w)
+	return v, nil
 }
 
 func (w *window) AtomicGet(target, offset int) (uint64, error) {
@@ -191,7 +205,9 @@ func (w *window) AtomicGet(target, offset int) (uint64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return atomic.LoadUint64(p), nil
+	v := atomic.LoadUint64(p)
+	runtime.KeepAlive(w)
+	return v, nil
 }
 
 func (w *window) AtomicPut(target, offset int, v uint64) error {
@@ -200,5 +216,6 @@ func (w *window) AtomicPut(target, offset int, v uint64) error {
 		return err
 	}
 	atomic.StoreUint64(p, v)
+	runtime.KeepAlive(w)
 	return nil
 }

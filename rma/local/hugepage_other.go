@@ -1,5 +1,0 @@
-//go:build !linux
-
-package local
-
-func adviseHugePages([]uint64) {}
