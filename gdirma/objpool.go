@@ -9,10 +9,9 @@ import (
 // Copies of holders. Every object a transaction reads costs it a
 // loadedObj: the copy and its record, and for a vertex read whole the
 // committed record its copy was made from (txObj.orig) and its blocks,
-// about 900 bytes. Allocated afresh
-// they are the bulk of what a read-only transaction allocates, and, as the
-// windows make the heap large and collections rare, fresh memory is cold
-// memory: each one missed the cache. So transactions take them from a
+// about 900 bytes. Allocated afresh they are the bulk of what a read-only
+// transaction allocates: fresh memory is cold memory, and what is
+// allocated drives the collector. So transactions take them from a
 // loadedPool and give them back when they end (Transaction.end).
 //
 // That is safe because nothing outlives a transaction that points into

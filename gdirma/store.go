@@ -266,7 +266,8 @@ type image struct {
 	// releaseImage.
 	pooled *[]byte
 	// single: a prefix read found the image whole in the primary block,
-	// and bytes is a copy of its own.
+	// and bytes is a copy of its own (or in a buffer of the caller's, see
+	// imageBuf).
 	single bool
 }
 
