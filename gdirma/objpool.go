@@ -39,7 +39,8 @@ func (p *loadedPool) get() *loadedObj {
 
 // put gives back the copy o, which must come from get. Under invariants
 // it is left poisoned until its next use: a transaction still reading it
-// would find a deleted object of a version no holder has.
+// would find a deleted object of a version no holder has, and garbage in
+// its small image.
 // Giving back the same copy twice is a no-op.
 func (p *loadedPool) put(o *txObj) {
 	if !o.pooled {
@@ -51,6 +52,9 @@ func (p *loadedPool) put(o *txObj) {
 		c.o = txObj{deleted: true}
 		c.r = record{version: poisonVersion, labels: []uint32{^uint32(0)}}
 		c.orig = c.r
+		for i := range c.small {
+			c.small[i] = 0xa5 // as imagePool.put does
+		}
 	}
 	p.p.Put(c)
 }

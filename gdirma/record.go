@@ -57,9 +57,11 @@ type record struct {
 	// (refs): many reads never look at them, and a write that does not
 	// change them copies raw back as it is.
 	// lbuf and pbuf hold the labels and properties of most decoded
-	// records, saving two allocations per read.
+	// records, saving two allocations per read: pbuf has room for an ID
+	// and four more, which every vertex of the generator's default
+	// scheme fits.
 	lbuf [2]uint32
-	pbuf [2]property
+	pbuf [5]property
 
 	es   edgeSet
 	raw  []byte
@@ -660,9 +662,12 @@ func decodeHead(r *record, b []byte) ([]byte, error) {
 		r.labels = append(r.labels, uint32(uv()))
 	}
 	uv()
-	r.props = r.pbuf[:0]
+	// The capacity is what it would be if allocated, so that appends of
+	// copies of r that share props copy them as before.
 	if np > len(r.pbuf) {
 		r.props = make([]property, 0, np)
+	} else {
+		r.props = r.pbuf[:0:max(np, 2)]
 	}
 	for range np {
 		pt := uint32(uv())

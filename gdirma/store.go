@@ -297,13 +297,14 @@ func (st *store) putBlockBuf(b *[]byte) { st.bufs.Put(b) }
 // part of the image that block holds, valid until st.releaseImage(&img).
 // With chain set it lists the blocks.
 func (st *store) readImage(n uint64, prefix, chain bool) (img image, ok bool, err error) {
-	return st.readImageTo(n, prefix, chain, nil, nil)
+	return st.readImageTo(n, prefix, chain, nil, nil, nil)
 }
 
 // readImageTo is readImage that, if into is set, reads a long image into
 // a buffer from st.images, which it appends to *into. The chain, if asked
-// for, is appended to chainBuf[:0] (which may be nil).
-func (st *store) readImageTo(n uint64, prefix, chain bool, into *[]*[]byte, chainBuf []uint64) (img image, ok bool, err error) {
+// for, is appended to chainBuf[:0] (which may be nil). A prefix read that
+// finds the image whole copies it into small if it fits there.
+func (st *store) readImageTo(n uint64, prefix, chain bool, into *[]*[]byte, chainBuf []uint64, small []byte) (img image, ok bool, err error) {
 	if !st.valid(n) {
 		return img, false, nil
 	}
@@ -363,7 +364,12 @@ func (st *store) readImageTo(n uint64, prefix, chain bool, into *[]*[]byte, chai
 			// Whole: the caller keeps a copy of just its size (pooled as
 			// below if into is set), and the block buffer goes back at
 			// once.
-			img.bytes, img.single = st.imageBuf(length, into), true
+			if length <= len(small) {
+				img.bytes = small[:length]
+			} else {
+				img.bytes = st.imageBuf(length, into)
+			}
+			img.single = true
 			copy(img.bytes, blk[primaryHeader:])
 			return img, true, nil
 		}
@@ -425,7 +431,7 @@ func (st *store) loadPart(k kind, n uint64, prefix bool) (*record, error) {
 // holder.
 func (st *store) loadImage(k kind, n uint64, prefix, chain bool) (*record, []uint64, error) {
 	r := new(record)
-	ok, chainOut, _, err := st.loadInto(r, k, n, prefix, chain, nil)
+	ok, chainOut, _, err := st.loadInto(r, k, n, prefix, chain, nil, nil)
 	if !ok {
 		return nil, nil, err
 	}
@@ -436,8 +442,8 @@ func (st *store) loadImage(k kind, n uint64, prefix, chain bool) (*record, []uin
 // unusable) if there is no such object. single is the image r was decoded
 // from if a prefix read found it whole in the primary block (its only
 // block), for commits that install over it (see txObj.img).
-func (st *store) loadInto(r *record, k kind, n uint64, prefix, chain bool, into *[]*[]byte) (ok bool, chainOut []uint64, single []byte, err error) {
-	img, ok, err := st.readImageTo(n, prefix && k == vertexKind, chain, into, nil)
+func (st *store) loadInto(r *record, k kind, n uint64, prefix, chain bool, into *[]*[]byte, small []byte) (ok bool, chainOut []uint64, single []byte, err error) {
+	img, ok, err := st.readImageTo(n, prefix && k == vertexKind, chain, into, nil, small)
 	if err != nil || !ok || img.k != k {
 		st.releaseImage(&img)
 		return false, nil, nil, err
@@ -449,7 +455,7 @@ func (st *store) loadInto(r *record, k kind, n uint64, prefix, chain bool, into 
 		if err == nil && !whole {
 			// The properties go on in the next block: read it all.
 			*r = record{}
-			return st.loadInto(r, k, n, false, chain, into)
+			return st.loadInto(r, k, n, false, chain, into, nil)
 		}
 	} else {
 		err = decodeRecord(r, k, img.bytes, st.codec(n))
@@ -479,7 +485,7 @@ func (r *record) readFrom(img *image, n uint64) {
 // there is no such vertex. A long image lies in a buffer from st.images,
 // appended to *pooled: the record is valid until it is given back.
 func (st *store) loadRefs(n uint64, pooled *[]*[]byte, r *record, chainBuf []uint64) (*record, []uint64, error) {
-	img, ok, err := st.readImageTo(n, false, true, pooled, chainBuf)
+	img, ok, err := st.readImageTo(n, false, true, pooled, chainBuf, nil)
 	if err != nil || !ok || img.k != vertexKind {
 		return nil, nil, err
 	}

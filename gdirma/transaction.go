@@ -49,6 +49,10 @@ type loadedObj struct {
 	r     record
 	orig  record
 	chain [4]uint64
+	// small holds the image of a holder read whole from its primary
+	// block, if it is shorter than pooled images (imagepool.go): r and
+	// txObj.img use it until the copy goes back to the pool.
+	small [minPooledImage]byte
 }
 
 // loaded returns the loadedObj o is part of. o.pooled must be set.
@@ -100,6 +104,10 @@ type Transaction struct {
 	scanBuf  [1]scan // room for the first scan
 	hitBuf   [1]uint64
 	ends     *record // scratch of vertexHolder.walkIncident, made on first use
+	// view and viewLabels are walkIncident's view of the edges it checks
+	// against a constraint, reused by every query of the transaction.
+	view       objView
+	viewLabels []gdi.Label
 	// images are the pooled buffers of long images the transaction read
 	// (store.loadRefs), given back when it ends.
 	images   []*[]byte
@@ -242,7 +250,7 @@ func (tx *Transaction) get(k kind, n uint64) (*txObj, error) {
 		return o, nil
 	}
 	c := tx.db.st.loaded.get()
-	ok, _, single, err := tx.db.st.loadInto(&c.r, k, n, true, false, tx.imageList())
+	ok, _, single, err := tx.db.st.loadInto(&c.r, k, n, true, false, tx.imageList(), c.small[:])
 	if err != nil || !ok {
 		if gdi.ErrorClass(err) == gdi.ErrTransactionCritical {
 			return nil, tx.fail("%v", err)

@@ -130,9 +130,10 @@ func (v *vertexHolder) walkIncident(o *txObj, or gdi.Orientation, dnf gdi.DNF, h
 		v.tx.ends = new(record)
 	}
 	ends := v.tx.ends // f must not keep r
-	var view *objView // one allocation per query, not one per edge
+	var view *objView // f must not keep it either
 	if has {
-		view = &objView{db: v.tx.db, lbuf: new([]gdi.Label)}
+		view = &v.tx.view
+		*view = objView{db: v.tx.db, lbuf: &v.tx.viewLabels}
 	}
 	for cur := o.rec.cursor(); ; {
 		e, x, ok := cur.next()
