@@ -47,6 +47,8 @@ func quickEdges(c rma.Comm, db gdi.Database) error {
 		{{{Label: labels[1], Op: gdi.Equal}}, {{Label: gdi.LabelNone, Op: gdi.Equal}}},
 		{{{Label: labels[0], Op: gdi.Equal}, {Label: labels[2], Op: gdi.NotEqual}}},
 		{{{Label: labels[2], Op: gdi.Equal}}},
+		{{{Label: gdi.LabelNone, Op: gdi.Equal}}},
+		{{{Label: labels[1], Op: gdi.NotEqual}}},
 	} {
 		con, err := labelConstraint(db, conj)
 		if err != nil {

@@ -227,6 +227,9 @@ func (v *vertexHolder) quickEdges(r *record, or gdi.Orientation, dnf gdi.DNF, ha
 	// grows as needed.
 	out = make([]gdi.EdgeUID, 0, min(r.nraw, 16))
 	var lbuf [1]gdi.Label
+	// The constraint of the OLTP mixes, one label, is checked against
+	// the label of a lightweight edge without making a list of it.
+	want, one := oneLabel(dnf)
 	for b := r.raw; len(b) > 0; {
 		e, f, label, rest, ok := r.cd.head(b)
 		if !ok {
@@ -238,8 +241,16 @@ func (v *vertexHolder) quickEdges(r *record, or gdi.Orientation, dnf gdi.DNF, ha
 			continue // a stub, or the wrong way round
 		}
 		if has {
+			light := isLight(e) && f&rfHolder == 0
+			if one && light {
+				if f&rfLabel == 0 || v.tx.db.LabelHandle(label) != want {
+					continue
+				}
+				out = v.tx.appendEdgeUID(out, e)
+				continue
+			}
 			labels := lbuf[:0]
-			if isLight(e) && f&rfHolder == 0 {
+			if light {
 				if f&rfLabel != 0 {
 					lbuf[0] = v.tx.db.LabelHandle(label)
 					labels = lbuf[:1]
@@ -341,4 +352,17 @@ func (v *vertexHolder) Neighbors(o gdi.Orientation, c gdi.Constraint) ([]gdi.Ver
 		out[i] = v.tx.vertexUID(n)
 	}
 	return out, nil
+}
+
+// oneLabel reports whether dnf holds exactly for the objects that have
+// label l, a label of the user's (dnf is LabelsOnly).
+func oneLabel(dnf gdi.DNF) (l gdi.Label, ok bool) {
+	if len(dnf) != 1 || len(dnf[0].Labels) != 1 || len(dnf[0].Properties) != 0 {
+		return 0, false
+	}
+	c := dnf[0].Labels[0]
+	if c.Op != gdi.Equal || c.Label == gdi.LabelNone {
+		return 0, false
+	}
+	return c.Label, true
 }
