@@ -78,18 +78,8 @@ func readAllocations(t *testing.T, db gdi.Database) error {
 	if err != nil {
 		return err
 	}
-	sub, err := db.CreateSubconstraint()
+	con, err := labelConstraint(db, [][]gdi.LabelCondition{{{Label: el, Op: gdi.Equal}}})
 	if err != nil {
-		return err
-	}
-	if err := sub.AddLabelCondition(el, gdi.Equal); err != nil {
-		return err
-	}
-	con, err := db.CreateConstraint()
-	if err != nil {
-		return err
-	}
-	if err := con.AddSubconstraint(sub); err != nil {
 		return err
 	}
 	op := func(read func(v gdi.VertexHolder) error) func() {
