@@ -9,13 +9,25 @@
 // taking part:
 //
 //	bit 63      writer bit
-//	bits 0-62   number of readers
+//	bits 32-62  count of write locks taken (modulo 2^31)
+//	bits 0-31   number of readers
 //
 // A reader adds one with FetchAndAdd; if the writer bit was set, it takes
-// its increment back and has failed. A writer swaps 0 for the writer bit
-// with CompareAndSwap, so it only succeeds when there is no reader and no
-// writer. A writer unlocks by subtracting the writer bit (not by storing
-// zero), because failed readers may have incremented the count for a moment.
+// its increment back and has failed. A writer sets the writer bit and
+// counts itself with CompareAndSwap from a word without reader or writer,
+// so it only succeeds when there is none. A writer unlocks by subtracting
+// the writer bit (not by storing a word), because failed readers may have
+// incremented their count for a moment.
+//
+// # Optimistic reads
+//
+// A reader that can check afterwards what it read need not take the word
+// (ReadBegin, ReadValid): it notes the word while no writer holds it,
+// copies the data, and reads the word again. If a writer took it in
+// between, the count of write locks or the writer bit differs, and the
+// copy may be torn: the reader reads again. Such reads cost no atomic
+// update of a shared word and never keep a writer out. They are wrong only
+// if 2^31 writers take the word while one copy is made.
 //
 // # No waiting
 //

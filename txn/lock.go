@@ -16,6 +16,20 @@ var ErrBusy = errors.New("txn: lock busy")
 // Writer is the writer bit of a lock word.
 const Writer = uint64(1) << 63
 
+// Fields of a lock word besides the writer bit (see doc.go).
+const (
+	readers  = uint64(1)<<32 - 1 // the number of readers
+	seqShift = 32
+	seqMask  = (Writer - 1) &^ readers // the count of write locks taken
+)
+
+// taken returns lock word w, free, as a writer leaves it when it takes
+// it: the writer bit set and the count of write locks one more (modulo
+// its 31 bits).
+func taken(w uint64) uint64 {
+	return Writer | (w+1<<seqShift)&seqMask | w&readers
+}
+
 // Mode is the mode a lock is held in.
 type Mode uint8
 
@@ -48,13 +62,45 @@ func TryRead(w rma.Window, rank, off int) (bool, error) {
 	return false, err
 }
 
-// TryWrite takes a write lock on the word at (rank, off) of w once.
+// TryWrite takes a write lock on the word at (rank, off) of w once: it
+// fails if there is a reader or a writer.
 func TryWrite(w rma.Window, rank, off int) (bool, error) {
-	prev, err := w.CompareAndSwap(rank, off, 0, Writer)
-	if err != nil {
-		return false, err
+	// A word never locked for writing is 0; otherwise the failed swap
+	// returns it, and the second one takes it unless it changed meanwhile.
+	prev, err := w.CompareAndSwap(rank, off, 0, taken(0))
+	if err != nil || prev == 0 {
+		return err == nil, err
 	}
-	return prev == 0, nil
+	if prev&(Writer|readers) != 0 {
+		return false, nil
+	}
+	now, err := w.CompareAndSwap(rank, off, prev, taken(prev))
+	return err == nil && now == prev, err
+}
+
+// ReadBegin starts an optimistic read of what the lock word at (rank,
+// off) of w guards, without taking it: it waits, as Lock does, for no
+// writer to hold it, and returns a stamp of it for ReadValid.
+func ReadBegin(w rma.Window, rank, off int) (stamp uint64, err error) {
+	for i := 0; i < Attempts; i++ {
+		x, err := w.AtomicGet(rank, off)
+		if err != nil {
+			return 0, err
+		}
+		if x&Writer == 0 {
+			return x &^ readers, nil
+		}
+		pause(i)
+	}
+	return 0, fmt.Errorf("%w: word %d on rank %d", ErrBusy, off, rank)
+}
+
+// ReadValid reports whether what was read since ReadBegin returned stamp
+// is what the lock word guards: no writer has taken the word since. If
+// not, the data read may be torn and must be read again.
+func ReadValid(w rma.Window, rank, off int, stamp uint64) (bool, error) {
+	x, err := w.AtomicGet(rank, off)
+	return err == nil && x&^readers == stamp, err
 }
 
 // Lock takes a lock in mode m, trying up to Attempts times.
@@ -160,13 +206,19 @@ func (s *LockSet) Lock(id uint64, a Addr, m Mode) error {
 		}
 		// Upgrade: only possible if we are the single reader.
 		for j := 0; j < Attempts; j++ {
-			prev, err := s.w.CompareAndSwap(a.Rank, a.Off, 1, Writer)
+			prev, err := s.w.AtomicGet(a.Rank, a.Off)
 			if err != nil {
 				return err
 			}
-			if prev == 1 {
-				s.held[i].m = Write
-				return nil
+			if prev&(Writer|readers) == 1 {
+				now, err := s.w.CompareAndSwap(a.Rank, a.Off, prev, taken(prev)-1)
+				if err != nil {
+					return err
+				}
+				if now == prev {
+					s.held[i].m = Write
+					return nil
+				}
 			}
 			pause(j)
 		}

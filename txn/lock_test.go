@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"testing"
 
@@ -40,8 +41,8 @@ func TestModes(t *testing.T) {
 			return fmt.Errorf("LockN on a held word: %v, want ErrBusy", err)
 		}
 		txn.Unlock(w, 0, 0, txn.Write)
-		if v, _ := w.AtomicGet(0, 0); v != 0 {
-			return fmt.Errorf("word %#x after all unlocks", v)
+		if v, _ := w.AtomicGet(0, 0); v != 1<<32 {
+			return fmt.Errorf("word %#x after all unlocks, want one write lock counted", v)
 		}
 		// A LockSet upgrades its own read lock, and releases everything.
 		s := txn.NewLockSet(w)
@@ -58,8 +59,8 @@ func TestModes(t *testing.T) {
 		if err := s.ReleaseAll(); err != nil {
 			return err
 		}
-		if v, _ := w.AtomicGet(0, 8); v != 0 {
-			return fmt.Errorf("word %#x after ReleaseAll", v)
+		if v, _ := w.AtomicGet(0, 8); v != 1<<32 {
+			return fmt.Errorf("word %#x after ReleaseAll, want one write lock counted", v)
 		}
 		return nil
 	})
@@ -68,29 +69,76 @@ func TestModes(t *testing.T) {
 	}
 }
 
-// TestMutualExclusion has goroutines of every rank update two words of
+// dataWords is the number of words TestMutualExclusion updates together.
+const dataWords = 16
+
+// allEqual reports whether the words of b are all equal, and if not, two
+// that differ.
+func allEqual(b []byte) (x, y uint64, ok bool) {
+	x = binary.LittleEndian.Uint64(b)
+	for i := 8; i < len(b); i += 8 {
+		if y = binary.LittleEndian.Uint64(b[i:]); y != x {
+			return x, y, false
+		}
+	}
+	return x, x, true
+}
+
+// TestMutualExclusion has goroutines of every rank update dataWords words of
 // rank 0 under the write lock (non-atomically, Get then Put) while others
-// read them under the read lock: readers must always see both equal, and
-// no update may be lost.
+// read them under the read lock, and others optimistically: readers must
+// always see both equal (optimistic ones when ReadValid says so), and no
+// update may be lost.
 func TestMutualExclusion(t *testing.T) {
 	ranks, workers, iters := 4, 4, 200
 	if testing.Short() {
 		iters = 50
 	}
 	err := local.Run(ranks, func(c rma.Comm) error {
-		w, err := c.NewWindow(24) // lock word, then two data words
+		w, err := c.NewWindow(8 + dataWords*8) // lock word, then the data words
 		if err != nil {
 			return err
 		}
 		var wg sync.WaitGroup
-		errs := make(chan error, 2*workers)
-		var done int64
+		errs := make(chan error, 3*workers)
+		var done, valid int64
 		var mu sync.Mutex
 		for range workers {
-			wg.Add(2)
+			wg.Add(3)
 			go func() {
 				defer wg.Done()
-				buf := make([]byte, 16)
+				buf := make([]byte, dataWords*8)
+				for range iters {
+					stamp, err := txn.ReadBegin(w, 0, 0)
+					if err != nil {
+						if errors.Is(err, txn.ErrBusy) {
+							continue
+						}
+						errs <- err
+						return
+					}
+					w.Get(buf, 0, 8)
+					w.Flush(0)
+					ok, err := txn.ReadValid(w, 0, 0, stamp)
+					if err != nil {
+						errs <- err
+						return
+					}
+					if !ok {
+						continue // a writer came: read again
+					}
+					if a, b, ok := allEqual(buf); !ok {
+						errs <- fmt.Errorf("torn optimistic read found valid: %d, %d", a, b)
+						return
+					}
+					mu.Lock()
+					valid++
+					mu.Unlock()
+				}
+			}()
+			go func() {
+				defer wg.Done()
+				buf := make([]byte, dataWords*8)
 				for range iters {
 					if err := txn.Lock(w, 0, 0, txn.Write); err != nil {
 						if errors.Is(err, txn.ErrBusy) {
@@ -102,9 +150,15 @@ func TestMutualExclusion(t *testing.T) {
 					w.Get(buf, 0, 8)
 					w.Flush(0)
 					a := binary.LittleEndian.Uint64(buf)
-					binary.LittleEndian.PutUint64(buf, a+1)
-					binary.LittleEndian.PutUint64(buf[8:], a+1)
-					w.Put(buf, 0, 8)
+					for i := 0; i < len(buf); i += 8 {
+						binary.LittleEndian.PutUint64(buf[i:], a+1)
+					}
+					// In two halves, leaving time to read between them.
+					half := len(buf) / 2
+					w.Put(buf[:half], 0, 8)
+					w.Flush(0)
+					runtime.Gosched()
+					w.Put(buf[half:], 0, 8+half)
 					w.Flush(0)
 					txn.Unlock(w, 0, 0, txn.Write)
 					mu.Lock()
@@ -114,7 +168,7 @@ func TestMutualExclusion(t *testing.T) {
 			}()
 			go func() {
 				defer wg.Done()
-				buf := make([]byte, 16)
+				buf := make([]byte, dataWords*8)
 				for range iters {
 					if err := txn.Lock(w, 0, 0, txn.Read); err != nil {
 						if errors.Is(err, txn.ErrBusy) {
@@ -126,7 +180,7 @@ func TestMutualExclusion(t *testing.T) {
 					w.Get(buf, 0, 8)
 					w.Flush(0)
 					txn.Unlock(w, 0, 0, txn.Read)
-					if a, b := binary.LittleEndian.Uint64(buf), binary.LittleEndian.Uint64(buf[8:]); a != b {
+					if a, b, ok := allEqual(buf); !ok {
 						errs <- fmt.Errorf("torn read under the read lock: %d, %d", a, b)
 						return
 					}
@@ -138,12 +192,15 @@ func TestMutualExclusion(t *testing.T) {
 		for err := range errs {
 			return err
 		}
-		sums := []int64{done}
+		sums := []int64{done, valid}
 		if err := c.AllreduceInt64(sums, rma.OpSum); err != nil {
 			return err
 		}
 		if c.Rank() == 0 {
 			sum := sums[0]
+			if sums[1] == 0 {
+				return errors.New("no optimistic read was ever valid")
+			}
 			got, _ := w.AtomicGet(0, 8)
 			if int64(got) != sum {
 				return fmt.Errorf("counter %d after %d locked increments", got, sum)
@@ -205,12 +262,71 @@ func TestLockSetMany(t *testing.T) {
 			return err
 		}
 		for id := range words {
-			if v, _ := w.AtomicGet(0, 8*id); v != 0 {
-				return fmt.Errorf("word %d is %#x after ReleaseAll", id, v)
+			want := uint64(0)
+			if id%3 == 0 {
+				want = 1 << 32 // one write lock counted
+			}
+			if v, _ := w.AtomicGet(0, 8*id); v != want {
+				return fmt.Errorf("word %d is %#x after ReleaseAll, want %#x", id, v, want)
 			}
 		}
 		if s.Len() != 0 || s.Holds(0) {
 			return errors.New("the set is not empty after ReleaseAll")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestOptimisticRead: ReadValid holds while no writer takes the word, not
+// once one has (even after it left, and even when the count of write
+// locks wraps), and ReadBegin gives up on a word a writer keeps.
+func TestOptimisticRead(t *testing.T) {
+	err := local.Run(1, func(c rma.Comm) error {
+		w, err := c.NewWindow(8)
+		if err != nil {
+			return err
+		}
+		defer w.Free()
+		valid := func(stamp uint64) bool {
+			ok, err := txn.ReadValid(w, 0, 0, stamp)
+			return ok && err == nil
+		}
+		for _, start := range []uint64{0, 0x7fffffff << 32} { // a fresh word, and one about to wrap
+			if err := w.AtomicPut(0, 0, start); err != nil {
+				return err
+			}
+			stamp, err := txn.ReadBegin(w, 0, 0)
+			if err != nil {
+				return err
+			}
+			if ok, _ := txn.TryRead(w, 0, 0); !ok || !valid(stamp) {
+				return fmt.Errorf("word %#x: a reader made the read invalid", start)
+			}
+			txn.Unlock(w, 0, 0, txn.Read)
+			if ok, _ := txn.TryWrite(w, 0, 0); !ok {
+				return fmt.Errorf("word %#x: write lock failed", start)
+			}
+			if valid(stamp) {
+				return fmt.Errorf("word %#x: valid under a writer", start)
+			}
+			txn.Unlock(w, 0, 0, txn.Write)
+			if valid(stamp) {
+				return fmt.Errorf("word %#x: valid after a writer came and went", start)
+			}
+			if v, _ := w.AtomicGet(0, 0); v&(txn.Writer|1<<32-1) != 0 {
+				return fmt.Errorf("word %#x: %#x after the writer left", start, v)
+			}
+		}
+		defer func(n int) { txn.Attempts = n }(txn.Attempts)
+		txn.Attempts = 2
+		if ok, _ := txn.TryWrite(w, 0, 0); !ok {
+			return errors.New("write lock failed")
+		}
+		if _, err := txn.ReadBegin(w, 0, 0); !errors.Is(err, txn.ErrBusy) {
+			return fmt.Errorf("ReadBegin under a writer: %v, want ErrBusy", err)
 		}
 		return nil
 	})
