@@ -19,7 +19,7 @@ import (
 // pools.
 //
 // Under -race, sync.Pool drops some of what it is given, so the counts
-// are checked only without it.
+// are checked only without it (make test runs this test again so).
 func TestReadAllocations(t *testing.T) {
 	if invariants.Enabled {
 		t.Skip("pools drop entries at random under -race")

@@ -306,3 +306,36 @@ func BenchmarkOLTP(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkHotVertex has every rank read the properties of one vertex,
+// the same for all, one transaction each: the case of a hub that many
+// transactions read at once, where what readers do to the vertex's lock
+// word decides whether they slow each other down.
+func BenchmarkHotVertex(b *testing.B) {
+	for _, ranks := range []int{1, 2} {
+		b.Run(fmt.Sprintf("ranks=%d", ranks), func(b *testing.B) {
+			ranktest.Bench(b, ranks, func(c rma.Comm, N int) (func(i int) error, func() error, error) {
+				g, err := buildBenchGraph(c, 64)
+				if err != nil {
+					return nil, nil, err
+				}
+				opFn := func(int) error {
+					tx, err := g.db.StartTransaction()
+					if err != nil {
+						return err
+					}
+					x, err := tx.AssociateVertex(g.uids[0])
+					if err == nil {
+						_, err = x.Properties(g.num)
+					}
+					if err != nil {
+						tx.Abort()
+						return err
+					}
+					return tx.Commit()
+				}
+				return opFn, g.db.Free, nil
+			})
+		})
+	}
+}

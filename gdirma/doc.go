@@ -104,12 +104,15 @@
 //
 // # Transactions and locks
 //
-// A transaction copies every holder it touches into a private cache,
-// under the holder's read lock (package txn: the bgdl lock word of the
-// primary block), and remembers the version it saw; it works on these
-// copies, so nothing is visible to others before commit, and abort just
-// drops the copies and gives back the primary blocks of holders it
-// created.
+// A transaction copies every holder it touches into a private cache, and
+// remembers the version it saw. It does not lock the holder to copy it: it
+// notes the holder's lock word (package txn: the bgdl lock word of the
+// primary block) while no writer holds it, copies the blocks, and copies
+// them again if a writer took the word meanwhile (an optimistic read, as
+// with a sequence lock), so readers never keep writers out and update no
+// shared word. It works on these copies, so nothing is visible to others
+// before commit, and abort just drops the copies and gives back the
+// primary blocks of holders it created.
 //
 // Commit is optimistic concurrency control with two-phase locking of the
 // writes (as in Silo):
@@ -133,11 +136,11 @@
 // the committing rank (count<<16 | rank), so no commit touches a shared
 // word. Only a writing commit with queries that scan many holders (index
 // queries, lookups of IDs without labels) waits, with its write locks
-// held, for the read locks of its rescan; such commits first take the scan
-// gate on rank 0, so that two of them never wait on each other. No
-// transaction waits for a lock without bound, so there is no deadlock.
-// Committed transactions are serializable (TestSerializability,
-// TestWriteSkew).
+// held, for the holders of its rescan that other commits hold for
+// writing; such commits first take the scan gate on rank 0, so that two
+// of them never wait on each other. No transaction waits for a lock
+// without bound, so there is no deadlock. Committed transactions are
+// serializable (TestSerializability, TestWriteSkew).
 //
 // Collective read transactions run on a quiet database and end with an
 // Allreduce of a failure flag so that all ranks agree on commit or abort.
@@ -298,7 +301,8 @@
 //     graphs, whose random vertices mostly neighbour hubs, that makes
 //     deletion the slowest OLTP operation by far.
 //   - Locks are held only during commit (the read phase copies holders
-//     under short read locks and is validated by versions), where the
+//     without locking them, checks each copy against the lock word, and
+//     is validated by versions), where the
 //     paper locks as data is accessed; both fail fast: a busy lock aborts,
 //     it is never waited for beyond a few retries.
 //   - Constraints are evaluated by the rank running the transaction, on

@@ -118,7 +118,8 @@ type store struct {
 	bs    int
 
 	// held, if set, names the objects whose lock words the caller holds
-	// (during a commit): reads of them take no read lock.
+	// (during a commit): reads of them are not checked against the lock
+	// word.
 	held func(n uint64) bool
 
 	// redo, if set, makes commits durable: see redoHook.
@@ -291,8 +292,8 @@ func (st *store) blockBuf() *[]byte {
 
 func (st *store) putBlockBuf(b *[]byte) { st.bufs.Put(b) }
 
-// readImage reads the holder whose primary block is n, under a read lock
-// unless the caller holds its lock. ok is false if n is no primary block.
+// readImage reads the holder whose primary block is n, as a writer left
+// it (see readImageTo). ok is false if n is no primary block.
 // With prefix set it reads the primary block only: img.bytes is then the
 // part of the image that block holds, valid until st.releaseImage(&img).
 // With chain set it lists the blocks.
@@ -304,20 +305,44 @@ func (st *store) readImage(n uint64, prefix, chain bool) (img image, ok bool, er
 // a buffer from st.images, which it appends to *into. The chain, if asked
 // for, is appended to chainBuf[:0] (which may be nil). A prefix read that
 // finds the image whole copies it into small if it fits there.
+//
+// The holder is copied without taking its lock: the copy is checked
+// against the lock word afterwards (txn.ReadValid), and made again if a
+// writer took the word meanwhile, up to txn.Attempts times.
 func (st *store) readImageTo(n uint64, prefix, chain bool, into *[]*[]byte, chainBuf []uint64, small []byte) (img image, ok bool, err error) {
 	if !st.valid(n) {
 		return img, false, nil
 	}
-	if st.held == nil || !st.held(n) {
-		a := st.lockAddr(n)
-		if err := txn.Lock(st.locks, a.Rank, a.Off, txn.Read); err != nil {
-			if errors.Is(err, txn.ErrBusy) {
-				return img, false, errBusy(n)
-			}
-			return img, false, internal(err)
-		}
-		defer txn.Unlock(st.locks, a.Rank, a.Off, txn.Read)
+	if st.held != nil && st.held(n) {
+		return st.copyImage(n, prefix, chain, into, chainBuf, small)
 	}
+	a := st.lockAddr(n)
+	for range txn.Attempts {
+		stamp, err := txn.ReadBegin(st.locks, a.Rank, a.Off)
+		if err != nil {
+			if errors.Is(err, txn.ErrBusy) {
+				return image{}, false, errBusy(n)
+			}
+			return image{}, false, internal(err)
+		}
+		// What a torn copy says, errors included, counts only if the
+		// copy is not torn.
+		img, ok, err = st.copyImage(n, prefix, chain, into, chainBuf, small)
+		valid, verr := txn.ReadValid(st.locks, a.Rank, a.Off, stamp)
+		if verr == nil && valid {
+			return img, ok, err
+		}
+		st.releaseImage(&img)
+		if verr != nil {
+			return image{}, false, internal(verr)
+		}
+	}
+	return image{}, false, errBusy(n)
+}
+
+// copyImage is readImageTo without the check against the lock word: the
+// caller holds the lock, or checks the copy afterwards.
+func (st *store) copyImage(n uint64, prefix, chain bool, into *[]*[]byte, chainBuf []uint64, small []byte) (img image, ok bool, err error) {
 	bp := st.blockBuf()
 	blk := *bp
 	pooled := false
@@ -562,7 +587,7 @@ func (st *store) writeImage(k kind, version uint64, chain []uint64, img imagePar
 
 // scan calls fn for every committed object of kind k, rank by rank. It
 // reads the marker words up to each rank's high-water mark, then loads each
-// primary block it found under a read lock.
+// primary block it found (readImage).
 func (st *store) scan(k kind, fn func(n uint64, r *record) error) error {
 	if k == edgeKind {
 		return st.scanEdges(fn)

@@ -517,7 +517,7 @@ func (tx *Transaction) Commit() error {
 //  4. drop the locks, then give back the blocks no longer used.
 //
 // A transaction that read a single holder and wrote nothing has nothing
-// to validate: its copy was taken under the holder's read lock.
+// to validate: its copy was checked against the holder's lock word.
 func (tx *Transaction) commit() error {
 	st0 := tx.db.st
 	type item struct {
