@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/bits"
 
 	"github.com/gdi-go/gdi/internal/invariants"
 	"github.com/gdi-go/gdi/rma"
@@ -42,6 +43,9 @@ type Pool struct {
 	comm                rma.Comm
 	data, usage, system rma.Window
 	blockSize, blocks   int
+	// ranks is comm.Size(), and shift log2(blockSize) if that is a
+	// power of two (else -1): block runs on every access to a holder.
+	ranks, shift int
 }
 
 // NewPool allocates a pool's windows and fills every rank's free list with
@@ -55,7 +59,10 @@ func NewPool(c rma.Comm, cfg Config) (*Pool, error) {
 		return nil, fmt.Errorf("%w: %d blocks of %d bytes on %d ranks do not fit 48-bit offsets and 16-bit ranks",
 			ErrConfig, cfg.Blocks, cfg.BlockSize, c.Size())
 	}
-	p := &Pool{comm: c, blockSize: cfg.BlockSize, blocks: cfg.Blocks}
+	p := &Pool{comm: c, blockSize: cfg.BlockSize, blocks: cfg.Blocks, ranks: c.Size(), shift: -1}
+	if cfg.BlockSize&(cfg.BlockSize-1) == 0 {
+		p.shift = bits.TrailingZeros(uint(cfg.BlockSize))
+	}
 	words := (cfg.Blocks + 1) * 8
 	var err error
 	if p.data, err = c.NewWindow((cfg.Blocks + 1) * cfg.BlockSize); err != nil {
@@ -114,8 +121,15 @@ func (p *Pool) LockOffset(ptr DPtr) (int, error) {
 // block returns the block number of ptr, checking that it names a block.
 func (p *Pool) block(ptr DPtr) (int, error) {
 	off := ptr.Offset()
-	b := off / p.blockSize
-	if ptr.IsNull() || ptr.Rank() >= p.comm.Size() || off%p.blockSize != 0 || b < 1 || b > p.blocks {
+	var b int
+	aligned := true
+	if p.shift >= 0 {
+		b, aligned = off>>p.shift, off&(p.blockSize-1) == 0
+	} else {
+		b = off / p.blockSize
+		aligned = b*p.blockSize == off
+	}
+	if ptr.IsNull() || ptr.Rank() >= p.ranks || !aligned || b < 1 || b > p.blocks {
 		return 0, fmt.Errorf("%w: %v (blocks of %d bytes, 1 to %d, on %d ranks)", ErrForeign, ptr, p.blockSize, p.blocks, p.comm.Size())
 	}
 	return b, nil

@@ -99,8 +99,14 @@ func TestExhaustion(t *testing.T) {
 }
 
 func TestBadRelease(t *testing.T) {
+	for _, bs := range []int{128, 72} { // block numbers by shift, and by division
+		t.Run(fmt.Sprintf("bs=%d", bs), func(t *testing.T) { badRelease(t, bs) })
+	}
+}
+
+func badRelease(t *testing.T, bs int) {
 	ranktest.Run(t, 2, func(c rma.Comm) error {
-		return withPool(c, bgdl.Config{BlockSize: 128, Blocks: 8}, func(p *bgdl.Pool) error {
+		return withPool(c, bgdl.Config{BlockSize: bs, Blocks: 8}, func(p *bgdl.Pool) error {
 			if c.Rank() == 0 {
 				ptr, err := p.Acquire(1)
 				if err != nil {
@@ -112,7 +118,7 @@ func TestBadRelease(t *testing.T) {
 				if err := p.Release(ptr); !errors.Is(err, bgdl.ErrDoubleRelease) {
 					return fmt.Errorf("second Release = %v, want ErrDoubleRelease", err)
 				}
-				never := ptr + bgdl.DPtr(128)
+				never := ptr + bgdl.DPtr(bs)
 				if err := p.Release(never); !errors.Is(err, bgdl.ErrDoubleRelease) {
 					return fmt.Errorf("Release of a free block = %v, want ErrDoubleRelease", err)
 				}
@@ -120,7 +126,7 @@ func TestBadRelease(t *testing.T) {
 					bgdl.Null,
 					ptr + 8,                    // not at a block boundary
 					bgdl.DPtr(uint64(1) << 48), // block 0 of rank 1, never handed out
-					ptr + bgdl.DPtr(128*9),     // past the last block
+					ptr + bgdl.DPtr(bs*9),      // past the last block
 					bgdl.DPtr(uint64(5) << 48), // no such rank
 				}
 				for _, f := range foreign {

@@ -578,6 +578,9 @@ func (tx *Transaction) commit() error {
 		}
 		var cbuf [4]change
 		changes := cbuf[:0]
+		if len(writes) > len(cbuf) { // a delete: one per neighbour
+			changes = make([]change, 0, len(writes))
+		}
 		for _, it := range writes {
 			o := it.o
 			switch {
@@ -623,7 +626,13 @@ func (tx *Transaction) commit() error {
 				}
 			case o.img != nil:
 				// Read whole from its only block, and validated unchanged.
-				old := new(record)
+				// A pooled copy has room for the committed record.
+				old, chain := new(record), []uint64(nil)
+				if o.pooled {
+					lo := o.loaded()
+					lo.orig = record{}
+					old, chain = &lo.orig, lo.chain[:0]
+				}
 				err := decodeImage(old, it.k, o.img, st.codec(it.n), true)
 				if err == nil {
 					err = old.settleHead(installed)
@@ -632,7 +641,7 @@ func (tx *Transaction) commit() error {
 					return gdi.Errorf(gdi.ErrIntern, "gdirma: vertex %v: %v", bgdl.DPtr(it.n), err)
 				}
 				old.version, old.home = o.base, homeOf(it.n)
-				c.old, c.chain = old, []uint64{it.n}
+				c.old, c.chain = old, append(chain, it.n)
 			default:
 				old, chain, err := st.loadImage(it.k, it.n, false, true)
 				if err != nil {
