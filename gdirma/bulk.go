@@ -495,7 +495,7 @@ func (b *bulk) originRefs(recv [][]byte, fwd [][]byte) error {
 				// holder of its own, which carries its label.
 				r := &record{dir: b.src.Direction, origin: on, target: tn}
 				if label != 0 {
-					r.labels = []uint32{label}
+					r.setLabels([]uint32{label})
 				}
 				var err error
 				if num, err = b.writeNew(edgeKind, encodeRecord(edgeKind, r, refCodec{})); err != nil {

@@ -31,7 +31,7 @@ func addValues(r *record, cols []catalog.CSVColumn, values []gdi.Value) bool {
 			c.Info.Entity == gdi.SingleEntity && len(r.values(c.Ptype)) > 0:
 			all = false
 		default:
-			r.props = append(r.props, property{c.Ptype, v})
+			r.setProps(append(r.props(), property{c.Ptype, v}))
 		}
 	}
 	return all
@@ -86,9 +86,9 @@ func (db *Database) LoadVertexCSV(req gdi.VertexCSV) error {
 		skipped := 0
 		for i, p := range parsed {
 			home := i % db.comm.Size()
-			r := &record{home: int32(home), labels: slices.Clone(q.Labels), es: edgeSet{}}
+			r := &record{home: int32(home), lbls: slices.Clone(q.Labels), es: edgeSet{}}
 			if p.IDs[0] != "" {
-				r.props = append(r.props, property{uint32(gdi.PropertyTypeID), gdi.Bytes([]byte(p.IDs[0]))})
+				r.setProps(append(r.props(), property{uint32(gdi.PropertyTypeID), gdi.Bytes([]byte(p.IDs[0]))}))
 			}
 			taken := false
 			for _, k := range r.idKeys() {
@@ -177,13 +177,13 @@ func (db *Database) LoadEdgeCSV(req gdi.EdgeCSV) error {
 				continue
 			}
 			home := bgdl.DPtr(origin).Rank()
-			r := &record{home: int32(home), labels: slices.Clone(q.Labels), dir: req.Direction, origin: origin, target: target}
+			r := &record{home: int32(home), lbls: slices.Clone(q.Labels), dir: req.Direction, origin: origin, target: target}
 			if !addValues(r, q.Columns, p.Values) {
 				skipped++
 			}
 			// Lightweight if it can be: a free slot of the origin.
 			var e uint64
-			if len(r.props) == 0 && len(r.labels) <= 1 && st.lightOK() {
+			if len(r.props()) == 0 && len(r.labels()) <= 1 && st.lightOK() {
 				ov, err := st.load(vertexKind, origin)
 				if err != nil || ov == nil {
 					return internalOr(err, "vertex vanished during a load")

@@ -49,7 +49,10 @@
 // are the copies of what it read, with the committed record of a vertex
 // read whole (objpool.go): holders are kept apart from the
 // copies, and results are copied out of them, so that nothing handed to
-// the caller sees a copy reused by a later transaction. References stay
+// the caller sees a copy reused by a later transaction. The labels and
+// properties of a holder read whole stay encoded until used
+// (lazyhead.go): an edge query, or a neighbour a delete changes, never
+// decodes them. References stay
 // undecoded bytes until used: edge queries in a transaction that changed
 // no edge read them in place (vertexHolder.quickEdges, and allEdges
 // without a constraint), and finding or

@@ -43,7 +43,16 @@ func (b *base) writeObj() (*txObj, error) {
 	if err := b.tx.writable(); err != nil {
 		return nil, err
 	}
-	return o, nil
+	return o, b.decoded(o)
+}
+
+// decoded decodes the labels and properties of o if they are still
+// encoded (lazyhead.go), for the methods that use them.
+func (b *base) decoded(o *txObj) error {
+	if err := o.rec.decodeHeadNow(); err != nil {
+		return gdi.Errorf(gdi.ErrIntern, "gdirma: %v %d: %v", b.kind, b.num, err)
+	}
+	return nil
 }
 
 // heavyObj is writeObj for changes a lightweight edge cannot hold (a
@@ -92,12 +101,12 @@ func (b *base) AddLabel(l gdi.Label) error {
 			return err
 		}
 	}
-	if len(o.rec.labels) > 0 && b.kind == edgeKind && isLight(b.num) {
+	if len(o.rec.labels()) > 0 && b.kind == edgeKind && isLight(b.num) {
 		if o, err = b.heavyObj(); err != nil {
 			return err
 		}
 	}
-	o.rec.labels = append(o.rec.labels, n)
+	o.rec.setLabels(append(o.rec.labels(), n))
 	o.dirty = true
 	return b.relabeled(o)
 }
@@ -114,12 +123,12 @@ func (b *base) RemoveLabel(l gdi.Label) error {
 	if err != nil || l == gdi.LabelNone || !o.rec.hasLabel(n) {
 		return err
 	}
-	o.rec.labels = removeItem(o.rec.labels, n)
+	o.rec.setLabels(removeItem(o.rec.labels(), n))
 	o.dirty = true
 	if err := b.relabeled(o); err != nil {
 		return err
 	}
-	if id, ok := o.rec.appID(); ok && len(o.rec.labels) == 0 {
+	if id, ok := o.rec.appID(); ok && len(o.rec.labels()) == 0 {
 		ms, err := b.tx.lookupID(b.kind, idKey{uint32(gdi.LabelNone), id}, false)
 		if err != nil {
 			return err
@@ -135,11 +144,14 @@ func (b *base) RemoveLabel(l gdi.Label) error {
 func (b *base) Labels() ([]gdi.Label, error) {
 	defer b.lock()()
 	o, err := b.obj()
+	if err == nil {
+		err = b.decoded(o)
+	}
 	if err != nil {
 		return nil, err
 	}
-	out := make([]gdi.Label, 0, len(o.rec.labels))
-	for _, n := range o.rec.labels {
+	out := make([]gdi.Label, 0, len(o.rec.labels()))
+	for _, n := range o.rec.labels() {
 		if !b.tx.db.KnownLabel(n) {
 			return nil, b.tx.fail("label number %d is not known on rank %d yet", n, b.tx.db.rank)
 		}
@@ -169,7 +181,7 @@ func (b *base) checkID(o *txObj, p uint32, v gdi.Value) error {
 	if b.kind != vertexKind || p != uint32(gdi.PropertyTypeID) {
 		return nil
 	}
-	return b.tx.idClash(b.kind, b.num, o.rec.labels, v.RawString())
+	return b.tx.idClash(b.kind, b.num, o.rec.labels(), v.RawString())
 }
 
 // AddProperty adds the property (p, v).
@@ -195,7 +207,7 @@ func (b *base) AddProperty(p gdi.PropertyType, v gdi.Value) error {
 	if err := b.checkID(o, n, v); err != nil {
 		return err
 	}
-	o.rec.props = append(o.rec.props, property{n, v})
+	o.rec.setProps(append(o.rec.props(), property{n, v}))
 	o.dirty = true
 	return nil
 }
@@ -204,6 +216,9 @@ func (b *base) AddProperty(p gdi.PropertyType, v gdi.Value) error {
 func (b *base) PropertyTypes() ([]gdi.PropertyType, error) {
 	defer b.lock()()
 	o, err := b.obj()
+	if err == nil {
+		err = b.decoded(o)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -239,6 +254,9 @@ func (b *base) Properties(p gdi.PropertyType) ([]gdi.Value, error) {
 		}
 		return []gdi.Value{degreeValue(p, deg, in, out)}, nil
 	}
+	if err := b.decoded(o); err != nil {
+		return nil, err
+	}
 	return o.rec.values(n), nil
 }
 
@@ -273,9 +291,9 @@ func (b *base) RemoveProperty(p gdi.PropertyType, v gdi.Value) error {
 	if v.Datatype() != info.Datatype {
 		return gdi.Errorf(gdi.ErrDatatype, "value of %v for property type %q of %v", v.Datatype(), info.Name, info.Datatype)
 	}
-	i := slices.Index(o.rec.props, property{n, v})
+	i := slices.Index(o.rec.props(), property{n, v})
 	if i >= 0 {
-		o.rec.props = slices.Delete(o.rec.props, i, i+1)
+		o.rec.setProps(slices.Delete(o.rec.props(), i, i+1))
 		o.dirty = true
 	}
 	return nil
@@ -337,7 +355,7 @@ func (b *base) replace(o *txObj, n uint32, v gdi.Value) error {
 		return err
 	}
 	o.rec.removeProperties(n)
-	o.rec.props = append(o.rec.props, property{n, v})
+	o.rec.setProps(append(o.rec.props(), property{n, v}))
 	o.dirty = true
 	return nil
 }
@@ -359,7 +377,7 @@ func (b *base) UpdateSpecificProperty(p gdi.PropertyType, old, new gdi.Value) er
 	if err := info.CheckValue(new); err != nil {
 		return err
 	}
-	i := slices.Index(o.rec.props, property{n, old})
+	i := slices.Index(o.rec.props(), property{n, old})
 	if i < 0 {
 		return gdi.Errorf(gdi.ErrNoProperty, "no property (%v, %v)", p, old)
 	}
@@ -369,7 +387,7 @@ func (b *base) UpdateSpecificProperty(p gdi.PropertyType, old, new gdi.Value) er
 	if err := b.checkID(o, n, new); err != nil {
 		return err
 	}
-	o.rec.props[i].value = new
+	o.rec.props()[i].value = new
 	o.dirty = true
 	return nil
 }

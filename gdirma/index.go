@@ -74,11 +74,11 @@ func (d *treeDef) covers(r *record) bool {
 		return false
 	}
 	if len(d.labels) > 0 && !slices.ContainsFunc(d.labels, func(l uint32) bool {
-		return l == uint32(gdi.LabelNone) && len(r.labels) == 0 || r.hasLabel(l)
+		return l == uint32(gdi.LabelNone) && len(r.labels()) == 0 || r.hasLabel(l)
 	}) {
 		return false
 	}
-	if len(d.ptypes) > 0 && !slices.ContainsFunc(r.props, func(p property) bool { return slices.Contains(d.ptypes, p.ptype) }) {
+	if len(d.ptypes) > 0 && !slices.ContainsFunc(r.props(), func(p property) bool { return slices.Contains(d.ptypes, p.ptype) }) {
 		return false
 	}
 	return true
@@ -90,15 +90,15 @@ func (d *treeDef) keys(k kind, r *record) [][]byte {
 		return nil
 	}
 	out := [][]byte{allKey(k)}
-	if len(r.labels) == 0 && slices.Contains(d.labels, uint32(gdi.LabelNone)) {
+	if len(r.labels()) == 0 && slices.Contains(d.labels, uint32(gdi.LabelNone)) {
 		out = append(out, labelKey(k, uint32(gdi.LabelNone)))
 	}
-	for _, l := range r.labels {
+	for _, l := range r.labels() {
 		if slices.Contains(d.labels, l) {
 			out = append(out, labelKey(k, l))
 		}
 	}
-	for _, p := range r.props {
+	for _, p := range r.props() {
 		if slices.Contains(d.ptypes, p.ptype) {
 			out = append(out, propKey(k, p.ptype, p.value))
 		}

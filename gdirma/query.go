@@ -208,14 +208,14 @@ type objView struct {
 func (v objView) Labels() []gdi.Label {
 	if v.lbuf != nil {
 		out := (*v.lbuf)[:0]
-		for _, n := range v.r.labels {
+		for _, n := range v.r.labels() {
 			out = append(out, v.db.LabelHandle(n))
 		}
 		*v.lbuf = out
 		return out
 	}
-	out := make([]gdi.Label, len(v.r.labels))
-	for i, n := range v.r.labels {
+	out := make([]gdi.Label, len(v.r.labels()))
+	for i, n := range v.r.labels() {
 		out[i] = v.db.LabelHandle(n)
 	}
 	return out

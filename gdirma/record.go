@@ -1,7 +1,6 @@
 package gdirma
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -48,8 +47,12 @@ type property struct {
 type record struct {
 	version uint64 // commit number that wrote it (store only)
 
-	labels []uint32   // label numbers, each once, in the order added
-	props  []property // each (type, value) pair once
+	// lbls and prps are the label numbers, each once, in the order
+	// added, and the (type, value) pairs, each once. They are read with
+	// labels and props and set with setLabels and setProps, which decode
+	// them first if they are still encoded (headRaw).
+	lbls []uint32
+	prps []property
 
 	// vertices only: the edges that have the vertex as an end, each with
 	// its direction and ends (kept in step with the edge's own holder).
@@ -147,8 +150,8 @@ type edgeRef struct {
 // edgeRef), that its ends keep.
 func refOf(n uint64, r *record, holder uint64) edgeRef {
 	x := edgeRef{dir: r.dir, origin: r.origin, target: r.target, holder: holder}
-	if isLight(n) && holder == 0 && len(r.labels) == 1 {
-		x.label = r.labels[0]
+	if ls := r.labels(); isLight(n) && holder == 0 && len(ls) == 1 {
+		x.label = ls[0]
 	}
 	return x
 }
@@ -165,7 +168,7 @@ func (x edgeRef) lightweight(n uint64) bool { return isLight(n) && x.holder == 0
 func (x edgeRef) asRecord(n uint64) *record {
 	r := &record{dir: x.dir, origin: x.origin, target: x.target, home: homeOf(x.origin)}
 	if x.lightweight(n) && x.label != 0 {
-		r.labels = []uint32{x.label}
+		r.lbls = []uint32{x.label}
 	}
 	return r
 }
@@ -177,8 +180,10 @@ func (r *record) clone() *record {
 	if r.long != nil {
 		c.long = &longRefs{fences: r.long.fences, undo: slices.Clone(r.long.undo)}
 	}
-	c.labels = slices.Clone(r.labels)
-	c.props = slices.Clone(r.props)
+	if r.headRaw == nil { // else c shares the encoded head, which nothing changes
+		c.lbls = slices.Clone(r.lbls)
+		c.prps = slices.Clone(r.prps)
+	}
 	c.es = slices.Clone(r.es)
 	return &c
 }
@@ -436,12 +441,19 @@ func (r *record) degrees(n uint64) (deg, in, out uint64) {
 	return r.countDegrees(n)
 }
 
-func (r *record) hasLabel(l uint32) bool { return slices.Contains(r.labels, l) }
+// hasLabel reports whether r has label l, reading an encoded head in
+// place.
+func (r *record) hasLabel(l uint32) bool {
+	if r.headRaw != nil {
+		return rawHasLabel(r.headRaw, l)
+	}
+	return slices.Contains(r.lbls, l)
+}
 
 // values returns the values of the properties of type p.
 func (r *record) values(p uint32) []gdi.Value {
 	var vs []gdi.Value
-	for _, pr := range r.props {
+	for _, pr := range r.props() {
 		if pr.ptype == p {
 			vs = append(vs, pr.value)
 		}
@@ -450,14 +462,14 @@ func (r *record) values(p uint32) []gdi.Value {
 }
 
 func (r *record) hasProperty(p uint32, v gdi.Value) bool {
-	return slices.Contains(r.props, property{p, v})
+	return slices.Contains(r.props(), property{p, v})
 }
 
 // ptypes returns the numbers of the property types present, each once, in
 // the order of first appearance.
 func (r *record) ptypes() []uint32 {
 	var ps []uint32
-	for _, pr := range r.props {
+	for _, pr := range r.props() {
 		if !slices.Contains(ps, pr.ptype) {
 			ps = append(ps, pr.ptype)
 		}
@@ -468,14 +480,14 @@ func (r *record) ptypes() []uint32 {
 // removeProperties removes every property of type p and reports whether
 // there was one.
 func (r *record) removeProperties(p uint32) bool {
-	n := len(r.props)
-	r.props = slices.DeleteFunc(r.props, func(pr property) bool { return pr.ptype == p })
-	return len(r.props) != n
+	n := len(r.props())
+	r.prps = slices.DeleteFunc(r.prps, func(pr property) bool { return pr.ptype == p })
+	return len(r.prps) != n
 }
 
 // appID returns the application-level ID, if the object has one.
 func (r *record) appID() (string, bool) {
-	for _, pr := range r.props {
+	for _, pr := range r.props() {
 		if pr.ptype == uint32(gdi.PropertyTypeID) {
 			return pr.value.RawString(), true
 		}
@@ -490,24 +502,36 @@ func (r *record) idKeys() []idKey {
 	if !ok {
 		return nil
 	}
-	if len(r.labels) == 0 {
+	ls := r.labels()
+	if len(ls) == 0 {
 		return []idKey{{uint32(gdi.LabelNone), id}}
 	}
-	keys := make([]idKey, len(r.labels))
-	for i, l := range r.labels {
+	keys := make([]idKey, len(ls))
+	for i, l := range ls {
 		keys[i] = idKey{l, id}
 	}
 	return keys
 }
 
-// matchesID reports whether the object is found under key k.
+// matchesID reports whether the object is found under key k. It reads
+// an encoded head in place.
 func (r *record) matchesID(k idKey) bool {
-	i := slices.IndexFunc(r.props, func(pr property) bool { return pr.ptype == uint32(gdi.PropertyTypeID) })
-	if i < 0 || r.props[i].value.RawString() != k.id {
-		return false
+	if r.headRaw != nil {
+		id, ok := rawProperty(r.headRaw, uint32(gdi.PropertyTypeID))
+		if !ok || string(id) != k.id {
+			return false
+		}
+	} else {
+		i := slices.IndexFunc(r.prps, func(pr property) bool { return pr.ptype == uint32(gdi.PropertyTypeID) })
+		if i < 0 || r.prps[i].value.RawString() != k.id {
+			return false
+		}
 	}
 	if k.label == uint32(gdi.LabelNone) {
-		return len(r.labels) == 0
+		if r.headRaw != nil {
+			return rawLabelCount(r.headRaw) == 0
+		}
+		return len(r.lbls) == 0
 	}
 	return r.hasLabel(k.label)
 }
@@ -613,12 +637,15 @@ func (p imageParts) copyAt(dst []byte, off int) int {
 // appendHead appends the labels and properties of r, as an image starts
 // with them.
 func appendHead(b []byte, r *record) []byte {
-	b = binary.AppendUvarint(b, uint64(len(r.labels)))
-	for _, l := range r.labels {
+	if r.headRaw != nil { // as read
+		return append(b, r.headRaw...)
+	}
+	b = binary.AppendUvarint(b, uint64(len(r.lbls)))
+	for _, l := range r.lbls {
 		b = binary.AppendUvarint(b, uint64(l))
 	}
-	b = binary.AppendUvarint(b, uint64(len(r.props)))
-	for _, p := range r.props {
+	b = binary.AppendUvarint(b, uint64(len(r.prps)))
+	for _, p := range r.prps {
 		b = binary.AppendUvarint(b, uint64(p.ptype))
 		b = append(b, byte(p.value.Datatype()))
 		b = binary.AppendUvarint(b, uint64(len(p.value.RawString())))
@@ -654,20 +681,20 @@ func decodeHead(r *record, b []byte) ([]byte, error) {
 		return x
 	}
 	uv()
-	r.labels = r.lbuf[:0]
+	r.lbls = r.lbuf[:0]
 	if nl > len(r.lbuf) {
-		r.labels = make([]uint32, 0, nl)
+		r.lbls = make([]uint32, 0, nl)
 	}
 	for range nl {
-		r.labels = append(r.labels, uint32(uv()))
+		r.lbls = append(r.lbls, uint32(uv()))
 	}
 	uv()
 	// The capacity is what it would be if allocated, so that appends of
 	// copies of r that share props copy them as before.
 	if np > len(r.pbuf) {
-		r.props = make([]property, 0, np)
+		r.prps = make([]property, 0, np)
 	} else {
-		r.props = r.pbuf[:0:max(np, 2)]
+		r.prps = r.pbuf[:0:max(np, 2)]
 	}
 	for range np {
 		pt := uint32(uv())
@@ -680,7 +707,7 @@ func decodeHead(r *record, b []byte) ([]byte, error) {
 			return nil, err
 		}
 		head = head[l:]
-		r.props = append(r.props, property{pt, v})
+		r.prps = append(r.prps, property{pt, v})
 	}
 	return b[end:], nil
 }
@@ -775,32 +802,34 @@ func decodeDegrees(r *record, b []byte) ([]byte, error) {
 	return b, nil
 }
 
-// settleHead gives r the labels and properties that decodeImage left
-// encoded: those of c if c is set and encodes them alike, so that a commit
-// that did not change them need not decode the old ones (r and c then
-// share them, read-only), else its own, decoded (decodeHeadNow).
+// settleHead readies r, a committed record read for a commit to install
+// c over it, for the comparison of their keys: if c has the same labels
+// and properties, r shares c's decoded ones (read-only), or keeps its own
+// encoded if c's are too; otherwise r's are decoded.
 func (r *record) settleHead(c *record) error {
-	if c != nil && r.headRaw != nil {
-		var buf [256]byte
-		if bytes.Equal(appendHead(buf[:0], c), r.headRaw) {
-			r.labels, r.props, r.headRaw = c.labels, c.props, nil
-			return nil
+	if r.headRaw == nil {
+		return nil
+	}
+	if c != nil && sameHead(r, c) {
+		if c.headRaw == nil {
+			r.lbls, r.prps, r.headRaw = c.lbls, c.prps, nil
 		}
+		return nil
 	}
 	return r.decodeHeadNow()
 }
 
-// decodeHeadNow decodes the labels and properties that decodeImage left
-// encoded, if any.
+// decodeHeadNow decodes the labels and properties that are still
+// encoded, if any. If that fails, they stay encoded (see lazyhead.go).
 func (r *record) decodeHeadNow() error {
 	if r.headRaw == nil {
 		return nil
 	}
-	h := r.headRaw
-	r.headRaw = nil
-	if _, err := decodeHead(r, h); err != nil {
+	if _, err := decodeHead(r, r.headRaw); err != nil {
+		r.lbls, r.prps = nil, nil
 		return errImage
 	}
+	r.headRaw = nil
 	return nil
 }
 
@@ -828,7 +857,8 @@ func decodeRecord(r *record, k kind, b []byte, cd refCodec) error {
 }
 
 // decodeImage is decodeRecord that, with headLater set, leaves the labels
-// and properties encoded in r.headRaw (see decodeHeadNow).
+// and properties encoded in r.headRaw (see lazyhead.go); b must then not
+// change while r is used.
 func decodeImage(r *record, k kind, b []byte, cd refCodec, headLater bool) error {
 	var err error
 	r.imgLen = int32(len(b))
@@ -837,7 +867,14 @@ func decodeImage(r *record, k kind, b []byte, cd refCodec, headLater bool) error
 		if err != nil {
 			return errImage
 		}
-		r.headRaw, r.headLen, b = b[:end], int32(end), b[end:]
+		// The values are checked when decoded, and here only with
+		// invariants on, as the references are below.
+		if invariants.Enabled {
+			if err := checkHead(b[:end]); err != nil {
+				return err
+			}
+		}
+		r.headRaw, r.headLen, b = b[:end:end], int32(end), b[end:]
 	} else if b, err = decodeHead(r, b); errors.Is(err, errShort) {
 		return errImage
 	}

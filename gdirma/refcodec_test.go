@@ -150,7 +150,7 @@ func TestRawRefEdits(t *testing.T) {
 		}
 		head := &record{es: slices.Clone(model)}
 		if round%3 == 2 { // labels and properties that fill blocks
-			head.props = []property{{1, gdi.Bytes(make([]byte, 300+rng.IntN(500)))}}
+			head.prps = []property{{1, gdi.Bytes(make([]byte, 300+rng.IntN(500)))}}
 		}
 		parts := encodeParts(vertexKind, head, cd)
 		img := append(slices.Clone(parts.head), parts.tail...)

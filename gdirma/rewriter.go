@@ -63,8 +63,8 @@ func (db *Database) FreeLabel(l gdi.Label) error {
 			if !r.hasLabel(n) {
 				return nr, nil
 			}
-			nr.labels = removeItem(nr.labels, n)
-			if k == vertexKind && len(nr.labels) == 0 {
+			nr.setLabels(removeItem(nr.labels(), n))
+			if k == vertexKind && len(nr.labels()) == 0 {
 				unlabeled = append(unlabeled, nr)
 			}
 			return nr, nil
@@ -123,7 +123,7 @@ func (db *Database) UpdatePropertyType(p gdi.PropertyType, info gdi.PropertyType
 			nr := r.clone()
 			nr.removeProperties(n)
 			for _, v := range out {
-				nr.props = append(nr.props, property{n, v})
+				nr.setProps(append(nr.props(), property{n, v}))
 			}
 			return nr, nil
 		})

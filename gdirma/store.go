@@ -483,7 +483,9 @@ func (st *store) loadInto(r *record, k kind, n uint64, prefix, chain bool, into 
 			return st.loadInto(r, k, n, false, chain, into, nil)
 		}
 	} else {
-		err = decodeRecord(r, k, img.bytes, st.codec(n))
+		// The image is the caller's own (not a block buffer): its
+		// labels and properties are decoded when first used.
+		err = decodeImage(r, k, img.bytes, st.codec(n), true)
 		if img.single {
 			single = img.bytes
 		}
@@ -834,7 +836,14 @@ func (st *store) apply(changes []change) (freed []uint64, err error) {
 		if c.k != vertexKind {
 			return true
 		}
-		if c.old == nil || c.new == nil || !slices.Equal(c.old.labels, c.new.labels) {
+		if c.old == nil || c.new == nil {
+			return false
+		}
+		if c.old.headRaw != nil && c.new.headRaw != nil {
+			// Both still encoded (lazyhead.go): compared as they are.
+			return string(c.old.headRaw) == string(c.new.headRaw)
+		}
+		if !slices.Equal(c.old.labels(), c.new.labels()) {
 			return false
 		}
 		a, okA := c.old.appID()

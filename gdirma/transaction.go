@@ -313,10 +313,10 @@ func (tx *Transaction) getWhole(n uint64) (*txObj, error) {
 		tx.db.st.loaded.put(&lo.o)
 		return nil, err
 	}
+	// The copy shares the labels and properties, still encoded, with the
+	// committed record (lazyhead.go).
 	r := &lo.r
-	if _, err := decodeHead(r, c.headRaw); err != nil {
-		return nil, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: %v", bgdl.DPtr(n), err)
-	}
+	r.headRaw, r.headLen = c.headRaw, c.headLen
 	r.version, r.home = c.version, c.home
 	lo.o = txObj{rec: r, base: c.version, ptr: n, pooled: true}
 	tx.takeRefs(&lo.o, c, chain)
@@ -833,7 +833,7 @@ func (tx *Transaction) CreateVertex(id []byte) (gdi.VertexHolder, error) {
 	}
 	r := &record{home: homeOf(n), es: edgeSet{}}
 	if len(id) > 0 {
-		r.props = []property{{uint32(gdi.PropertyTypeID), gdi.Bytes(id)}}
+		r.setProps([]property{{uint32(gdi.PropertyTypeID), gdi.Bytes(id)}})
 	}
 	o := &txObj{rec: r, created: true, dirty: true, ptr: n}
 	tx.keep(vertexKind, n, o)

@@ -151,10 +151,10 @@ func (v *vertexHolder) walkIncident(o *txObj, or gdi.Orientation, dnf gdi.DNF, h
 			r = eo.rec
 		} else if !has || x.lightweight(e) {
 			// All of a lightweight edge is in the reference: no allocation.
-			ends.dir, ends.origin, ends.target, ends.labels = x.dir, x.origin, x.target, nil
+			ends.dir, ends.origin, ends.target, ends.lbls = x.dir, x.origin, x.target, nil
 			if has && x.label != 0 {
 				ends.lbuf[0] = x.label
-				ends.labels = ends.lbuf[:1]
+				ends.lbls = ends.lbuf[:1]
 			}
 			r = ends
 		} else {
