@@ -230,7 +230,24 @@ func (v *vertexHolder) quickEdges(r *record, or gdi.Orientation, dnf gdi.DNF, ha
 	// The constraint of the OLTP mixes, one label, is checked against
 	// the label of a lightweight edge without making a list of it.
 	want, one := oneLabel(dnf)
+	var wantNum uint32
+	if one {
+		n, err := v.tx.db.LabelNum(want, false)
+		one, wantNum = err == nil, n
+	}
 	for b := r.raw; len(b) > 0; {
+		if one {
+			// A reference numbered after this vertex or its other end,
+			// without a holder, is a lightweight edge's: one with
+			// another label, or none, is passed over by its flags and
+			// label alone.
+			if f := b[0]; f != rfDead && f&rfHolder == 0 && f&(rfSlot|rfOther) != 0 {
+				if size := int(refSizes[f]); len(b) >= size && (f&rfLabel == 0 || binary.LittleEndian.Uint32(b[size-4:]) != wantNum) {
+					b = b[size:]
+					continue
+				}
+			}
+		}
 		e, f, label, rest, ok := r.cd.head(b)
 		if !ok {
 			break // cannot happen: see refList
