@@ -676,6 +676,11 @@ func decodeHead(r *record, b []byte) ([]byte, error) {
 		s = string(head)
 	}
 	uv := func() uint64 { // the walk above checked every uvarint
+		if head[0] < 0x80 {
+			x := uint64(head[0])
+			head = head[1:]
+			return x
+		}
 		x, n := binary.Uvarint(head)
 		head = head[n:]
 		return x
@@ -717,6 +722,10 @@ func decodeHead(r *record, b []byte) ([]byte, error) {
 func headEnd(b []byte) (end, nl, np int, err error) {
 	i := 0
 	uv := func() (uint64, bool) {
+		if i < len(b) && b[i] < 0x80 { // most numbers here are small
+			i++
+			return uint64(b[i-1]), true
+		}
 		x, n := binary.Uvarint(b[i:])
 		if n <= 0 {
 			return 0, false
