@@ -81,6 +81,14 @@ func (w *window) Free() error {
 	return nil
 }
 
+// fits reports whether [offset, offset+n) is a byte range of target in
+// a window not freed; check says what is wrong if not. fits is small
+// enough to be inlined into every operation.
+func (w *window) fits(target, offset, n int) bool {
+	// Negative numbers are huge as uints, and fail.
+	return uint(target) < uint(len(w.mems)) && uint(offset) <= uint(w.size) && uint(n) <= uint(w.size-offset) && !w.freed.Load()
+}
+
 // check validates a byte range [offset, offset+n) of target.
 func (w *window) check(target, offset, n int) error {
 	if w.freed.Load() {
@@ -97,8 +105,8 @@ func (w *window) check(target, offset, n int) error {
 
 // word validates an atomic at offset of target and returns its word.
 func (w *window) word(target, offset int) (*uint64, error) {
-	if err := w.check(target, offset, 8); err != nil {
-		return nil, err
+	if !w.fits(target, offset, 8) {
+		return nil, w.check(target, offset, 8)
 	}
 	if offset&7 != 0 {
 		return nil, fmt.Errorf("%w: offset %d", rma.ErrAlignment, offset)
@@ -107,8 +115,8 @@ func (w *window) word(target, offset int) (*uint64, error) {
 }
 
 func (w *window) Get(dst []byte, target, offset int) error {
-	if err := w.check(target, offset, len(dst)); err != nil {
-		return err
+	if !w.fits(target, offset, len(dst)) {
+		return w.check(target, offset, len(dst))
 	}
 	if invariants.Enabled {
 		w.defer_(pendingOp{put: false, target: target, offset: offset, buf: dst})
@@ -120,8 +128,8 @@ func (w *window) Get(dst []byte, target, offset int) error {
 }
 
 func (w *window) Put(src []byte, target, offset int) error {
-	if err := w.check(target, offset, len(src)); err != nil {
-		return err
+	if !w.fits(target, offset, len(src)) {
+		return w.check(target, offset, len(src))
 	}
 	if invariants.Enabled {
 		w.defer_(pendingOp{put: true, target: target, offset: offset, buf: src})
@@ -161,8 +169,8 @@ func (w *window) complete(target int) {
 }
 
 func (w *window) Flush(target int) error {
-	if err := w.check(target, 0, 0); err != nil {
-		return err
+	if !w.fits(target, 0, 0) {
+		return w.check(target, 0, 0)
 	}
 	if invariants.Enabled {
 		w.complete(target)
