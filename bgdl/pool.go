@@ -120,19 +120,28 @@ func (p *Pool) LockOffset(ptr DPtr) (int, error) {
 
 // block returns the block number of ptr, checking that it names a block.
 func (p *Pool) block(ptr DPtr) (int, error) {
+	if b, ok := p.blockOf(ptr); ok {
+		return b, nil
+	}
+	return 0, fmt.Errorf("%w: %v (blocks of %d bytes, 1 to %d, on %d ranks)", ErrForeign, ptr, p.blockSize, p.blocks, p.ranks)
+}
+
+// blockOf is block without the error, small enough to be inlined.
+func (p *Pool) blockOf(ptr DPtr) (int, bool) {
 	off := ptr.Offset()
 	var b int
-	aligned := true
 	if p.shift >= 0 {
-		b, aligned = off>>p.shift, off&(p.blockSize-1) == 0
+		b = off >> p.shift
 	} else {
 		b = off / p.blockSize
-		aligned = b*p.blockSize == off
 	}
-	if ptr.IsNull() || ptr.Rank() >= p.ranks || !aligned || b < 1 || b > p.blocks {
-		return 0, fmt.Errorf("%w: %v (blocks of %d bytes, 1 to %d, on %d ranks)", ErrForeign, ptr, p.blockSize, p.blocks, p.comm.Size())
-	}
-	return b, nil
+	return b, b*p.blockSize == off && b >= 1 && b <= p.blocks && ptr.Rank() < p.ranks
+}
+
+// Valid reports whether ptr names a block of the pool.
+func (p *Pool) Valid(ptr DPtr) bool {
+	_, ok := p.blockOf(ptr)
+	return ok
 }
 
 // Acquire takes a free block of rank target. It returns ErrExhausted if

@@ -133,6 +133,12 @@ func badRelease(t *testing.T, bs int) {
 					if err := p.Release(f); !errors.Is(err, bgdl.ErrForeign) {
 						return fmt.Errorf("Release(%v) = %v, want ErrForeign", f, err)
 					}
+					if p.Valid(f) {
+						return fmt.Errorf("Valid(%v) = true for no block of the pool", f)
+					}
+				}
+				if !p.Valid(ptr) || !p.Valid(never) {
+					return fmt.Errorf("Valid(%v), Valid(%v) = false for blocks of the pool", ptr, never)
 				}
 			}
 			if err := c.Barrier(); err != nil {

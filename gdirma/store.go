@@ -175,10 +175,7 @@ func internal(err error) error {
 func (st *store) blockIndex(n uint64) int { return bgdl.DPtr(n).Offset() / st.bs }
 
 // valid reports whether n names a block of the pool.
-func (st *store) valid(n uint64) bool {
-	_, err := st.pool.LockOffset(bgdl.DPtr(n))
-	return err == nil
-}
+func (st *store) valid(n uint64) bool { return st.pool.Valid(bgdl.DPtr(n)) }
 
 func (st *store) lockAddr(n uint64) txn.Addr {
 	off, _ := st.pool.LockOffset(bgdl.DPtr(n))
