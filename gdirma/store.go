@@ -413,10 +413,18 @@ func (st *store) copyImage(n uint64, prefix, chain bool, into *[]*[]byte, chainB
 		if next == 0 || !st.valid(next) || blocks > st.pool.Blocks()*st.size {
 			return img, false, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v has a broken chain", bgdl.DPtr(n))
 		}
-		if err := st.get(blk, next, 0); err != nil {
+		// The block is read into its place in the image, its header
+		// over the last bytes of the block before, which are put back:
+		// one copy of the bytes, not two.
+		dst := img.bytes[have-contHeader : have+min(st.bs-contHeader, length-have)]
+		var saved [contHeader]byte
+		copy(saved[:], dst)
+		if err := st.get(dst, next, 0); err != nil {
 			return img, false, err
 		}
-		marker := binary.LittleEndian.Uint64(blk)
+		marker := binary.LittleEndian.Uint64(dst)
+		after := binary.LittleEndian.Uint64(dst[8:])
+		copy(dst, saved[:])
 		if marker&^0xffff != markerCont {
 			return img, false, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: block %v is no continuation", bgdl.DPtr(n), bgdl.DPtr(next))
 		}
@@ -429,8 +437,8 @@ func (st *store) copyImage(n uint64, prefix, chain bool, into *[]*[]byte, chainB
 		if chain {
 			img.chain = append(img.chain, next)
 		}
-		have += copy(img.bytes[have:], blk[contHeader:])
-		next = binary.LittleEndian.Uint64(blk[8:])
+		have += len(dst) - contHeader
+		next = after
 	}
 	return img, true, nil
 }
