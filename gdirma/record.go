@@ -320,7 +320,7 @@ func (r *record) delRef(n uint64) bool {
 			if r.long == nil {
 				r.long = new(longRefs)
 			}
-			r.long.undo = append(r.long.undo, deadPatch{off, slices.Clone(r.raw[off : off+size])})
+			r.long.undo = append(r.long.undo, newDeadPatch(off, r.raw[off:off+size]))
 		}
 		kill(r.raw[off : off+size])
 		r.edit.add(int32(off), int32(off+size))

@@ -39,10 +39,18 @@ const (
 )
 
 // deadPatch is a reference that was turned into a tombstone in place: its
-// offset in raw and its bytes.
+// offset in raw and its bytes, kept in the patch itself.
 type deadPatch struct {
-	off int
-	b   []byte
+	off int32
+	n   uint8
+	b   [32]byte // a reference takes at most 29 bytes
+}
+
+// newDeadPatch returns the patch of the reference b at offset off.
+func newDeadPatch(off int, b []byte) deadPatch {
+	p := deadPatch{off: int32(off), n: uint8(len(b))}
+	copy(p.b[:], b)
+	return p
 }
 
 // restored returns a copy of raw with the references of patches put
@@ -50,7 +58,7 @@ type deadPatch struct {
 func restored(raw []byte, patches []deadPatch) []byte {
 	raw = slices.Clone(raw)
 	for i := len(patches) - 1; i >= 0; i-- {
-		copy(raw[patches[i].off:], patches[i].b)
+		copy(raw[patches[i].off:], patches[i].b[:patches[i].n])
 	}
 	return raw
 }
