@@ -816,14 +816,19 @@ func (st *store) apply(changes []change) (freed []uint64, err error) {
 			}
 		}
 	}
-	keysOf := func(r *record) []idKey {
+	// keysOf returns the keys of r with labels, in buf if they fit.
+	keysOf := func(r *record, buf []idKey) []idKey {
 		if r == nil {
 			return nil
 		}
-		var ks []idKey
-		for _, key := range r.idKeys() {
-			if key.label != uint32(gdi.LabelNone) {
-				ks = append(ks, key)
+		id, ok := r.appID()
+		if !ok {
+			return nil
+		}
+		ks := buf[:0]
+		for _, l := range r.labels() {
+			if l != uint32(gdi.LabelNone) {
+				ks = append(ks, idKey{l, id})
 			}
 		}
 		return ks
@@ -859,8 +864,9 @@ func (st *store) apply(changes []change) (freed []uint64, err error) {
 		if sameKeys(c) {
 			continue
 		}
-		nk := keysOf(c.new)
-		for _, key := range keysOf(c.old) {
+		var nb, ob [2]idKey
+		nk := keysOf(c.new, nb[:])
+		for _, key := range keysOf(c.old, ob[:]) {
 			if has(nk, key) {
 				continue
 			}
@@ -883,8 +889,9 @@ func (st *store) apply(changes []change) (freed []uint64, err error) {
 		if sameKeys(c) {
 			continue
 		}
-		ok := keysOf(c.old)
-		for _, key := range keysOf(c.new) {
+		var ob, nb [2]idKey
+		ok := keysOf(c.old, ob[:])
+		for _, key := range keysOf(c.new, nb[:]) {
 			if has(ok, key) {
 				continue
 			}
