@@ -42,6 +42,16 @@ type txObj struct {
 	img []byte
 }
 
+// walkScratch is what vertexHolder.walkIncident reuses in every query
+// of a transaction: the record of the edge it hands to its caller, and its
+// view of the edges it checks against a constraint, with room for their
+// labels.
+type walkScratch struct {
+	ends   record
+	view   objView
+	labels []gdi.Label
+}
+
 // loadedObj is a copy read from the store, with its record, and room for
 // the committed record of a vertex read whole (txObj.orig) and its blocks.
 type loadedObj struct {
@@ -103,11 +113,7 @@ type Transaction struct {
 	scans    []scan
 	scanBuf  [1]scan // room for the first scan
 	hitBuf   [1]uint64
-	ends     *record // scratch of vertexHolder.walkIncident, made on first use
-	// view and viewLabels are walkIncident's view of the edges it checks
-	// against a constraint, reused by every query of the transaction.
-	view       objView
-	viewLabels []gdi.Label
+	walk     *walkScratch // of vertexHolder.walkIncident, made on first use
 	// images are the pooled buffers of long images the transaction read
 	// (store.loadRefs), given back when it ends.
 	images   []*[]byte

@@ -126,14 +126,15 @@ func (v *vertexHolder) prepareIncident(or gdi.Orientation, c gdi.Constraint) (o 
 // walkIncident is incident once prepareIncident has run.
 func (v *vertexHolder) walkIncident(o *txObj, or gdi.Orientation, dnf gdi.DNF, has bool, f func(e uint64, r *record, isOrigin, isTarget bool)) error {
 	copies := &v.tx.objs[edgeKind]
-	if v.tx.ends == nil {
-		v.tx.ends = new(record)
+	if v.tx.walk == nil {
+		v.tx.walk = new(walkScratch)
 	}
-	ends := v.tx.ends // f must not keep r
+	w := v.tx.walk
+	ends := &w.ends   // f must not keep r
 	var view *objView // f must not keep it either
 	if has {
-		view = &v.tx.view
-		*view = objView{db: v.tx.db, lbuf: &v.tx.viewLabels}
+		view = &w.view
+		*view = objView{db: v.tx.db, lbuf: &w.labels}
 	}
 	for cur := o.rec.cursor(); ; {
 		e, x, ok := cur.next()
