@@ -63,9 +63,8 @@ func sameHead(r, c *record) bool {
 	if r.headRaw != nil && c.headRaw != nil {
 		return string(r.headRaw) == string(c.headRaw)
 	}
-	var buf [256]byte
-	a := appendHead(buf[:0], r)
-	return string(a) == string(appendHead(make([]byte, 0, len(a)), c))
+	var a, b [256]byte // appendHead copies an encoded head as it is
+	return string(appendHead(a[:0], r)) == string(appendHead(b[:0], c))
 }
 
 // checkHead checks the encoded labels and properties h (a whole head, as
