@@ -128,11 +128,15 @@ type headWalk struct {
 }
 
 func (w *headWalk) uv() uint64 {
-	if len(w.h) > 0 && w.h[0] < 0x80 { // most numbers here are small
-		x := uint64(w.h[0])
-		w.h = w.h[1:]
-		return x
+	if h := w.h; len(h) > 0 && h[0] < 0x80 { // most numbers here are small
+		w.h = h[1:]
+		return uint64(h[0])
 	}
+	return w.uvLong()
+}
+
+// uvLong is uv of a number of more than one byte, out of line.
+func (w *headWalk) uvLong() uint64 {
 	x, k := binary.Uvarint(w.h)
 	if k <= 0 {
 		w.ok = false

@@ -669,8 +669,17 @@ func decodeHead(r *record, b []byte) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := decodeHeadAt(r, b[:end], nl, np); err != nil {
+		return nil, err
+	}
+	return b[end:], nil
+}
+
+// decodeHeadAt is decodeHead of head, the whole labels and properties as
+// headEnd found them, nl labels and np properties.
+func decodeHeadAt(r *record, head []byte, nl, np int) error {
+	end := len(head)
 	r.headLen = int32(end)
-	head := b[:end]
 	var s string
 	if np > 0 {
 		s = string(head)
@@ -709,12 +718,12 @@ func decodeHead(r *record, b []byte) ([]byte, error) {
 		off := end - len(head)
 		v, err := gdi.NewValueString(dt, s[off:off+l])
 		if err != nil {
-			return nil, err
+			return err
 		}
 		head = head[l:]
 		r.prps = append(r.prps, property{pt, v})
 	}
-	return b[end:], nil
+	return nil
 }
 
 // headEnd returns where the labels and properties at the start of b end,
@@ -761,20 +770,23 @@ func headEnd(b []byte) (end, nl, np int, err error) {
 	return i, nl, np, nil
 }
 
-// decodePrefix decodes the labels and properties of a vertex from the
-// first part of its image into r, a zero record, which becomes a partial
-// record. whole is false if they do not end in b. r keeps no reference to
-// b.
+// decodePrefix decodes a vertex from the first part of its image into r,
+// a zero record, which becomes a partial record: its degrees, with its
+// labels and properties left encoded (lazyhead.go). whole is false if
+// they do not end in b. b must not change while r is used.
 func decodePrefix(r *record, b []byte, cd refCodec) (whole bool, err error) {
 	r.partial, r.cd = true, cd
-	b, err = decodeHead(r, b)
-	if errors.Is(err, errShort) {
+	end, _, _, err := headEnd(b)
+	if err != nil { // errShort: they go on
 		return false, nil
 	}
-	if err != nil {
-		return false, err
+	if invariants.Enabled {
+		if err := checkHead(b[:end]); err != nil {
+			return false, err
+		}
 	}
-	if _, err = decodeDegrees(r, b); err != nil {
+	r.headRaw, r.headLen = b[:end:end], int32(end)
+	if _, err = decodeDegrees(r, b[end:]); err != nil {
 		return false, nil
 	}
 	return true, nil
@@ -834,7 +846,18 @@ func (r *record) decodeHeadNow() error {
 	if r.headRaw == nil {
 		return nil
 	}
-	if _, err := decodeHead(r, r.headRaw); err != nil {
+	// headRaw is a whole head, as headEnd found it when read: only the
+	// counts are looked for.
+	w := headWalk{h: r.headRaw, ok: true}
+	nl := w.count()
+	for i := uint64(0); i < nl && w.ok; i++ {
+		w.uv()
+	}
+	np := w.count()
+	if !w.ok {
+		return errImage
+	}
+	if err := decodeHeadAt(r, r.headRaw, int(nl), int(np)); err != nil {
 		r.lbls, r.prps = nil, nil
 		return errImage
 	}

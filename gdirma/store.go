@@ -260,21 +260,10 @@ type image struct {
 	bytes   []byte   // the image, or its first part (prefix reads)
 	length  int      // of the whole image
 	fences  []uint16 // of the continuation blocks, if read
-	// pooled, for prefix reads, is the block buffer bytes lies in, until
-	// releaseImage.
-	pooled *[]byte
 	// single: a prefix read found the image whole in the primary block,
 	// and bytes is a copy of its own (or in a buffer of the caller's, see
 	// imageBuf).
 	single bool
-}
-
-// releaseImage gives back the block buffer of a prefix read.
-func (st *store) releaseImage(img *image) {
-	if img.pooled != nil {
-		st.putBlockBuf(img.pooled)
-		img.pooled, img.bytes = nil, nil
-	}
 }
 
 // blockBuf returns a buffer of one block for a read; putBlockBuf gives it
@@ -292,7 +281,7 @@ func (st *store) putBlockBuf(b *[]byte) { st.bufs.Put(b) }
 // readImage reads the holder whose primary block is n, as a writer left
 // it (see readImageTo). ok is false if n is no primary block.
 // With prefix set it reads the primary block only: img.bytes is then the
-// part of the image that block holds, valid until st.releaseImage(&img).
+// part of the image that block holds.
 // With chain set it lists the blocks.
 func (st *store) readImage(n uint64, prefix, chain bool) (img image, ok bool, err error) {
 	return st.readImageTo(n, prefix, chain, nil, nil, nil)
@@ -329,7 +318,6 @@ func (st *store) readImageTo(n uint64, prefix, chain bool, into *[]*[]byte, chai
 		if verr == nil && valid {
 			return img, ok, err
 		}
-		st.releaseImage(&img)
 		if verr != nil {
 			return image{}, false, internal(verr)
 		}
@@ -342,12 +330,7 @@ func (st *store) readImageTo(n uint64, prefix, chain bool, into *[]*[]byte, chai
 func (st *store) copyImage(n uint64, prefix, chain bool, into *[]*[]byte, chainBuf []uint64, small []byte) (img image, ok bool, err error) {
 	bp := st.blockBuf()
 	blk := *bp
-	pooled := false
-	defer func() {
-		if !pooled {
-			st.putBlockBuf(bp)
-		}
-	}()
+	defer st.putBlockBuf(bp)
 	// A prefix read starts with the first cache line or two: most vertices
 	// have their labels, properties and degrees there.
 	lead := st.bs
@@ -395,9 +378,15 @@ func (st *store) copyImage(n uint64, prefix, chain bool, into *[]*[]byte, chainB
 			copy(img.bytes, blk[primaryHeader:])
 			return img, true, nil
 		}
-		// The caller decodes the prefix from the block buffer itself and
-		// gives it back (releaseImage).
-		img.bytes, img.pooled, pooled = blk[primaryHeader:primaryHeader+first], bp, true
+		// The part the primary block holds goes where a whole image
+		// would, so that the labels and properties in it can stay
+		// encoded (lazyhead.go).
+		if first <= len(small) {
+			img.bytes = small[:first]
+		} else {
+			img.bytes = st.imageBuf(first, into)
+		}
+		copy(img.bytes, blk[primaryHeader:])
 		return img, true, nil
 	}
 	if chain {
@@ -475,13 +464,11 @@ func (st *store) loadImage(k kind, n uint64, prefix, chain bool) (*record, []uin
 func (st *store) loadInto(r *record, k kind, n uint64, prefix, chain bool, into *[]*[]byte, small []byte) (ok bool, chainOut []uint64, single []byte, err error) {
 	img, ok, err := st.readImageTo(n, prefix && k == vertexKind, chain, into, nil, small)
 	if err != nil || !ok || img.k != k {
-		st.releaseImage(&img)
 		return false, nil, nil, err
 	}
 	if len(img.bytes) < img.length {
 		var whole bool
 		whole, err = decodePrefix(r, img.bytes, st.codec(n))
-		st.releaseImage(&img)
 		if err == nil && !whole {
 			// The properties go on in the next block: read it all.
 			*r = record{}
