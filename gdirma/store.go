@@ -162,9 +162,13 @@ func (st *store) free() error {
 
 // internal wraps a failure of the RMA layer.
 func internal(err error) error {
-	if err == nil {
+	if err == nil { // inlined: most calls pass nil
 		return nil
 	}
+	return internalErr(err)
+}
+
+func internalErr(err error) error {
 	if errors.Is(err, bgdl.ErrExhausted) || errors.Is(err, dht.ErrFull) {
 		return gdi.Errorf(gdi.ErrNoMemory, "gdirma: %v", err)
 	}
@@ -406,14 +410,15 @@ func (st *store) copyImage(n uint64, prefix, chain bool, into *[]*[]byte, chainB
 		// over the last bytes of the block before, which are put back:
 		// one copy of the bytes, not two.
 		dst := img.bytes[have-contHeader : have+min(st.bs-contHeader, length-have)]
-		var saved [contHeader]byte
-		copy(saved[:], dst)
+		hd := (*[contHeader]byte)(dst) // contHeader is two words
+		s0, s1 := binary.LittleEndian.Uint64(hd[:8]), binary.LittleEndian.Uint64(hd[8:])
 		if err := st.get(dst, next, 0); err != nil {
 			return img, false, err
 		}
-		marker := binary.LittleEndian.Uint64(dst)
-		after := binary.LittleEndian.Uint64(dst[8:])
-		copy(dst, saved[:])
+		marker := binary.LittleEndian.Uint64(hd[:8])
+		after := binary.LittleEndian.Uint64(hd[8:])
+		binary.LittleEndian.PutUint64(hd[:8], s0)
+		binary.LittleEndian.PutUint64(hd[8:], s1)
 		if marker&^0xffff != markerCont {
 			return img, false, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: block %v is no continuation", bgdl.DPtr(n), bgdl.DPtr(next))
 		}
