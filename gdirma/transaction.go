@@ -614,11 +614,14 @@ func (tx *Transaction) commit() error {
 			case o.rec.partial && !o.deleted:
 				// Only the labels and properties can have changed: if
 				// they keep their length, they are written over in place.
-				old, err := st.loadPart(it.k, it.n, true)
+				// Read into the transaction's image buffers, given back
+				// when it ends.
+				old := new(record)
+				found, _, _, err := st.loadInto(old, it.k, it.n, true, false, tx.imageList(), nil)
 				if err != nil {
 					return gdi.Errorf(gdi.ErrTransactionCommitFail, "%v", err)
 				}
-				if old == nil {
+				if !found {
 					return gdi.Errorf(gdi.ErrTransactionCommitFail, "%v %v vanished", it.k, bgdl.DPtr(it.n))
 				}
 				c.old = old
