@@ -32,8 +32,10 @@
 // # No waiting
 //
 // Locks are tried, never waited for: each attempt retries a bounded number
-// of times with a short, growing pause (readers hold a word only while they
-// copy a holder), then gives up with ErrBusy. The transaction that gets
+// of times with a short, growing pause (a word is held only while its
+// holder is copied or written), then gives up with ErrBusy; so does
+// ReadBegin while a writer holds the word, and a reader whose copies keep
+// turning out torn. The transaction that gets
 // ErrBusy fails instead of waiting, so there is no deadlock and no
 // unbounded spinning. A LockSet collects the locks of one transaction and
 // releases them all at once at its end (two-phase locking).
