@@ -46,6 +46,16 @@ func (b *base) writeObj() (*txObj, error) {
 	return o, b.decoded(o)
 }
 
+// headObj is obj for the methods that read labels or properties: they
+// are decoded if still encoded.
+func (b *base) headObj() (*txObj, error) {
+	o, err := b.obj()
+	if err != nil {
+		return nil, err
+	}
+	return o, b.decoded(o)
+}
+
 // decoded decodes the labels and properties of o if they are still
 // encoded (lazyhead.go), for the methods that use them.
 func (b *base) decoded(o *txObj) error {
@@ -143,10 +153,7 @@ func (b *base) RemoveLabel(l gdi.Label) error {
 // Labels returns the labels of the object.
 func (b *base) Labels() ([]gdi.Label, error) {
 	defer b.lock()()
-	o, err := b.obj()
-	if err == nil {
-		err = b.decoded(o)
-	}
+	o, err := b.headObj()
 	if err != nil {
 		return nil, err
 	}
@@ -215,10 +222,7 @@ func (b *base) AddProperty(p gdi.PropertyType, v gdi.Value) error {
 // PropertyTypes returns the property types present, degree types excluded.
 func (b *base) PropertyTypes() ([]gdi.PropertyType, error) {
 	defer b.lock()()
-	o, err := b.obj()
-	if err == nil {
-		err = b.decoded(o)
-	}
+	o, err := b.headObj()
 	if err != nil {
 		return nil, err
 	}

@@ -369,22 +369,11 @@ func (st *store) copyImage(n uint64, prefix, chain bool, into *[]*[]byte, chainB
 				return img, false, err
 			}
 		}
-		if first == length {
-			// Whole: the caller keeps a copy of just its size (pooled as
-			// below if into is set), and the block buffer goes back at
-			// once.
-			if length <= len(small) {
-				img.bytes = small[:length]
-			} else {
-				img.bytes = st.imageBuf(length, into)
-			}
-			img.single = true
-			copy(img.bytes, blk[primaryHeader:])
-			return img, true, nil
-		}
-		// The part the primary block holds goes where a whole image
-		// would, so that the labels and properties in it can stay
-		// encoded (lazyhead.go).
+		// The image, whole (single) or the part the primary block holds,
+		// is copied out for the caller to keep, in small or an image
+		// buffer, so that its labels and properties can stay encoded
+		// (lazyhead.go); the block buffer goes back at once.
+		img.single = first == length
 		if first <= len(small) {
 			img.bytes = small[:first]
 		} else {
