@@ -67,7 +67,7 @@ func readsNotTorn(c rma.Comm, db gdi.Database) error {
 		k := gdi.ErrorClass(err)
 		return k == gdi.ErrTransactionCritical || k == gdi.ErrTransactionCommitFail
 	}
-	// read returns the value of the property in a transaction of its own.
+	// read returns the vertex and the value of its property in tx.
 	read := func(tx gdi.Transaction) (gdi.VertexHolder, string, error) {
 		uid, found, err := tx.TranslateVertexID(label, id)
 		if err != nil || !found {
@@ -97,21 +97,14 @@ func readsNotTorn(c rma.Comm, db gdi.Database) error {
 	}
 	wg.Go(func() { // the writer
 		for range iters {
-			tx, err := db.StartTransaction()
-			if err != nil {
-				fail(err)
-				return
-			}
-			v, s, err := read(tx)
-			if err == nil {
+			err := inTx(db, func(tx gdi.Transaction) error {
+				v, s, err := read(tx)
+				if err != nil {
+					return err
+				}
 				next := byte('a' + (len(s)+20-100)/20%26)
-				err = v.UpdateProperty(pt, fill(next))
-			}
-			if err == nil {
-				err = tx.Commit()
-			} else {
-				tx.Abort()
-			}
+				return v.UpdateProperty(pt, fill(next))
+			})
 			if err != nil && !conflict(err) {
 				fail(fmt.Errorf("writer: %w", err))
 				return
@@ -121,17 +114,12 @@ func readsNotTorn(c rma.Comm, db gdi.Database) error {
 	for range 2 {
 		wg.Go(func() { // a reader
 			for range iters {
-				tx, err := db.StartTransaction()
-				if err != nil {
-					fail(err)
-					return
-				}
-				_, s, err := read(tx)
-				if err == nil {
-					err = tx.Commit()
-				} else {
-					tx.Abort()
-				}
+				var s string
+				err := inTx(db, func(tx gdi.Transaction) error {
+					var err error
+					_, s, err = read(tx)
+					return err
+				})
 				if err != nil {
 					if !conflict(err) {
 						fail(fmt.Errorf("reader: %w", err))
