@@ -68,7 +68,7 @@ func sameHead(r, c *record) bool {
 }
 
 // checkHead checks the encoded labels and properties h (a whole head, as
-// headEnd found it) as decodeHead would: every value must be valid for
+// headEnd found it) as decodeHeadAt would: every value must be valid for
 // its datatype.
 func checkHead(h []byte) error {
 	w := headWalk{h: h, ok: true}

@@ -25,7 +25,7 @@ func TestLazyHead(t *testing.T) {
 	lazy := func(img []byte) *record {
 		t.Helper()
 		var r record
-		if err := decodeImage(&r, edgeKind, img, refCodec{}, true); err != nil {
+		if err := decodeImage(&r, edgeKind, img, refCodec{}); err != nil {
 			t.Fatalf("decodeImage: %v", err)
 		}
 		if r.headRaw == nil {
@@ -84,7 +84,7 @@ func TestLazyHead(t *testing.T) {
 	bad[len(appendHead(nil, b))-1] = 2 // the Bool's byte ends the head
 	// With invariants on, the head is checked when read.
 	if invariants.Enabled {
-		if err := decodeImage(new(record), edgeKind, bad, refCodec{}, true); err == nil {
+		if err := decodeImage(new(record), edgeKind, bad, refCodec{}); err == nil {
 			t.Error("with invariants on, decodeImage took a Bool of 2")
 		}
 		return

@@ -18,7 +18,7 @@ import (
 // its copies. Holders are not part of a copy (Transaction.holders): a
 // holder of an ended transaction fails on tx.open before it looks for
 // one. Results are copied out: label and UID slices are made per call,
-// property values are strings of their own (decodeHead), and the bytes of
+// property values are strings of their own (decodeHeadAt), and the bytes of
 // images are pooled separately (imagePool) under the same rule.
 type loadedPool struct{ p sync.Pool }
 

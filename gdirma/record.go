@@ -660,23 +660,9 @@ var errImage = errors.New("corrupt holder image")
 // properties.
 var errShort = errors.New("holder image prefix too short")
 
-// decodeHead decodes the labels and properties at the start of image b
-// into r and returns the rest of b. It walks them twice: once to find
-// where they end, so that the property values can share one string, and
-// once to decode.
-func decodeHead(r *record, b []byte) ([]byte, error) {
-	end, nl, np, err := headEnd(b)
-	if err != nil {
-		return nil, err
-	}
-	if err := decodeHeadAt(r, b[:end], nl, np); err != nil {
-		return nil, err
-	}
-	return b[end:], nil
-}
-
-// decodeHeadAt is decodeHead of head, the whole labels and properties as
-// headEnd found them, nl labels and np properties.
+// decodeHeadAt decodes head, the whole labels and properties of an image
+// as headEnd found them, nl labels and np properties, into r. The
+// property values share one copy of head.
 func decodeHeadAt(r *record, head []byte, nl, np int) error {
 	end := len(head)
 	r.headLen = int32(end)
@@ -882,37 +868,24 @@ func checkRefs(raw []byte, n int, cd refCodec) error {
 	return nil
 }
 
-// decodeRecord decodes the image b of an object of kind k into r, a zero
-// record. r keeps references to b.
-func decodeRecord(r *record, k kind, b []byte, cd refCodec) error {
-	return decodeImage(r, k, b, cd, false)
-}
-
-// decodeImage is decodeRecord that, with headLater set, leaves the labels
-// and properties encoded in r.headRaw (see lazyhead.go); b must then not
-// change while r is used.
-func decodeImage(r *record, k kind, b []byte, cd refCodec, headLater bool) error {
-	var err error
+// decodeImage decodes the image b of an object of kind k into r, a zero
+// record, leaving the labels and properties encoded in r.headRaw (see
+// lazyhead.go). r keeps references to b, which must not change while r is
+// used.
+func decodeImage(r *record, k kind, b []byte, cd refCodec) error {
 	r.imgLen = int32(len(b))
-	if headLater {
-		end, _, _, err := headEnd(b)
-		if err != nil {
-			return errImage
-		}
-		// The values are checked when decoded, and here only with
-		// invariants on, as the references are below.
-		if invariants.Enabled {
-			if err := checkHead(b[:end]); err != nil {
-				return err
-			}
-		}
-		r.headRaw, r.headLen, b = b[:end:end], int32(end), b[end:]
-	} else if b, err = decodeHead(r, b); errors.Is(err, errShort) {
+	end, _, _, err := headEnd(b)
+	if err != nil {
 		return errImage
 	}
-	if err != nil {
-		return err
+	// The values are checked when decoded, and here only with invariants
+	// on, as the references are below.
+	if invariants.Enabled {
+		if err := checkHead(b[:end]); err != nil {
+			return err
+		}
 	}
+	r.headRaw, r.headLen, b = b[:end:end], int32(end), b[end:]
 	if k == vertexKind {
 		if b, err = decodeDegrees(r, b); err != nil {
 			return errImage

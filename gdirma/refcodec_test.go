@@ -285,3 +285,12 @@ func TestEdgeUIDOfLightEdges(t *testing.T) {
 		}
 	}
 }
+
+// decodeRecord decodes the image b of an object of kind k into r, a zero
+// record, labels and properties included.
+func decodeRecord(r *record, k kind, b []byte, cd refCodec) error {
+	if err := decodeImage(r, k, b, cd); err != nil {
+		return err
+	}
+	return r.decodeHeadNow()
+}

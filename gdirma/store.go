@@ -471,7 +471,7 @@ func (st *store) loadInto(r *record, k kind, n uint64, prefix, chain bool, into 
 	} else {
 		// The image is the caller's own (not a block buffer): its
 		// labels and properties are decoded when first used.
-		err = decodeImage(r, k, img.bytes, st.codec(n), true)
+		err = decodeImage(r, k, img.bytes, st.codec(n))
 		if img.single {
 			single = img.bytes
 		}
@@ -502,7 +502,7 @@ func (st *store) loadRefs(n uint64, pooled *[]*[]byte, r *record, chainBuf []uin
 	if err != nil || !ok || img.k != vertexKind {
 		return nil, nil, err
 	}
-	if err := decodeImage(r, vertexKind, img.bytes, st.codec(n), true); err != nil {
+	if err := decodeImage(r, vertexKind, img.bytes, st.codec(n)); err != nil {
 		return nil, nil, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: %v", bgdl.DPtr(n), err)
 	}
 	r.readFrom(&img, n)

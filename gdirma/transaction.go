@@ -642,7 +642,7 @@ func (tx *Transaction) commit() error {
 					lo.orig = record{}
 					old, chain = &lo.orig, lo.chain[:0]
 				}
-				err := decodeImage(old, it.k, o.img, st.codec(it.n), true)
+				err := decodeImage(old, it.k, o.img, st.codec(it.n))
 				if err == nil {
 					err = old.settleHead(installed)
 				}
