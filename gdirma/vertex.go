@@ -261,7 +261,7 @@ func (v *vertexHolder) quickEdges(r *record, or gdi.Orientation, dnf gdi.DNF, ha
 		if has {
 			light := isLight(e) && f&rfHolder == 0
 			if one && light {
-				if f&rfLabel == 0 || v.tx.db.LabelHandle(label) != want {
+				if f&rfLabel == 0 || label != wantNum {
 					continue
 				}
 				out = v.tx.appendEdgeUID(out, e)
