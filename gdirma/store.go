@@ -286,7 +286,9 @@ func (st *store) putBlockBuf(b *[]byte) { st.bufs.Put(b) }
 // it (see readImageTo). ok is false if n is no primary block.
 // With prefix set it reads the primary block only: img.bytes is then the
 // part of the image that block holds.
-// With chain set it lists the blocks.
+// With chain set it lists the blocks. With both set, an image of at most
+// shortBlocks blocks is read whole, with its blocks, rather than in part
+// (see shortBlocks).
 func (st *store) readImage(n uint64, prefix, chain bool) (img image, ok bool, err error) {
 	return st.readImageTo(n, prefix, chain, nil, nil, nil)
 }
@@ -294,7 +296,8 @@ func (st *store) readImage(n uint64, prefix, chain bool) (img image, ok bool, er
 // readImageTo is readImage that, if into is set, reads a long image into
 // a buffer from st.images, which it appends to *into. The chain, if asked
 // for, is appended to chainBuf[:0] (which may be nil). A prefix read that
-// finds the image whole copies it into small if it fits there.
+// finds the image whole, in its primary block or as a short image (see
+// shortBlocks), copies it into small if it fits there.
 //
 // The holder is copied without taking its lock: the copy is checked
 // against the lock word afterwards (txn.ReadValid), and made again if a
@@ -336,10 +339,12 @@ func (st *store) copyImage(n uint64, prefix, chain bool, into *[]*[]byte, chainB
 	blk := *bp
 	defer st.putBlockBuf(bp)
 	// A prefix read starts with the first cache line or two: most vertices
-	// have their labels, properties and degrees there.
+	// have their labels, properties and degrees there. A block of at most
+	// twice that is read whole at once: a second read would cost more than
+	// the bytes it saves.
 	lead := st.bs
-	if prefix {
-		lead = min(st.bs, prefixLead)
+	if prefix && st.bs > 2*prefixLead {
+		lead = prefixLead
 	}
 	if err := st.get(blk[:lead], n, 0); err != nil {
 		return img, false, err
@@ -357,6 +362,16 @@ func (st *store) copyImage(n uint64, prefix, chain bool, into *[]*[]byte, chainB
 	}
 	img.length = length
 	first := min(length, st.bs-primaryHeader)
+	short := prefix && chain && length > first && st.blocksFor(length) <= shortBlocks
+	if short {
+		// Read whole, below.
+		if lead < st.bs {
+			if err := st.get(blk[lead:], n, lead); err != nil {
+				return img, false, err
+			}
+		}
+		prefix = false
+	}
 	if prefix {
 		// An image that fits in the primary block is read whole: a
 		// second read for the edge references would cost more than the
@@ -388,7 +403,11 @@ func (st *store) copyImage(n uint64, prefix, chain bool, into *[]*[]byte, chainB
 		}
 		img.chain = append(chainBuf[:0], n)
 	}
-	img.bytes = st.imageBuf(length, into)
+	if short && length <= len(small) {
+		img.bytes = small[:length]
+	} else {
+		img.bytes = st.imageBuf(length, into)
+	}
 	have := copy(img.bytes, blk[primaryHeader:primaryHeader+first])
 	keepFences := st.blocksFor(length) > minFenced // see fences.go
 	for blocks := 1; have < length; blocks++ {
@@ -426,6 +445,13 @@ func (st *store) copyImage(n uint64, prefix, chain bool, into *[]*[]byte, chainB
 	return img, true, nil
 }
 
+// shortBlocks is the number of blocks up to which a prefix read that asks
+// for the chain reads a vertex whole (readImageTo). Most queries of a vertex
+// that reads its labels and properties go on to its edges: for a vertex of
+// a few blocks, one read of all of them costs less than a read of the
+// primary block now and of all the blocks later.
+const shortBlocks = 2
+
 // load returns the committed object n of kind k, or nil if there is none.
 func (st *store) load(k kind, n uint64) (*record, error) {
 	r, _, err := st.loadImage(k, n, false, false)
@@ -460,6 +486,28 @@ func (st *store) loadInto(r *record, k kind, n uint64, prefix, chain bool, into 
 	if err != nil || !ok || img.k != k {
 		return false, nil, nil, err
 	}
+	return st.decodeRead(r, k, n, &img, chain, into)
+}
+
+// loadShort is loadInto of a prefix of vertex n, except that an image of
+// at most shortBlocks blocks is read whole, with its blocks, into c
+// rather than r (chainBuf holds them if it is long enough): whole tells
+// which of the two records has the vertex.
+func (st *store) loadShort(r, c *record, n uint64, into *[]*[]byte, small []byte, chainBuf []uint64) (ok, whole bool, chain []uint64, single []byte, err error) {
+	img, ok, err := st.readImageTo(n, true, true, into, chainBuf, small)
+	if err != nil || !ok || img.k != vertexKind {
+		return false, false, nil, nil, err
+	}
+	if img.chain == nil { // a prefix, or the only block
+		ok, _, single, err = st.decodeRead(r, vertexKind, n, &img, false, into)
+		return ok, false, nil, single, err
+	}
+	ok, chain, _, err = st.decodeRead(c, vertexKind, n, &img, true, into)
+	return ok, true, chain, nil, err
+}
+
+// decodeRead is loadInto once the image is read.
+func (st *store) decodeRead(r *record, k kind, n uint64, img *image, chain bool, into *[]*[]byte) (ok bool, chainOut []uint64, single []byte, err error) {
 	if len(img.bytes) < img.length {
 		var whole bool
 		whole, err = decodePrefix(r, img.bytes, st.codec(n))
@@ -479,7 +527,7 @@ func (st *store) loadInto(r *record, k kind, n uint64, prefix, chain bool, into 
 	if err != nil {
 		return false, nil, nil, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: %v", bgdl.DPtr(n), err)
 	}
-	r.readFrom(&img, n)
+	r.readFrom(img, n)
 	return true, img.chain, single, nil
 }
 

@@ -256,12 +256,23 @@ func (tx *Transaction) get(k kind, n uint64) (*txObj, error) {
 		return o, nil
 	}
 	c := tx.db.st.loaded.get()
-	ok, _, single, err := tx.db.st.loadInto(&c.r, k, n, true, false, tx.imageList(), c.small[:])
+	var ok, whole bool
+	var chain []uint64
+	var single []byte
+	var err error
+	if k == vertexKind {
+		ok, whole, chain, single, err = tx.db.st.loadShort(&c.r, &c.orig, n, tx.imageList(), c.small[:], c.chain[:0])
+	} else {
+		ok, _, single, err = tx.db.st.loadInto(&c.r, k, n, true, false, tx.imageList(), c.small[:])
+	}
 	if err != nil || !ok {
 		if gdi.ErrorClass(err) == gdi.ErrTransactionCritical {
 			return nil, tx.fail("%v", err)
 		}
 		return nil, err
+	}
+	if whole {
+		return tx.keepWhole(c, n, chain), nil
 	}
 	o := &c.o
 	*o = txObj{rec: &c.r, base: c.r.version, ptr: n, img: single, pooled: true}
@@ -319,15 +330,21 @@ func (tx *Transaction) getWhole(n uint64) (*txObj, error) {
 		tx.db.st.loaded.put(&lo.o)
 		return nil, err
 	}
+	return tx.keepWhole(lo, n, chain), nil
+}
+
+// keepWhole makes lo the transaction's copy of vertex n, which was read
+// whole into lo.orig from its blocks chain, and returns it.
+func (tx *Transaction) keepWhole(lo *loadedObj, n uint64, chain []uint64) *txObj {
 	// The copy shares the labels and properties, still encoded, with the
 	// committed record (lazyhead.go).
-	r := &lo.r
+	c, r := &lo.orig, &lo.r
 	r.headRaw, r.headLen = c.headRaw, c.headLen
 	r.version, r.home = c.version, c.home
 	lo.o = txObj{rec: r, base: c.version, ptr: n, pooled: true}
 	tx.takeRefs(&lo.o, c, chain)
 	tx.keep(vertexKind, n, &lo.o)
-	return &lo.o, nil
+	return &lo.o
 }
 
 // loadRefs is store.loadRefs into the transaction's image buffers, with
