@@ -130,3 +130,91 @@ func readAllocations(t *testing.T, db gdi.Database) error {
 	}
 	return nil
 }
+
+// TestWriteAllocations counts the allocations of single-operation write
+// transactions, from AssociateVertex to the commit. Adding an edge costs
+// the transaction, the edge's holder, and the new edge references of its
+// two ends; the copies, the commit's locks and its scratch copy of the
+// store, and the heads of the images written come from pools. Updating a
+// property costs the transaction, and the property values of the copy and
+// of the committed record it replaces, decoded (the commit compares their
+// keys).
+func TestWriteAllocations(t *testing.T) {
+	if invariants.Enabled {
+		t.Skip("pools drop entries at random under -race")
+	}
+	run(t, 1, gdirma.Params{BlockSize: 512}, func(c rma.Comm, db gdi.Database) error {
+		return writeAllocations(t, db)
+	})
+}
+
+func writeAllocations(t *testing.T, db gdi.Database) error {
+	p, err := db.CreatePropertyType(gdi.PropertyTypeInfo{Name: "num", Entity: gdi.SingleEntity, Datatype: gdi.Int64, Size: gdi.FixedSize, Count: 1})
+	if err != nil {
+		return err
+	}
+	const n = 64
+	uids := make([]gdi.VertexUID, n)
+	err = retry(db, func(tx gdi.Transaction) error {
+		for i := range uids {
+			v, err := tx.CreateVertex(nil)
+			if err != nil {
+				return err
+			}
+			if err := v.AddProperty(p, gdi.Int64s(0)); err != nil {
+				return err
+			}
+			if uids[i], err = v.UID(); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	values := []gdi.Value{gdi.Int64s(1 << 40), gdi.Int64s(2 << 40), gdi.Int64s(3 << 40)}
+	i := 0
+	op := func(write func(tx gdi.Transaction, a, b gdi.VertexHolder) error) func() {
+		return func() {
+			i++
+			tx, err := db.StartTransaction()
+			if err != nil {
+				panic(err)
+			}
+			a, err := tx.AssociateVertex(uids[i%n])
+			if err != nil {
+				panic(err)
+			}
+			b, err := tx.AssociateVertex(uids[(7*i+3)%n])
+			if err == nil {
+				err = write(tx, a, b)
+			}
+			if err == nil {
+				err = tx.Commit()
+			}
+			if err != nil {
+				panic(err)
+			}
+		}
+	}
+	for _, c := range []struct {
+		name  string
+		want  float64
+		write func(tx gdi.Transaction, a, b gdi.VertexHolder) error
+	}{
+		{"add-edge", 4, func(tx gdi.Transaction, a, b gdi.VertexHolder) error {
+			_, err := tx.CreateEdge(gdi.Directed, a, b)
+			return err
+		}},
+		{"update-property", 3, func(tx gdi.Transaction, a, _ gdi.VertexHolder) error {
+			// A vertex is updated every n-th run: to another value.
+			return a.UpdateProperty(p, values[i%len(values)])
+		}},
+	} {
+		if got := testing.AllocsPerRun(200, op(c.write)); got > c.want {
+			t.Errorf("%s: %.1f allocations, want at most %.0f", c.name, got, c.want)
+		}
+	}
+	return nil
+}

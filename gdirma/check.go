@@ -35,7 +35,7 @@ func (db *Database) CheckHolders() error {
 			if !bytes.Equal(img.bytes, encodeRecord(k, r, st.codec(n))) {
 				return gdi.Errorf(gdi.ErrIntern, "gdirma: %v holder %v: the image is not what encodeRecord writes", k, bgdl.DPtr(n))
 			}
-			if err := st.checkFences(n, encodeParts(k, r, st.codec(n)), img.chain); err != nil {
+			if err := st.checkFences(n, encodeParts(k, r, st.codec(n), nil), img.chain); err != nil {
 				return gdi.Errorf(gdi.ErrIntern, "gdirma: %v holder %v: %v", k, bgdl.DPtr(n), err)
 			}
 			return nil

@@ -208,7 +208,7 @@ func (b *base) AddProperty(p gdi.PropertyType, v gdi.Value) error {
 	if o.rec.hasProperty(n, v) {
 		return nil
 	}
-	if info.Entity == gdi.SingleEntity && len(o.rec.values(n)) > 0 {
+	if _, k := o.rec.valueOf(n); info.Entity == gdi.SingleEntity && k > 0 {
 		return gdi.Errorf(gdi.ErrPropertyTypeExists, "the object has a property of single-entity type %q", info.Name)
 	}
 	if err := b.checkID(o, n, v); err != nil {
@@ -326,11 +326,11 @@ func (b *base) UpdateProperty(p gdi.PropertyType, v gdi.Value) error {
 	if err != nil {
 		return err
 	}
-	old := o.rec.values(n)
-	if len(old) == 0 {
+	old, k := o.rec.valueOf(n)
+	if k == 0 {
 		return gdi.Errorf(gdi.ErrNoProperty, "no property of type %v", p)
 	}
-	if old[0] == v {
+	if old == v {
 		return nil
 	}
 	return b.replace(o, n, v)
@@ -347,7 +347,7 @@ func (b *base) SetProperty(p gdi.PropertyType, v gdi.Value) error {
 	if err != nil {
 		return err
 	}
-	if old := o.rec.values(n); len(old) == 1 && old[0] == v {
+	if old, k := o.rec.valueOf(n); k == 1 && old == v {
 		return nil
 	}
 	return b.replace(o, n, v)

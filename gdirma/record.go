@@ -461,6 +461,20 @@ func (r *record) values(p uint32) []gdi.Value {
 	return vs
 }
 
+// valueOf returns the first value of the properties of type p and how
+// many there are, without a slice of them.
+func (r *record) valueOf(p uint32) (first gdi.Value, count int) {
+	for _, pr := range r.props() {
+		if pr.ptype == p {
+			if count == 0 {
+				first = pr.value
+			}
+			count++
+		}
+	}
+	return first, count
+}
+
 func (r *record) hasProperty(p uint32, v gdi.Value) bool {
 	return slices.Contains(r.props(), property{p, v})
 }
@@ -563,7 +577,7 @@ type idKey struct {
 //
 // cd is the codec of the vertex (ignored for edges).
 func encodeRecord(k kind, r *record, cd refCodec) []byte {
-	img := encodeParts(k, r, cd)
+	img := encodeParts(k, r, cd, nil)
 	if img.tail == nil {
 		return img.head
 	}
@@ -574,7 +588,10 @@ func encodeRecord(k kind, r *record, cd refCodec) []byte {
 // that are still encoded in the layout of cd are the tail as they are,
 // not copied, so that writing back a vertex with many edges costs no copy
 // of them. Otherwise the tail is nil.
-func encodeParts(k kind, r *record, cd refCodec) imageParts {
+//
+// The head is appended to buf[:0] if buf has room for it, else to a new
+// slice.
+func encodeParts(k kind, r *record, cd refCodec, buf []byte) imageParts {
 	if r.partial && invariants.Enabled {
 		panic("gdirma: image of a partial record")
 	}
@@ -583,7 +600,11 @@ func encodeParts(k kind, r *record, cd refCodec) imageParts {
 	if !reuse {
 		size += len(r.raw) + 12*len(r.es)
 	}
-	b := appendHead(make([]byte, 0, size), r)
+	b := buf[:0]
+	if cap(b) < size {
+		b = make([]byte, 0, size)
+	}
+	b = appendHead(b, r)
 	if k == vertexKind {
 		deg, in, out := r.degrees(cd.self)
 		if invariants.Enabled && r.hdr {

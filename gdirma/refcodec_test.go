@@ -152,7 +152,7 @@ func TestRawRefEdits(t *testing.T) {
 		if round%3 == 2 { // labels and properties that fill blocks
 			head.prps = []property{{1, gdi.Bytes(make([]byte, 300+rng.IntN(500)))}}
 		}
-		parts := encodeParts(vertexKind, head, cd)
+		parts := encodeParts(vertexKind, head, cd, nil)
 		img := append(slices.Clone(parts.head), parts.tail...)
 		r := new(record)
 		if err := decodeRecord(r, vertexKind, img, cd); err != nil {

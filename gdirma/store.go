@@ -79,7 +79,7 @@ func (st *store) stamp(n uint64) (k kind, version uint64, ok, writeLocked bool, 
 		return 0, 0, false, false, nil
 	}
 	p := bgdl.DPtr(n)
-	if st.held == nil || !st.held(n) {
+	if st.held == nil || !st.held.Holds(n) {
 		a := st.lockAddr(n)
 		w, err := st.locks.AtomicGet(a.Rank, a.Off)
 		if err != nil {
@@ -120,7 +120,7 @@ type store struct {
 	// held, if set, names the objects whose lock words the caller holds
 	// (during a commit): reads of them are not checked against the lock
 	// word.
-	held func(n uint64) bool
+	held interface{ Holds(n uint64) bool }
 
 	// redo, if set, makes commits durable: see redoHook.
 	redo redoHook
@@ -306,7 +306,7 @@ func (st *store) readImageTo(n uint64, prefix, chain bool, into *[]*[]byte, chai
 	if !st.valid(n) {
 		return img, false, nil
 	}
-	if st.held != nil && st.held(n) {
+	if st.held != nil && st.held.Holds(n) {
 		return st.copyImage(n, prefix, chain, into, chainBuf, small)
 	}
 	a := st.lockAddr(n)
@@ -946,6 +946,15 @@ func (st *store) apply(changes []change) (freed []uint64, err error) {
 	if len(changes) > len(pbuf) {
 		plans = make([]plan, len(changes))
 	}
+	// The heads of the images of the first few go into block buffers.
+	var heads [len(pbuf)]*[]byte
+	defer func() {
+		for _, bp := range heads {
+			if bp != nil {
+				st.putBlockBuf(bp)
+			}
+		}
+	}()
 	var taken []uint64
 	fail := func(err error) ([]uint64, error) {
 		for _, b := range taken {
@@ -975,7 +984,12 @@ func (st *store) apply(changes []change) (freed []uint64, err error) {
 			freed = append(freed, chain...)
 			continue
 		}
-		b := encodeParts(c.k, c.new, st.codec(c.n))
+		var buf []byte
+		if i < len(heads) {
+			heads[i] = st.blockBuf()
+			buf = *heads[i]
+		}
+		b := encodeParts(c.k, c.new, st.codec(c.n), buf)
 		need := st.blocksFor(b.len())
 		for len(chain) < need {
 			nb, err := st.acquire(bgdl.DPtr(c.n).Rank())

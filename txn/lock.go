@@ -141,7 +141,8 @@ func Unlock(w rma.Window, rank, off int, m Mode) error {
 type Addr struct{ Rank, Off int }
 
 // LockSet is the set of locks one transaction holds. Its zero value is not
-// usable; use NewLockSet. A LockSet is used by one goroutine at a time.
+// usable; use NewLockSet, or Reset. A LockSet is used by one goroutine at a
+// time.
 //
 // Most transactions lock a few objects: they are kept in a slice, searched
 // linearly; an index map is added once there are many.
@@ -165,6 +166,13 @@ func NewLockSet(w rma.Window) *LockSet {
 	s := &LockSet{w: w}
 	s.held = s.buf[:0]
 	return s
+}
+
+// Reset empties s, which must hold no locks, for locks on words of w: a
+// set can be reused without allocating a new one.
+func (s *LockSet) Reset(w rma.Window) {
+	*s = LockSet{w: w}
+	s.held = s.buf[:0]
 }
 
 // find returns the position of id in s.held, or -1.

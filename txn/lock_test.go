@@ -62,6 +62,36 @@ func TestModes(t *testing.T) {
 		if v, _ := w.AtomicGet(0, 8); v != 1<<32 {
 			return fmt.Errorf("word %#x after ReleaseAll, want one write lock counted", v)
 		}
+		// A set reset for reuse holds nothing, also past the point where
+		// it indexes its locks, and locks words of its new window.
+		w2, err := c.NewWindow(8 * 40)
+		if err != nil {
+			return err
+		}
+		defer w2.Free()
+		s.Reset(w2)
+		for round := range 2 {
+			for i := range 20 {
+				if err := s.Lock(uint64(100+i), txn.Addr{Rank: 0, Off: 8 * (i + 2)}, txn.Write); err != nil {
+					return fmt.Errorf("round %d, lock %d: %v", round, i, err)
+				}
+			}
+			if !s.Holds(119) || s.Holds(1) || s.Len() != 20 {
+				return fmt.Errorf("round %d: the set holds %d locks, 119: %v, 1: %v", round, s.Len(), s.Holds(119), s.Holds(1))
+			}
+			if err := s.ReleaseAll(); err != nil {
+				return err
+			}
+			s.Reset(w2)
+			if s.Holds(119) || s.Len() != 0 {
+				return fmt.Errorf("round %d: a reset set holds %d locks", round, s.Len())
+			}
+		}
+		for i := range 20 {
+			if v, _ := w2.AtomicGet(0, 8*(i+2)); v != 2<<32 {
+				return fmt.Errorf("word %d of the second window: %#x, want two write locks counted", i+2, v)
+			}
+		}
 		return nil
 	})
 	if err != nil {
