@@ -87,11 +87,13 @@ func (tx *Transaction) lookupID(k kind, key idKey, enforced bool) ([]uint64, err
 		tx.hitBuf[0] = hit
 		return tx.hitBuf[:1], nil
 	}
+	if enforced && err == nil && committed != nil && len(committed) == 0 {
+		// Nothing keeps the key: it need not be copied.
+		borrowed := key
+		return tx.overlay(k, committed, func(_ uint64, r *record) bool { return r.matchesID(borrowed) }), nil
+	}
 	key.id = strings.Clone(key.id)
 	id.key = key
-	if enforced && err == nil && committed != nil && len(committed) == 0 {
-		return tx.overlay(k, committed, func(_ uint64, r *record) bool { return r.matchesID(key) }), nil
-	}
 	eval := func(st *store) (map[uint64]struct{}, error) { return st.committedIDMatches(k, key) }
 	if committed == nil && err == nil {
 		committed, err = eval(tx.db.st)
@@ -118,6 +120,10 @@ func (tx *Transaction) addScan(s scan) {
 	tx.scans = append(tx.scans, s)
 }
 
+// noneCommitted is the empty set of committed objects. Sets of them are
+// only read (overlay, scan.seen), so all empty ones can be this one.
+var noneCommitted = map[uint64]struct{}{}
+
 // dhtLookup is the fast path of lookupID for vertices with a label: the
 // DHT names the vertex, and the transaction's copy of it, taken now if it
 // has none, tells whether it has the ID. hit is that vertex if it does.
@@ -133,7 +139,7 @@ func (tx *Transaction) dhtLookup(k kind, key idKey) (hit uint64, committed map[u
 		return 0, nil, internal(err)
 	}
 	if !found {
-		return 0, map[uint64]struct{}{}, nil
+		return 0, noneCommitted, nil
 	}
 	if tx.objs[k].get(n) != nil {
 		return 0, nil, nil

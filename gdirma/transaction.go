@@ -639,6 +639,11 @@ func (tx *Transaction) commit() error {
 			}
 			switch {
 			case o.created:
+				if o.pooled { // the new holder's block, in the copy's room
+					lo := o.loaded()
+					lo.chain[0] = it.n
+					c.chain = lo.chain[:1]
+				}
 			case o.orig != nil:
 				// Read whole, and validated unchanged under the lock.
 				if err := o.orig.settleHead(installed); err != nil {
@@ -877,11 +882,19 @@ func (tx *Transaction) CreateVertex(id []byte) (gdi.VertexHolder, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &record{home: homeOf(n), es: edgeSet{}}
+	// The copy comes from the pool of copies, as those read do; its first
+	// labels and properties go in the room its record has for them, with
+	// the capacities decodeHeadAt gives them.
+	c := tx.db.st.loaded.get()
+	r := &c.r
+	*r = record{home: homeOf(n), es: edgeSet{}}
+	r.lbls = r.lbuf[:0]
 	if len(id) > 0 {
-		r.setProps([]property{{uint32(gdi.PropertyTypeID), gdi.Bytes(id)}})
+		r.pbuf[0] = property{uint32(gdi.PropertyTypeID), gdi.Bytes(id)}
+		r.prps = r.pbuf[:1:2]
 	}
-	o := &txObj{rec: r, created: true, dirty: true, ptr: n}
+	o := &c.o
+	*o = txObj{rec: r, created: true, dirty: true, ptr: n, pooled: true}
 	tx.keep(vertexKind, n, o)
 	return tx.vertexHolder(n, o), nil
 }
