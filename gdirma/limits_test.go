@@ -65,13 +65,14 @@ type limitVertex struct {
 }
 
 // isResource reports whether err is the spec's answer to exhausted
-// memory: ErrNoMemory, or a commit that failed for lack of memory.
+// memory: ErrNoMemory, or a commit that failed for lack of memory, which
+// wraps it.
 func isResource(err error) bool {
 	switch gdi.ErrorClass(err) {
 	case gdi.ErrNoMemory:
 		return true
 	case gdi.ErrTransactionCommitFail:
-		return strings.Contains(err.Error(), gdi.ErrNoMemory.Error())
+		return errors.Is(err, gdi.ErrNoMemory)
 	}
 	return false
 }

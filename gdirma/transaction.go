@@ -610,7 +610,7 @@ func (tx *Transaction) commit() error {
 		defer ls.ReleaseAll()
 		for _, it := range writes {
 			if err := ls.Lock(it.n, st.lockAddr(it.n), txn.Write); err != nil {
-				return gdi.Errorf(gdi.ErrTransactionCommitFail, "%v %v: %v", it.k, bgdl.DPtr(it.n), err)
+				return gdi.Errorf(gdi.ErrTransactionCommitFail, "%v %v: %w", it.k, bgdl.DPtr(it.n), err)
 			}
 		}
 		if !tx.validate(st) {
@@ -658,7 +658,7 @@ func (tx *Transaction) commit() error {
 				old := new(record)
 				found, _, _, err := st.loadInto(old, it.k, it.n, true, false, tx.imageList(), nil)
 				if err != nil {
-					return gdi.Errorf(gdi.ErrTransactionCommitFail, "%v", err)
+					return gdi.Errorf(gdi.ErrTransactionCommitFail, "%w", err)
 				}
 				if !found {
 					return gdi.Errorf(gdi.ErrTransactionCommitFail, "%v %v vanished", it.k, bgdl.DPtr(it.n))
@@ -669,7 +669,7 @@ func (tx *Transaction) commit() error {
 					if len(head) == int(old.headLen) && int(old.headLen) <= st.bs-primaryHeader {
 						c.head = head
 					} else if c.old, c.chain, err = st.loadImage(it.k, it.n, false, true); err != nil {
-						return gdi.Errorf(gdi.ErrTransactionCommitFail, "%v", err)
+						return gdi.Errorf(gdi.ErrTransactionCommitFail, "%w", err)
 					}
 				}
 			case o.img != nil:
@@ -696,7 +696,7 @@ func (tx *Transaction) commit() error {
 			default:
 				old, chain, err := st.loadImage(it.k, it.n, false, true)
 				if err != nil {
-					return gdi.Errorf(gdi.ErrTransactionCommitFail, "%v", err)
+					return gdi.Errorf(gdi.ErrTransactionCommitFail, "%w", err)
 				}
 				c.old, c.chain = old, chain
 			}
@@ -719,7 +719,7 @@ func (tx *Transaction) commit() error {
 		}
 		f, err := st.apply(changes)
 		if err != nil {
-			return gdi.Errorf(gdi.ErrTransactionCommitFail, "%v", err)
+			return gdi.Errorf(gdi.ErrTransactionCommitFail, "%w", err)
 		}
 		if rec != nil {
 			// Durable before the locks go, so no transaction reads what
