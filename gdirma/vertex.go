@@ -330,8 +330,15 @@ func (v *vertexHolder) allEdges(r *record, or gdi.Orientation) []gdi.EdgeUID {
 // (gdi.IncidentEdger).
 func (v *vertexHolder) IncidentEdges(o gdi.Orientation, c gdi.Constraint) ([]gdi.IncidentEdge, error) {
 	defer v.lock()()
+	ob, dnf, has, err := v.prepareIncident(o, c)
+	if err != nil {
+		return nil, err
+	}
 	out := []gdi.IncidentEdge{}
-	err := v.incident(o, c, func(e uint64, r *record, isO, isT bool) {
+	if !has { // one per reference at most: one allocation for them all
+		out = make([]gdi.IncidentEdge, 0, ob.rec.nrefs())
+	}
+	err = v.walkIncident(ob, o, dnf, has, func(e uint64, r *record, isO, isT bool) {
 		other := r.origin
 		if isO {
 			other = r.target

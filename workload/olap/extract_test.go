@@ -85,3 +85,93 @@ func TestExtractOnlyIndexed(t *testing.T) {
 		return nil
 	})
 }
+
+// TestExtractAdjacency: the extracted adjacency of every local vertex is
+// the data set's, with the neighbours in ascending slot order (the CSR
+// form Graph promises) and each weight next to its neighbour, on 1, 2 and
+// 4 ranks.
+func TestExtractAdjacency(t *testing.T) {
+	for _, name := range names {
+		d := readDataset(t, name)
+		for _, ranks := range []int{1, 2, 4} {
+			t.Run(fmt.Sprintf("%s/ranks=%d", name, ranks), func(t *testing.T) {
+				onDB(t, d, ranks, graphalytics.LoadAuto, func(db gdi.Database, comm rma.Comm, s graphalytics.Schema, idx gdi.Index) error {
+					g, err := ExtractGraph(db, comm, ExtractOptions{Index: idx, Weight: s.Weight})
+					if err != nil {
+						return err
+					}
+					return checkAdjacency(d, g)
+				})
+			})
+		}
+	}
+}
+
+// checkAdjacency compares the adjacency of g's local vertices with d's.
+func checkAdjacency(d *graphalytics.Dataset, g *Graph) error {
+	type arc struct {
+		v, w uint64
+		wt   float64
+	}
+	var wantOut, wantIn, gotOut, gotIn []arc
+	local := func(id uint64) bool { return g.LocalOf(id) >= 0 }
+	for _, e := range d.Edges {
+		w := e.W
+		if !d.Weighted {
+			w = 0
+		}
+		if local(e.Src) {
+			wantOut = append(wantOut, arc{e.Src, e.Dst, w})
+		}
+		if local(e.Dst) {
+			wantIn = append(wantIn, arc{e.Dst, e.Src, 0})
+		}
+		if !d.Directed && e.Src != e.Dst {
+			if local(e.Dst) {
+				wantOut = append(wantOut, arc{e.Dst, e.Src, w})
+			}
+			if local(e.Src) {
+				wantIn = append(wantIn, arc{e.Src, e.Dst, 0})
+			}
+		}
+	}
+	for i := range g.NumLocal {
+		out, in := g.Out[g.OutOff[i]:g.OutOff[i+1]], g.In[g.InOff[i]:g.InOff[i+1]]
+		if !slices.IsSorted(out) || !slices.IsSorted(in) {
+			return fmt.Errorf("vertex %d: neighbours out of slot order: out %v, in %v", g.ID[i], out, in)
+		}
+		for k, s := range out {
+			var w float64
+			if g.OutW != nil {
+				w = g.OutW[int(g.OutOff[i])+k]
+			}
+			gotOut = append(gotOut, arc{g.ID[i], g.ID[s], w})
+		}
+		for _, s := range in {
+			gotIn = append(gotIn, arc{g.ID[i], g.ID[s], 0})
+		}
+	}
+	cmpArc := func(a, b arc) int {
+		switch {
+		case a.v != b.v:
+			return cmpU64(a.v, b.v)
+		case a.w != b.w:
+			return cmpU64(a.w, b.w)
+		case a.wt < b.wt:
+			return -1
+		case a.wt > b.wt:
+			return 1
+		}
+		return 0
+	}
+	for _, s := range [][]arc{wantOut, wantIn, gotOut, gotIn} {
+		slices.SortFunc(s, cmpArc)
+	}
+	if !slices.Equal(gotOut, wantOut) {
+		return fmt.Errorf("out-arcs of the local vertices: %v, want %v", gotOut, wantOut)
+	}
+	if !slices.Equal(gotIn, wantIn) {
+		return fmt.Errorf("in-arcs of the local vertices: %v, want %v", gotIn, wantIn)
+	}
+	return nil
+}

@@ -160,11 +160,13 @@ func readLocal(tx gdi.Transaction, opts ExtractOptions) (*localPart, bool, error
 		h   gdi.VertexHolder
 	}
 	vs := make([]vtx, len(uids))
+	var degrees uint64 // the edges to expect, if the backend tells
 	for i, u := range uids {
 		h, err := tx.AssociateVertex(u)
 		if err != nil {
 			return nil, false, err
 		}
+		degrees += degreeOf(h)
 		idv, err := h.Properties(gdi.PropertyTypeID)
 		if err != nil {
 			return nil, false, err
@@ -179,7 +181,11 @@ func readLocal(tx gdi.Transaction, opts ExtractOptions) (*localPart, bool, error
 		vs[i] = vtx{u, id, h}
 	}
 	slices.SortFunc(vs, func(a, b vtx) int { return cmpU64(a.id, b.id) })
-	p := &localPart{}
+	p := &localPart{
+		uids:  make([]gdi.VertexUID, 0, len(vs)),
+		ids:   make([]uint64, 0, len(vs)),
+		edges: make([]rawEdge, 0, min(degrees, 1<<32)),
+	}
 	directed := false
 	for i, v := range vs {
 		if i > 0 && v.id == vs[i-1].id {
@@ -255,6 +261,20 @@ func readLocal(tx gdi.Transaction, opts ExtractOptions) (*localPart, bool, error
 		}
 	}
 	return p, directed, nil
+}
+
+// degreeOf returns the degree of vertex h, or 0 if it cannot be read: a
+// hint for the room to make for its edges.
+func degreeOf(h gdi.VertexHolder) uint64 {
+	d, err := h.Properties(gdi.PropertyTypeDegree)
+	if err != nil || len(d) != 1 {
+		return 0
+	}
+	x, err := d[0].Uint64Slice()
+	if err != nil || len(x) != 1 {
+		return 0
+	}
+	return x[0]
 }
 
 var errNoWeight = errors.New("edge has no weight")
@@ -349,18 +369,20 @@ func extractLocal(tx gdi.Transaction, comm rma.Comm, opts ExtractOptions) (*Grap
 		}
 	}
 
-	// Round 2: ask the directory about every remote neighbour.
-	localOf := make(map[gdi.VertexUID]int32, len(part.uids))
+	// Round 2: ask the directory about every remote neighbour. slotOf
+	// maps each end of a local edge to its slot: a local vertex to its
+	// index, a remote one to -1 until it is known as a ghost (it stays -1
+	// if it is outside the index).
+	slotOf := make(map[gdi.VertexUID]int32, len(part.uids))
 	for i, u := range part.uids {
-		localOf[u] = int32(i)
+		slotOf[u] = int32(i)
 	}
-	asked := map[gdi.VertexUID]bool{}
 	queries := make([][]gdi.VertexUID, p)
 	for _, e := range part.edges {
-		if _, ok := localOf[e.other]; ok || asked[e.other] {
+		if _, ok := slotOf[e.other]; ok {
 			continue
 		}
-		asked[e.other] = true
+		slotOf[e.other] = -1
 		d := dirRank(e.other, p)
 		queries[d] = append(queries[d], e.other)
 	}
@@ -387,27 +409,25 @@ func extractLocal(tx gdi.Transaction, comm rma.Comm, opts ExtractOptions) (*Grap
 	if got, err = comm.Alltoallv(send); err != nil {
 		return nil, err
 	}
-	remote := map[gdi.VertexUID]entry{}
+	// Ghosts: the remote neighbours inside the index, by global number.
+	type ghost struct {
+		entry
+		uid gdi.VertexUID
+	}
+	var ghosts []ghost
 	for r, q := range queries {
 		b := got[r]
 		if len(b) != 16*len(q) {
 			return nil, fmt.Errorf("olap: directory rank %d answered %d bytes for %d queries", r, len(b), len(q))
 		}
 		for _, u := range q {
-			remote[u] = entry{int64(u64(b)), u64(b[8:])}
+			if e := (entry{int64(u64(b)), u64(b[8:])}); e.gid >= 0 {
+				ghosts = append(ghosts, ghost{e, u})
+			}
 			b = b[16:]
 		}
 	}
-
-	// Ghosts: the remote neighbours inside the index, by global number.
-	var ghosts []entry
-	for _, e := range remote {
-		if e.gid >= 0 {
-			ghosts = append(ghosts, e)
-		}
-	}
-	slices.SortFunc(ghosts, func(a, b entry) int { return cmpI64(a.gid, b.gid) })
-	slotOfGID := make(map[int64]int32, len(ghosts))
+	slices.SortFunc(ghosts, func(a, b ghost) int { return cmpI64(a.gid, b.gid) })
 	g.ID = append(slices.Clone(part.ids), make([]uint64, len(ghosts))...)
 	g.GID = make([]int64, g.NumLocal+len(ghosts))
 	for i := range g.NumLocal {
@@ -417,7 +437,7 @@ func extractLocal(tx gdi.Transaction, comm rma.Comm, opts ExtractOptions) (*Grap
 	for k, e := range ghosts {
 		s := g.NumLocal + k
 		g.ID[s], g.GID[s] = e.id, e.gid
-		slotOfGID[e.gid] = int32(s)
+		slotOf[e.uid] = int32(s)
 		r, _ := g.Owner(e.gid)
 		g.ghostOff[r+1]++
 	}
@@ -425,25 +445,19 @@ func extractLocal(tx gdi.Transaction, comm rma.Comm, opts ExtractOptions) (*Grap
 		g.ghostOff[r+1] += g.ghostOff[r]
 	}
 
-	// CSR, neighbours sorted by slot.
-	slot := func(u gdi.VertexUID) int32 {
-		if i, ok := localOf[u]; ok {
-			return i
-		}
-		if e := remote[u]; e.gid >= 0 {
-			return slotOfGID[e.gid]
-		}
-		return -1 // outside the index: not part of the graph
-	}
+	// CSR, neighbours sorted by slot. part.edges come by local vertex, in
+	// ascending order: so do the arcs, and only the arcs of each vertex
+	// are sorted.
 	type arc struct {
 		v, s int32
 		w    float64
 	}
-	var outs, ins []arc
+	outs := make([]arc, 0, len(part.edges))
+	ins := make([]arc, 0, len(part.edges))
 	for _, e := range part.edges {
-		s := slot(e.other)
+		s := slotOf[e.other]
 		if s < 0 {
-			continue
+			continue // outside the index: not part of the graph
 		}
 		if e.out {
 			outs = append(outs, arc{e.local, s, e.w})
@@ -452,16 +466,27 @@ func extractLocal(tx gdi.Transaction, comm rma.Comm, opts ExtractOptions) (*Grap
 			ins = append(ins, arc{e.local, s, 0})
 		}
 	}
-	byVS := func(a, b arc) int {
-		if a.v != b.v {
-			return int(a.v - b.v)
+	byV := func(a, b arc) int { return int(a.v - b.v) }
+	bySlot := func(a, b arc) int { return int(a.s - b.s) }
+	weighted := opts.Weight != gdi.PropertyTypeNull
+	for k, as := range [][]arc{outs, ins} {
+		if !slices.IsSortedFunc(as, byV) { // cannot happen, see readLocal
+			slices.SortStableFunc(as, byV)
 		}
-		return int(a.s - b.s)
+		if k > 0 || !weighted {
+			continue // the slots alone are sorted below
+		}
+		for i := 0; i < len(as); { // the weights go with their slots
+			j := i + 1
+			for j < len(as) && as[j].v == as[i].v {
+				j++
+			}
+			slices.SortFunc(as[i:j], bySlot)
+			i = j
+		}
 	}
-	slices.SortFunc(outs, byVS)
-	slices.SortFunc(ins, byVS)
 	g.OutOff, g.Out = make([]int32, g.NumLocal+1), make([]int32, len(outs))
-	if opts.Weight != gdi.PropertyTypeNull {
+	if weighted {
 		g.OutW = make([]float64, len(outs))
 	}
 	var missing error // reported after the last collective
@@ -483,6 +508,10 @@ func extractLocal(tx gdi.Transaction, comm rma.Comm, opts ExtractOptions) (*Grap
 	for i := range g.NumLocal {
 		g.OutOff[i+1] += g.OutOff[i]
 		g.InOff[i+1] += g.InOff[i]
+		if !weighted {
+			slices.Sort(g.Out[g.OutOff[i]:g.OutOff[i+1]])
+		}
+		slices.Sort(g.In[g.InOff[i]:g.InOff[i+1]])
 	}
 
 	// Edge count and kind over all ranks.
