@@ -132,17 +132,20 @@ func readAllocations(t *testing.T, db gdi.Database) error {
 }
 
 // TestWriteAllocations counts the allocations of single-operation write
-// transactions, from AssociateVertex (of two vertices) to the commit.
-// Adding a vertex with an ID, a label and a property costs the
-// transaction, a third vertex holder (a transaction has room for two), the
-// ID's value, and at commit the note to take the ID out of the implicit
-// index again if the commit fails. Adding an edge costs
-// the transaction, the edge's holder, and the new edge references of its
-// two ends; the copies, the commit's locks and its scratch copy of the
-// store, and the heads of the images written come from pools. Updating a
-// property costs the transaction, and the property values of the copy and
-// of the committed record it replaces, decoded (the commit compares their
-// keys).
+// transactions, from AssociateVertex (of two vertices) to the commit:
+//   - adding a vertex with an ID, a label and a property costs the
+//     transaction, a third vertex holder (a transaction has room for two),
+//     the ID's value, and at commit the note to take the ID out of the
+//     implicit index again if the commit fails;
+//   - adding an edge costs the transaction, the edge's holder, and the new
+//     edge references of its two ends; the copies, the commit's locks and
+//     its scratch copy of the store, and the heads of the images written
+//     come from pools;
+//   - a label for the new edge costs nothing more: its references change
+//     in place;
+//   - updating a property costs the transaction, and the property values of
+//     the copy and of the committed record it replaces, decoded (the commit
+//     compares their keys).
 func TestWriteAllocations(t *testing.T) {
 	if invariants.Enabled {
 		t.Skip("pools drop entries at random under -race")
@@ -227,6 +230,13 @@ func writeAllocations(t *testing.T, db gdi.Database) error {
 		}},
 		{"add-edge", 4, func(tx gdi.Transaction, a, b gdi.VertexHolder) error {
 			_, err := tx.CreateEdge(gdi.Directed, a, b)
+			return err
+		}},
+		{"add-labelled-edge", 4, func(tx gdi.Transaction, a, b gdi.VertexHolder) error {
+			e, err := tx.CreateEdge(gdi.Directed, a, b)
+			if err == nil {
+				err = e.AddLabel(vl)
+			}
 			return err
 		}},
 		{"update-property", 3, func(tx gdi.Transaction, a, _ gdi.VertexHolder) error {

@@ -271,12 +271,17 @@ func (r *record) getRef(n uint64) (edgeRef, bool) {
 	return x, ok
 }
 
+// refRoom is the room setRef leaves after the references it copies.
+const refRoom = 16
+
 // setRef adds or replaces the reference to edge n, and delRef removes it
 // (reporting whether there was one). Undecoded references are edited as
 // bytes: the entry is found by walking the entries' sizes and spliced into
-// a new slice (raw may be shared with other copies), so that a change to a
-// vertex with many edges costs a copy of its references rather than a
-// decode and an encode of each. The image's degrees are kept up to date.
+// a new slice if raw may be shared with other copies, in place if it is
+// the record's own (ownSelf), so that a change to a vertex with many edges
+// costs a copy of its references rather than a decode and an encode of
+// each, and further changes cost no copy. The image's degrees are kept up
+// to date.
 func (r *record) setRef(n uint64, x edgeRef) {
 	if r.raw == nil {
 		old, had := r.es.get(n)
@@ -286,7 +291,15 @@ func (r *record) setRef(n uint64, x edgeRef) {
 	}
 	off, size, old, had := r.rawFind(n)
 	var tmp [32]byte // a reference takes at most 29 bytes
-	r.raw = slices.Concat(r.raw[:off], r.cd.append(tmp[:0], n, x), r.raw[off+size:])
+	ref := r.cd.append(tmp[:0], n, x)
+	if r.own == ownSelf {
+		r.raw = slices.Replace(r.raw, off, off+size, ref...)
+	} else {
+		// A copy of r's own, with room for the next change in place (a
+		// label for the edge just added, say).
+		raw := make([]byte, 0, len(r.raw)-size+len(ref)+refRoom)
+		r.raw = append(append(append(raw, r.raw[:off]...), ref...), r.raw[off+size:]...)
+	}
 	r.edit.on, r.own = false, ownSelf
 	if !had {
 		r.nraw++
@@ -325,6 +338,9 @@ func (r *record) delRef(n uint64) bool {
 		kill(r.raw[off : off+size])
 		r.edit.add(int32(off), int32(off+size))
 		r.lastFound = foundRef{}
+	case r.own == ownSelf:
+		r.raw = slices.Delete(r.raw, off, off+size)
+		r.edit.on = false
 	default:
 		r.raw = slices.Concat(r.raw[:off], r.raw[off+size:])
 		r.edit.on, r.own = false, ownSelf

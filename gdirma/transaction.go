@@ -954,6 +954,7 @@ func (tx *Transaction) CreateEdge(d gdi.DirectionType, origin, target gdi.Vertex
 	c := tx.db.st.loaded.get()
 	r := &c.r
 	*r = record{home: homeOf(n), dir: d, origin: on, target: tn}
+	r.lbls = r.lbuf[:0]
 	if light {
 		r.home = homeOf(on)
 	}
