@@ -23,3 +23,16 @@ func IndexEntries(db *Database, idx gdi.Index) (int, error) {
 	}
 	return total, nil
 }
+
+// InTx runs fn in a transaction of db and commits it, or aborts it if fn
+// fails.
+func InTx(db gdi.Database, fn func(tx gdi.Transaction) error) error {
+	tx, err := db.StartTransaction()
+	if err != nil {
+		return err
+	}
+	if err := fn(tx); err != nil {
+		return errors.Join(err, tx.Abort())
+	}
+	return tx.Commit()
+}

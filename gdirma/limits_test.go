@@ -330,17 +330,9 @@ func testLimit(t *testing.T, lc limitCase, ranks int) {
 	})
 }
 
-// inTx runs fn in a transaction and commits it, or aborts on error.
-func inTx(db gdi.Database, fn func(tx gdi.Transaction) error) error {
-	tx, err := db.StartTransaction()
-	if err != nil {
-		return err
-	}
-	if err := fn(tx); err != nil {
-		return errors.Join(err, tx.Abort())
-	}
-	return tx.Commit()
-}
+// inTx runs fn in a transaction and commits it, or aborts on error
+// (gdirma.InTx, which internal tests use too).
+var inTx = gdirma.InTx
 
 // freeByID deletes the vertices with label l and the given IDs, in one
 // transaction; each must exist.

@@ -1,7 +1,6 @@
 package gdirma
 
 import (
-	"errors"
 	"fmt"
 	"testing"
 
@@ -85,7 +84,7 @@ func shortReadCase(t *testing.T, db *Database, num gdi.PropertyType, blocks int)
 		if len(img.chain) > blocks {
 			return fmt.Errorf("vertex x went from fewer than %d blocks to %d", blocks, len(img.chain))
 		}
-		if err := commitTx(db, func(tx gdi.Transaction) error {
+		if err := InTx(db, func(tx gdi.Transaction) error {
 			x, err := tx.AssociateVertex(ux)
 			if err != nil {
 				return err
@@ -140,7 +139,7 @@ func shortReadCase(t *testing.T, db *Database, num gdi.PropertyType, blocks int)
 		return err
 	}
 
-	return commitTx(db, func(tx gdi.Transaction) error {
+	return InTx(db, func(tx gdi.Transaction) error {
 		x, err := tx.AssociateVertex(ux)
 		if err != nil {
 			return err
@@ -153,17 +152,4 @@ func shortReadCase(t *testing.T, db *Database, num gdi.PropertyType, blocks int)
 		}
 		return nil
 	})
-}
-
-// commitTx runs fn in a transaction and commits it, or aborts it if fn
-// fails.
-func commitTx(db gdi.Database, fn func(tx gdi.Transaction) error) error {
-	tx, err := db.StartTransaction()
-	if err != nil {
-		return err
-	}
-	if err := fn(tx); err != nil {
-		return errors.Join(err, tx.Abort())
-	}
-	return tx.Commit()
 }
