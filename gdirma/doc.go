@@ -39,12 +39,13 @@
 //	            numbered after their origin), each only when needed
 //	edge        direction, origin and target vertex numbers
 //
-// A transaction reads a vertex whose whole image fits in its primary block
-// at once. Of a longer one it first reads the first 128 bytes, and if its
-// labels, properties and degrees fit there, reads the edge references only
-// when it needs them (Transaction.full); a vertex needed whole from the
-// start (an end of an edge being changed) is read whole at once
-// (Transaction.getWhole). Images of 256 bytes or more are read into
+// A transaction reads a vertex of one or two blocks whole at once (most
+// reads of a vertex go on to its edges; store.shortBlocks). Of a longer
+// one it first reads the first 128 bytes (or the primary block, if it is
+// at most 256 bytes long), and if its labels, properties and degrees fit
+// there, reads the edge references only when it needs them
+// (Transaction.full); a vertex needed whole from the start (an end of an
+// edge being changed) is read whole at once (Transaction.getWhole). Images of 256 bytes or more are read into
 // buffers the transaction gives back when it ends (imagepool.go), and so
 // are the copies of what it read, with the committed record of a vertex
 // read whole (objpool.go): holders are kept apart from the
@@ -57,8 +58,9 @@
 // no edge read them in place (vertexHolder.quickEdges, and allEdges
 // without a constraint), and finding or
 // changing one reference walks only the sizes of the others
-// (record.rawFind). A commit writes the references of a changed vertex
-// from its copy as they are.
+// (record.rawFind); once a copy has references of its own, further
+// changes are made in place. A commit writes the references of a changed
+// vertex from its copy as they are.
 // A reference removed from a long image is overwritten by a tombstone of
 // its size rather than cut out (refcodec.go), so the image keeps its
 // length and the commit writes only the blocks that changed (dirty.go);
