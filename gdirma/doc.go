@@ -39,13 +39,14 @@
 //	            numbered after their origin), each only when needed
 //	edge        direction, origin and target vertex numbers
 //
-// A transaction reads a vertex of one or two blocks whole at once (most
-// reads of a vertex go on to its edges; store.shortBlocks). Of a longer
-// one it first reads the first 128 bytes (or the primary block, if it is
-// at most 256 bytes long), and if its labels, properties and degrees fit
-// there, reads the edge references only when it needs them
-// (Transaction.full); a vertex needed whole from the start (an end of an
-// edge being changed) is read whole at once (Transaction.getWhole). Images of 256 bytes or more are read into
+// A transaction reads a vertex whose whole image fits in its primary block
+// at once. Of a longer one it first reads the first 128 bytes (or the
+// primary block, if it is at most 256 bytes long), and if its labels,
+// properties and degrees fit there, reads the edge references only when it
+// needs them (Transaction.full), and then only the bytes it has not read
+// yet, if the holder's lock word says that no writer came in between
+// (restHint); a vertex needed whole from the start (an end of an edge
+// being changed) is read whole at once (Transaction.getWhole). Images of 256 bytes or more are read into
 // buffers the transaction gives back when it ends (imagepool.go), and so
 // are the copies of what it read, with the committed record of a vertex
 // read whole (objpool.go): holders are kept apart from the

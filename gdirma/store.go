@@ -268,6 +268,11 @@ type image struct {
 	// and bytes is a copy of its own (or in a buffer of the caller's, see
 	// imageBuf).
 	single bool
+	// next is the first continuation block, and stamp, if stamped, the
+	// lock word the copy was checked against (see restHint).
+	next    uint64
+	stamp   uint64
+	stamped bool
 }
 
 // blockBuf returns a buffer of one block for a read; putBlockBuf gives it
@@ -286,9 +291,7 @@ func (st *store) putBlockBuf(b *[]byte) { st.bufs.Put(b) }
 // it (see readImageTo). ok is false if n is no primary block.
 // With prefix set it reads the primary block only: img.bytes is then the
 // part of the image that block holds.
-// With chain set it lists the blocks. With both set, an image of at most
-// shortBlocks blocks is read whole, with its blocks, rather than in part
-// (see shortBlocks).
+// With chain set it lists the blocks.
 func (st *store) readImage(n uint64, prefix, chain bool) (img image, ok bool, err error) {
 	return st.readImageTo(n, prefix, chain, nil, nil, nil)
 }
@@ -296,8 +299,8 @@ func (st *store) readImage(n uint64, prefix, chain bool) (img image, ok bool, er
 // readImageTo is readImage that, if into is set, reads a long image into
 // a buffer from st.images, which it appends to *into. The chain, if asked
 // for, is appended to chainBuf[:0] (which may be nil). A prefix read that
-// finds the image whole, in its primary block or as a short image (see
-// shortBlocks), copies it into small if it fits there.
+// finds the image whole in its primary block copies it into small if it
+// fits there.
 //
 // The holder is copied without taking its lock: the copy is checked
 // against the lock word afterwards (txn.ReadValid), and made again if a
@@ -323,6 +326,7 @@ func (st *store) readImageTo(n uint64, prefix, chain bool, into *[]*[]byte, chai
 		img, ok, err = st.copyImage(n, prefix, chain, into, chainBuf, small)
 		valid, verr := txn.ReadValid(st.locks, a.Rank, a.Off, stamp)
 		if verr == nil && valid {
+			img.stamp, img.stamped = stamp, true
 			return img, ok, err
 		}
 		if verr != nil {
@@ -362,16 +366,7 @@ func (st *store) copyImage(n uint64, prefix, chain bool, into *[]*[]byte, chainB
 	}
 	img.length = length
 	first := min(length, st.bs-primaryHeader)
-	short := prefix && chain && length > first && st.blocksFor(length) <= shortBlocks
-	if short {
-		// Read whole, below.
-		if lead < st.bs {
-			if err := st.get(blk[lead:], n, lead); err != nil {
-				return img, false, err
-			}
-		}
-		prefix = false
-	}
+	img.next = next
 	if prefix {
 		// An image that fits in the primary block is read whole: a
 		// second read for the edge references would cost more than the
@@ -403,16 +398,24 @@ func (st *store) copyImage(n uint64, prefix, chain bool, into *[]*[]byte, chainB
 		}
 		img.chain = append(chainBuf[:0], n)
 	}
-	if short && length <= len(small) {
-		img.bytes = small[:length]
-	} else {
-		img.bytes = st.imageBuf(length, into)
+	img.bytes = st.imageBuf(length, into)
+	copy(img.bytes, blk[primaryHeader:primaryHeader+first])
+	if err := st.readConts(n, &img, first, chain); err != nil {
+		return img, false, err
 	}
-	have := copy(img.bytes, blk[primaryHeader:primaryHeader+first])
+	return img, true, nil
+}
+
+// readConts reads the continuation blocks of holder n, from img.next on,
+// into img.bytes[have:], have being the bytes of the primary block; with
+// chain set it appends them to img.chain. It keeps the fences of a long
+// image.
+func (st *store) readConts(n uint64, img *image, have int, chain bool) error {
+	length, next := img.length, img.next
 	keepFences := st.blocksFor(length) > minFenced // see fences.go
 	for blocks := 1; have < length; blocks++ {
 		if next == 0 || !st.valid(next) || blocks > st.pool.Blocks()*st.size {
-			return img, false, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v has a broken chain", bgdl.DPtr(n))
+			return gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v has a broken chain", bgdl.DPtr(n))
 		}
 		// The block is read into its place in the image, its header
 		// over the last bytes of the block before, which are put back:
@@ -421,14 +424,14 @@ func (st *store) copyImage(n uint64, prefix, chain bool, into *[]*[]byte, chainB
 		hd := (*[contHeader]byte)(dst) // contHeader is two words
 		s0, s1 := binary.LittleEndian.Uint64(hd[:8]), binary.LittleEndian.Uint64(hd[8:])
 		if err := st.get(dst, next, 0); err != nil {
-			return img, false, err
+			return err
 		}
 		marker := binary.LittleEndian.Uint64(hd[:8])
 		after := binary.LittleEndian.Uint64(hd[8:])
 		binary.LittleEndian.PutUint64(hd[:8], s0)
 		binary.LittleEndian.PutUint64(hd[8:], s1)
 		if marker&^0xffff != markerCont {
-			return img, false, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: block %v is no continuation", bgdl.DPtr(n), bgdl.DPtr(next))
+			return gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: block %v is no continuation", bgdl.DPtr(n), bgdl.DPtr(next))
 		}
 		if keepFences {
 			if blocks == 1 {
@@ -442,15 +445,8 @@ func (st *store) copyImage(n uint64, prefix, chain bool, into *[]*[]byte, chainB
 		have += len(dst) - contHeader
 		next = after
 	}
-	return img, true, nil
+	return nil
 }
-
-// shortBlocks is the number of blocks up to which a prefix read that asks
-// for the chain reads a vertex whole (readImageTo). Most queries of a vertex
-// that reads its labels and properties go on to its edges: for a vertex of
-// a few blocks, one read of all of them costs less than a read of the
-// primary block now and of all the blocks later.
-const shortBlocks = 2
 
 // load returns the committed object n of kind k, or nil if there is none.
 func (st *store) load(k kind, n uint64) (*record, error) {
@@ -489,21 +485,66 @@ func (st *store) loadInto(r *record, k kind, n uint64, prefix, chain bool, into 
 	return st.decodeRead(r, k, n, &img, chain, into)
 }
 
-// loadShort is loadInto of a prefix of vertex n, except that an image of
-// at most shortBlocks blocks is read whole, with its blocks, into c
-// rather than r (chainBuf holds them if it is long enough): whole tells
-// which of the two records has the vertex.
-func (st *store) loadShort(r, c *record, n uint64, into *[]*[]byte, small []byte, chainBuf []uint64) (ok, whole bool, chain []uint64, single []byte, err error) {
-	img, ok, err := st.readImageTo(n, true, true, into, chainBuf, small)
+// restHint is what a transaction keeps of a prefix read of a vertex to
+// read the rest of its image later without reading the prefix again
+// (store.loadRest): valid only while the holder's lock word is the same,
+// which every writer changes (it counts write locks; a count that wrapped
+// around to the same value in between would take 2^31 commits of the one
+// vertex).
+type restHint struct {
+	prefix []byte // the image bytes read
+	length int    // of the whole image
+	next   uint64 // the first continuation block
+	stamp  uint64 // the lock word the read was checked against
+}
+
+// loadPrefix is loadInto of a prefix of vertex n that also returns, if r
+// is partial, how to read the rest (hint.prefix is nil if it cannot).
+func (st *store) loadPrefix(r *record, n uint64, into *[]*[]byte, small []byte) (ok bool, single []byte, hint restHint, err error) {
+	img, ok, err := st.readImageTo(n, true, false, into, nil, small)
 	if err != nil || !ok || img.k != vertexKind {
-		return false, false, nil, nil, err
+		return false, nil, hint, err
 	}
-	if img.chain == nil { // a prefix, or the only block
-		ok, _, single, err = st.decodeRead(r, vertexKind, n, &img, false, into)
-		return ok, false, nil, single, err
+	ok, _, single, err = st.decodeRead(r, vertexKind, n, &img, false, into)
+	if ok && r.partial && img.stamped && img.next != 0 {
+		hint = restHint{prefix: img.bytes, length: img.length, next: img.next, stamp: img.stamp}
 	}
-	ok, chain, _, err = st.decodeRead(c, vertexKind, n, &img, true, into)
-	return ok, true, chain, nil, err
+	return ok, single, hint, err
+}
+
+// loadRest is loadRefs of vertex n of the given version, read in part
+// before as h says: only the rest of its image is read. ok is false if
+// the holder's lock word changed since the first read (the caller reads
+// it whole, and finds out what changed); the copy is then not used.
+func (st *store) loadRest(n, version uint64, h *restHint, pooled *[]*[]byte, r *record, chainBuf []uint64) (c *record, chain []uint64, ok bool, err error) {
+	img := image{k: vertexKind, version: version, length: h.length, next: h.next}
+	img.bytes = st.imageBuf(h.length, pooled)
+	have := copy(img.bytes, h.prefix)
+	first := min(h.length, st.bs-primaryHeader)
+	if have < first {
+		err = st.get(img.bytes[have:first], n, primaryHeader+have)
+	}
+	img.chain = append(chainBuf[:0], n)
+	if err == nil {
+		err = st.readConts(n, &img, first, true)
+	}
+	// As in readImageTo, a torn copy's errors do not count.
+	a := st.lockAddr(n)
+	valid, verr := txn.ReadValid(st.locks, a.Rank, a.Off, h.stamp)
+	if verr != nil {
+		return nil, nil, false, internal(verr)
+	}
+	if !valid {
+		return nil, nil, false, nil
+	}
+	if err != nil {
+		return nil, nil, false, err
+	}
+	if err := decodeImage(r, vertexKind, img.bytes, st.codec(n)); err != nil {
+		return nil, nil, false, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: %v", bgdl.DPtr(n), err)
+	}
+	r.readFrom(&img, n)
+	return r, img.chain, true, nil
 }
 
 // decodeRead is loadInto once the image is read.

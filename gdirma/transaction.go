@@ -40,6 +40,9 @@ type txObj struct {
 	// whole from its primary block alone: commit decodes orig from it
 	// rather than read the holder again.
 	img []byte
+	// rest, for a vertex read in part, says how to read the rest of its
+	// image (full).
+	rest restHint
 }
 
 // walkScratch is what vertexHolder.walkIncident reuses in every query
@@ -267,12 +270,12 @@ func (tx *Transaction) get(k kind, n uint64) (*txObj, error) {
 		return o, nil
 	}
 	c := tx.db.st.loaded.get()
-	var ok, whole bool
-	var chain []uint64
+	var ok bool
 	var single []byte
+	var rest restHint
 	var err error
 	if k == vertexKind {
-		ok, whole, chain, single, err = tx.db.st.loadShort(&c.r, &c.orig, n, tx.imageList(), c.small[:], c.chain[:0])
+		ok, single, rest, err = tx.db.st.loadPrefix(&c.r, n, tx.imageList(), c.small[:])
 	} else {
 		ok, _, single, err = tx.db.st.loadInto(&c.r, k, n, true, false, tx.imageList(), c.small[:])
 	}
@@ -282,11 +285,8 @@ func (tx *Transaction) get(k kind, n uint64) (*txObj, error) {
 		}
 		return nil, err
 	}
-	if whole {
-		return tx.keepWhole(c, n, chain), nil
-	}
 	o := &c.o
-	*o = txObj{rec: &c.r, base: c.r.version, ptr: n, img: single, pooled: true}
+	*o = txObj{rec: &c.r, base: c.r.version, ptr: n, img: single, pooled: true, rest: rest}
 	tx.keep(k, n, o)
 	return o, nil
 }
@@ -409,9 +409,26 @@ func (tx *Transaction) full(n uint64, r *record) error {
 	} else {
 		into = new(record)
 	}
-	c, chain, err := tx.loadRefs(n, into, chainBuf)
-	if err != nil {
-		return err
+	var c *record
+	var chain []uint64
+	var err error
+	read := false
+	if o != nil && o.rest.prefix != nil {
+		// The rest of the image read in part: if the holder has not
+		// changed since, the bytes read stand.
+		c, chain, read, err = tx.db.st.loadRest(n, r.version, &o.rest, tx.imageList(), into, chainBuf)
+		o.rest = restHint{}
+		if err != nil {
+			return err
+		}
+		if !read {
+			*into = record{}
+		}
+	}
+	if !read {
+		if c, chain, err = tx.loadRefs(n, into, chainBuf); err != nil {
+			return err
+		}
 	}
 	if c == nil || c.version != r.version {
 		return tx.fail("vertex %d changed by a concurrent commit", n)
