@@ -672,13 +672,30 @@ func (tx *Transaction) commit() error {
 				// they keep their length, they are written over in place.
 				// Read into the transaction's image buffers, given back
 				// when it ends.
-				old := new(record)
-				found, _, _, err := st.loadInto(old, it.k, it.n, true, false, tx.imageList(), nil)
-				if err != nil {
-					return gdi.Errorf(gdi.ErrTransactionCommitFail, "%w", err)
+				// The prefix read first is the committed one: its version
+				// was validated under the lock.
+				var old *record
+				if o.pooled {
+					lo := o.loaded()
+					lo.orig = record{}
+					old = &lo.orig
+				} else {
+					old = new(record)
 				}
-				if !found {
-					return gdi.Errorf(gdi.ErrTransactionCommitFail, "%v %v vanished", it.k, bgdl.DPtr(it.n))
+				var err error
+				if p := o.rest.prefix; p != nil && prefixHolds(p) {
+					if _, err = decodePrefix(old, p, st.codec(it.n)); err != nil {
+						return gdi.Errorf(gdi.ErrIntern, "gdirma: vertex %v: %v", bgdl.DPtr(it.n), err)
+					}
+					old.version, old.home = o.base, homeOf(it.n)
+				} else {
+					found := false
+					if found, _, _, err = st.loadInto(old, it.k, it.n, true, false, tx.imageList(), nil); err != nil {
+						return gdi.Errorf(gdi.ErrTransactionCommitFail, "%w", err)
+					}
+					if !found {
+						return gdi.Errorf(gdi.ErrTransactionCommitFail, "%v %v vanished", it.k, bgdl.DPtr(it.n))
+					}
 				}
 				c.old = old
 				if old.partial {
