@@ -341,21 +341,15 @@ func (tx *Transaction) getWhole(n uint64) (*txObj, error) {
 		tx.db.st.loaded.put(&lo.o)
 		return nil, err
 	}
-	return tx.keepWhole(lo, n, chain), nil
-}
-
-// keepWhole makes lo the transaction's copy of vertex n, which was read
-// whole into lo.orig from its blocks chain, and returns it.
-func (tx *Transaction) keepWhole(lo *loadedObj, n uint64, chain []uint64) *txObj {
 	// The copy shares the labels and properties, still encoded, with the
 	// committed record (lazyhead.go).
-	c, r := &lo.orig, &lo.r
+	r := &lo.r
 	r.headRaw, r.headLen = c.headRaw, c.headLen
 	r.version, r.home = c.version, c.home
 	lo.o = txObj{rec: r, base: c.version, ptr: n, pooled: true}
 	tx.takeRefs(&lo.o, c, chain)
 	tx.keep(vertexKind, n, &lo.o)
-	return &lo.o
+	return &lo.o, nil
 }
 
 // loadRefs is store.loadRefs into the transaction's image buffers, with
