@@ -693,7 +693,7 @@ func (tx *Transaction) commit() error {
 				}
 				c.old = old
 				if old.partial {
-					head := appendHead(nil, o.rec)
+					head := appendHead(make([]byte, 0, old.headLen+16), o.rec) // most often as long as before
 					if len(head) == int(old.headLen) && int(old.headLen) <= st.bs-primaryHeader {
 						c.head = head
 					} else if c.old, c.chain, err = st.loadImage(it.k, it.n, false, true); err != nil {
