@@ -304,6 +304,9 @@ func (r *record) setRef(n uint64, x edgeRef) {
 	if !had {
 		r.nraw++
 	}
+	// The reference is where it was put: a change of the same edge next
+	// (its label, say) need not walk the references again.
+	r.lastFound = foundRef{raw: unsafe.SliceData(r.raw), len: int32(len(r.raw)), n: n, off: int32(off), size: int32(len(ref))}
 	r.adjustDegrees(&old, had, &x, true)
 }
 
