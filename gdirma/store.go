@@ -496,20 +496,44 @@ type restHint struct {
 	length int    // of the whole image
 	next   uint64 // the first continuation block
 	stamp  uint64 // the lock word the read was checked against
+	// spans is set if the labels and properties go on past the primary
+	// block: the record is then empty, and version is that of the image.
+	spans   bool
+	version uint64
 }
 
 // loadPrefix is loadInto of a prefix of vertex n that also returns, if r
-// is partial, how to read the rest (hint.prefix is nil if it cannot).
+// is partial, how to read the rest (hint.prefix is nil if it cannot). If
+// the labels and properties of n go on past its primary block, it reads
+// no more: it returns the hint with spans set and r empty, for the caller
+// to read the rest (loadRest) as a whole record.
 func (st *store) loadPrefix(r *record, n uint64, into *[]*[]byte, small []byte) (ok bool, single []byte, hint restHint, err error) {
 	img, ok, err := st.readImageTo(n, true, false, into, nil, small)
 	if err != nil || !ok || img.k != vertexKind {
 		return false, nil, hint, err
 	}
-	ok, _, single, err = st.decodeRead(r, vertexKind, n, &img, false, into)
-	if ok && r.partial && img.stamped && img.next != 0 {
+	if len(img.bytes) == img.length {
+		ok, _, single, err = st.decodeRead(r, vertexKind, n, &img, false, into)
+		return ok, single, hint, err
+	}
+	whole, err := decodePrefix(r, img.bytes, st.codec(n))
+	if err != nil {
+		return false, nil, hint, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: %v", bgdl.DPtr(n), err)
+	}
+	if img.stamped {
 		hint = restHint{prefix: img.bytes, length: img.length, next: img.next, stamp: img.stamp}
 	}
-	return ok, single, hint, err
+	if !whole {
+		*r = record{}
+		if !img.stamped {
+			ok, _, single, err = st.loadInto(r, vertexKind, n, false, false, into, nil)
+			return ok, single, restHint{}, err
+		}
+		hint.spans, hint.version = true, img.version
+		return true, nil, hint, nil
+	}
+	r.readFrom(&img, n)
+	return true, nil, hint, nil
 }
 
 // loadRest is loadRefs of vertex n of the given version, read in part

@@ -285,10 +285,41 @@ func (tx *Transaction) get(k kind, n uint64) (*txObj, error) {
 		}
 		return nil, err
 	}
+	if rest.spans {
+		return tx.spanning(n, c, &rest)
+	}
 	o := &c.o
 	*o = txObj{rec: &c.r, base: c.r.version, ptr: n, img: single, pooled: true, rest: rest}
 	tx.keep(k, n, o)
 	return o, nil
+}
+
+// spanning is get of vertex n whose labels and properties go on past its
+// primary block, which loadPrefix read (h): it reads the rest, and keeps
+// the whole committed record as getWhole does, so that neither the
+// transaction nor its commit reads the holder again. c is the copy to
+// fill.
+func (tx *Transaction) spanning(n uint64, c *loadedObj, h *restHint) (*txObj, error) {
+	committed, chain, read, err := tx.db.st.loadRest(n, h.version, h, tx.imageList(), &c.orig, c.chain[:0])
+	if err != nil || !read {
+		// Changed since the first read (!read): read it whole again,
+		// and find out what changed.
+		tx.db.st.loaded.put(&c.o)
+		if err != nil {
+			if gdi.ErrorClass(err) == gdi.ErrTransactionCritical {
+				return nil, tx.fail("%v", err)
+			}
+			return nil, err
+		}
+		return tx.getWhole(n)
+	}
+	r := &c.r
+	r.headRaw, r.headLen = committed.headRaw, committed.headLen
+	r.version, r.home = committed.version, committed.home
+	c.o = txObj{rec: r, base: committed.version, ptr: n, pooled: true}
+	tx.takeRefs(&c.o, committed, chain)
+	tx.keep(vertexKind, n, &c.o)
+	return &c.o, nil
 }
 
 // keep makes o the transaction's copy of object n of kind k.
