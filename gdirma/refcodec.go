@@ -246,6 +246,19 @@ var refSizes = func() (t [256]uint8) {
 	return t
 }()
 
+// lightRefSizes is refSize of the flags bytes of references numbered
+// after their vertex or its other end and without a holder: those of
+// lightweight edges, whose label, if any, is their last 4 bytes. It is 0
+// for any other flags byte (and for a tombstone).
+var lightRefSizes = func() (t [256]uint8) {
+	for f := range t {
+		if b := byte(f); b != rfDead && b&rfHolder == 0 && b&(rfSlot|rfOther) != 0 {
+			t[f] = refSizes[f]
+		}
+	}
+	return t
+}()
+
 // number returns the edge number and the length of the reference at the
 // start of b, for walks that look for one number. ok is false if b is
 // malformed. A tombstone is an entry of number 0, which no edge has.

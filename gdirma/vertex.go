@@ -236,24 +236,25 @@ func (v *vertexHolder) quickEdges(r *record, or gdi.Orientation, dnf gdi.DNF, ha
 		n, err := v.tx.db.LabelNum(want, false)
 		one, wantNum = err == nil, n
 	}
-	for b := r.raw; len(b) > 0; {
+	raw := r.raw
+	for i := 0; i < len(raw); {
 		if one {
 			// A reference numbered after this vertex or its other end,
 			// without a holder, is a lightweight edge's: one with
 			// another label, or none, is passed over by its flags and
 			// label alone.
-			if f := b[0]; f != rfDead && f&rfHolder == 0 && f&(rfSlot|rfOther) != 0 {
-				if size := int(refSizes[f]); len(b) >= size && (f&rfLabel == 0 || binary.LittleEndian.Uint32(b[size-4:]) != wantNum) {
-					b = b[size:]
+			if size := int(lightRefSizes[raw[i]]); size != 0 {
+				if end := i + size; end <= len(raw) && (raw[i]&rfLabel == 0 || binary.LittleEndian.Uint32(raw[end-4:end]) != wantNum) {
+					i = end
 					continue
 				}
 			}
 		}
-		e, f, label, rest, ok := r.cd.head(b)
+		e, f, label, rest, ok := r.cd.head(raw[i:])
 		if !ok {
 			break // cannot happen: see refList
 		}
-		b = rest
+		i = len(raw) - len(rest)
 		dir := gdi.DirectionType(f & rfDir)
 		if dir == 0 || !or.Matches(dir, f&rfOrigin != 0, f&rfTarget != 0) {
 			continue // a stub, or the wrong way round
