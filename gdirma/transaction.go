@@ -313,13 +313,7 @@ func (tx *Transaction) spanning(n uint64, c *loadedObj, h *restHint) (*txObj, er
 		}
 		return tx.getWhole(n)
 	}
-	r := &c.r
-	r.headRaw, r.headLen = committed.headRaw, committed.headLen
-	r.version, r.home = committed.version, committed.home
-	c.o = txObj{rec: r, base: committed.version, ptr: n, pooled: true}
-	tx.takeRefs(&c.o, committed, chain)
-	tx.keep(vertexKind, n, &c.o)
-	return &c.o, nil
+	return tx.keepWhole(n, c, committed, chain), nil
 }
 
 // keep makes o the transaction's copy of object n of kind k.
@@ -372,15 +366,21 @@ func (tx *Transaction) getWhole(n uint64) (*txObj, error) {
 		tx.db.st.loaded.put(&lo.o)
 		return nil, err
 	}
-	// The copy shares the labels and properties, still encoded, with the
-	// committed record (lazyhead.go).
+	return tx.keepWhole(n, lo, c, chain), nil
+}
+
+// keepWhole makes lo, given committed (lo.orig), the whole committed record
+// of vertex n read with its blocks chain, the transaction's copy of n. The
+// copy shares the labels and properties, still encoded, with the committed
+// record (lazyhead.go).
+func (tx *Transaction) keepWhole(n uint64, lo *loadedObj, committed *record, chain []uint64) *txObj {
 	r := &lo.r
-	r.headRaw, r.headLen = c.headRaw, c.headLen
-	r.version, r.home = c.version, c.home
-	lo.o = txObj{rec: r, base: c.version, ptr: n, pooled: true}
-	tx.takeRefs(&lo.o, c, chain)
+	r.headRaw, r.headLen = committed.headRaw, committed.headLen
+	r.version, r.home = committed.version, committed.home
+	lo.o = txObj{rec: r, base: committed.version, ptr: n, pooled: true}
+	tx.takeRefs(&lo.o, committed, chain)
 	tx.keep(vertexKind, n, &lo.o)
-	return &lo.o, nil
+	return &lo.o
 }
 
 // loadRefs is store.loadRefs into the transaction's image buffers, with
