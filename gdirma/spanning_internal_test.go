@@ -1,0 +1,146 @@
+package gdirma
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/rma"
+	"github.com/gdi-go/gdi/rma/local"
+)
+
+// TestSpanningHead: a vertex whose properties do not fit in its primary
+// block is read once: the first read finds the head going on, reads the
+// rest of the image only (Transaction.spanning), and keeps the committed
+// record and blocks, so that a change commits without reading the holder
+// again. If another transaction changed the vertex between the two reads,
+// the rest is not used: the vertex is read whole again, as changed.
+func TestSpanningHead(t *testing.T) {
+	err := local.Run(1, func(c rma.Comm) error {
+		d, err := Driver{}.CreateDatabase(c, Params{BlockSize: 64, MemoryPerRank: 1 << 20})
+		if err != nil {
+			return err
+		}
+		db := d.(*Database)
+		defer db.Free()
+		bio, err := db.CreatePropertyType(gdi.PropertyTypeInfo{Name: "bio", Entity: gdi.SingleEntity, Datatype: gdi.Char, Size: gdi.MaxSize, Count: 200})
+		if err != nil {
+			return err
+		}
+		num, err := db.CreatePropertyType(gdi.PropertyTypeInfo{Name: "num", Entity: gdi.SingleEntity, Datatype: gdi.Int64, Size: gdi.FixedSize, Count: 1})
+		if err != nil {
+			return err
+		}
+		long := func(c byte) gdi.Value { return gdi.Chars(strings.Repeat(string(c), 150)) }
+		var u gdi.VertexUID
+		if err := InTx(db, func(tx gdi.Transaction) error {
+			x, err := tx.CreateVertex(nil)
+			if err == nil {
+				err = x.AddProperty(bio, long('a'))
+			}
+			if err == nil {
+				u, err = x.UID()
+			}
+			return err
+		}); err != nil {
+			return err
+		}
+		n, err := db.st.number(uint64(u), vertexKind)
+		if err != nil {
+			return err
+		}
+		img, ok, err := db.st.readImage(n, false, true)
+		if err != nil || !ok || len(img.chain) < 4 {
+			return fmt.Errorf("vertex of %d blocks (%v %v), want some", len(img.chain), ok, err)
+		}
+		blocks := len(img.chain)
+		bioOf := func(tx gdi.Transaction) (string, error) {
+			x, err := tx.AssociateVertex(u)
+			if err != nil {
+				return "", err
+			}
+			vs, err := x.Properties(bio)
+			if err != nil || len(vs) != 1 {
+				return "", fmt.Errorf("bio: %v %v", vs, err)
+			}
+			return vs[0].String(), nil
+		}
+
+		// Read once, whole, with what a commit needs.
+		tx, err := db.StartTransaction()
+		if err != nil {
+			return err
+		}
+		if got, err := bioOf(tx); err != nil || got != long('a').String() {
+			tx.Abort()
+			return fmt.Errorf("bio read %q (%v), want 150 a's", got, err)
+		}
+		o := tx.(*Transaction).objs[vertexKind].get(n)
+		if o == nil || o.rec.partial || o.orig == nil || len(o.chain) != blocks {
+			tx.Abort()
+			return fmt.Errorf("copy after the first read: %v; want it whole, with the committed record and its %d blocks", o != nil && !o.rec.partial && o.orig != nil, blocks)
+		}
+		x, err := tx.AssociateVertex(u)
+		if err == nil {
+			err = x.AddProperty(num, gdi.Int64s(7))
+		}
+		if err == nil {
+			err = tx.Commit()
+		} else {
+			tx.Abort()
+		}
+		if err != nil {
+			return err
+		}
+		if err := InTx(db, func(tx gdi.Transaction) error {
+			x, err := tx.AssociateVertex(u)
+			if err != nil {
+				return err
+			}
+			vs, err := x.Properties(num)
+			if err != nil || len(vs) != 1 || vs[0] != gdi.Int64s(7) {
+				return fmt.Errorf("num after the commit: %v %v, want 7", vs, err)
+			}
+			return nil
+		}); err != nil {
+			return err
+		}
+
+		// A change between the first read and the rest.
+		tx, err = db.StartTransaction()
+		if err != nil {
+			return err
+		}
+		defer tx.Abort()
+		t2 := tx.(*Transaction)
+		lo := db.st.loaded.get()
+		ok, _, hint, err := db.st.loadPrefix(&lo.r, n, t2.imageList(), lo.small[:])
+		if err != nil || !ok || !hint.spans {
+			return fmt.Errorf("loadPrefix: %v %v, spans %v; want the head to go on", ok, err, hint.spans)
+		}
+		if err := InTx(db, func(tx gdi.Transaction) error {
+			x, err := tx.AssociateVertex(u)
+			if err != nil {
+				return err
+			}
+			return x.UpdateProperty(bio, long('b'))
+		}); err != nil {
+			return err
+		}
+		o, err = t2.spanning(n, lo, &hint)
+		if err != nil {
+			return fmt.Errorf("spanning after a change: %v", err)
+		}
+		if o.rec.version == hint.version {
+			return fmt.Errorf("spanning kept version %x, which a commit replaced", hint.version)
+		}
+		if got, err := bioOf(tx); err != nil || got != long('b').String() {
+			return fmt.Errorf("bio after a change between the reads: %q (%v), want 150 b's", got, err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
