@@ -158,6 +158,71 @@ func buildBenchGraph(c rma.Comm, n int) (*benchGraph, error) {
 	return g, c.Barrier()
 }
 
+// addVertices adds count vertices on the calling rank, each with
+// benchDegree edges to vertices of the graph and benchDegree from them, as
+// a vertex of the graph has: what DeleteVertex deletes, edges included.
+func (g *benchGraph) addVertices(c rma.Comm, count int) ([]gdi.VertexUID, error) {
+	out := make([]gdi.VertexUID, 0, count)
+	const batch = 64
+	for len(out) < count {
+		k := min(batch, count-len(out))
+		err := retry(g.db, func(tx gdi.Transaction) error {
+			out = out[:len(out):len(out)]
+			for range k {
+				x, err := tx.CreateVertex(nil)
+				if err != nil {
+					return err
+				}
+				u, err := x.UID()
+				if err != nil {
+					return err
+				}
+				out = append(out, u)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	rng := rand.New(rand.NewPCG(uint64(c.Rank()), 11))
+	const ebatch = 2
+	for s := 0; s < len(out); s += ebatch {
+		var others []gdi.VertexUID
+		for range 2 * ebatch * benchDegree {
+			others = append(others, g.uids[rng.IntN(len(g.uids))])
+		}
+		err := retry(g.db, func(tx gdi.Transaction) error {
+			k := 0
+			for _, u := range out[s:min(s+ebatch, len(out))] {
+				x, err := tx.AssociateVertex(u)
+				if err != nil {
+					return err
+				}
+				for e := range 2 * benchDegree {
+					y, err := tx.AssociateVertex(others[k])
+					k++
+					if err != nil {
+						return err
+					}
+					from, to := x, y
+					if e%2 == 1 {
+						from, to = y, x
+					}
+					if _, err := tx.CreateEdge(gdi.Directed, from, to); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, c.Barrier()
+}
+
 // BenchmarkOLTP times single-process transactions, each one operation, on
 // every rank at once, over a graph of benchVertices() vertices with 16
 // edges each. The graph is built anew for every b.N round, so run it with
@@ -248,22 +313,7 @@ func BenchmarkOLTP(b *testing.B) {
 						}
 						var extra []gdi.VertexUID
 						if o.name == "DeleteVertex" { // vertices to delete, one per op
-							err := retry(g.db, func(tx gdi.Transaction) error {
-								extra = extra[:0]
-								for range N {
-									x, err := tx.CreateVertex(nil)
-									if err != nil {
-										return err
-									}
-									u, err := x.UID()
-									if err != nil {
-										return err
-									}
-									extra = append(extra, u)
-								}
-								return nil
-							})
-							if err != nil {
+							if extra, err = g.addVertices(c, N); err != nil {
 								return nil, nil, err
 							}
 						}
