@@ -56,6 +56,19 @@ func (t *objTable) put(n uint64, o *txObj) {
 	t.m[n] = o
 }
 
+// reserve makes room for k more copies at once, so that a transaction
+// about to touch many objects (the neighbours of a vertex it deletes) does
+// not grow the map step by step.
+func (t *objTable) reserve(k int) {
+	if t.m != nil || t.n+k <= objFew {
+		return
+	}
+	t.m = make(map[uint64]*txObj, t.n+k)
+	for _, e := range t.few[:t.n] {
+		t.m[e.num] = e.o
+	}
+}
+
 // len returns the number of copies.
 func (t *objTable) len() int {
 	if t.m != nil {

@@ -62,10 +62,19 @@ func (v *vertexHolder) Free() error {
 func (v *vertexHolder) freeEdges(r *record) error {
 	v.tx.freeing = v.num
 	defer func() { v.tx.freeing = 0 }()
-	for _, e := range r.refList().nums() {
-		if x, _ := r.getRef(e); x.stub() {
+	nums := r.refList().nums()
+	v.tx.objs[vertexKind].reserve(len(nums))
+	for _, e := range nums {
+		x, _ := r.getRef(e)
+		if x.stub() {
 			// An edge numbered after this vertex lives on elsewhere.
 			if err := v.tx.orphan(e); err != nil {
+				return err
+			}
+			continue
+		}
+		if isLight(e) && x.holder == 0 && v.tx.objs[edgeKind].get(e) == nil {
+			if err := v.tx.dropLight(e, x); err != nil {
 				return err
 			}
 			continue
@@ -77,6 +86,29 @@ func (v *vertexHolder) freeEdges(r *record) error {
 		if err := v.tx.deleteEdge(e, eo); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// dropLight deletes lightweight edge e of the vertex being freed, which
+// the transaction has no copy of, given the vertex's reference to it: the
+// edge lives only in the references of its ends, so removing the one of
+// its other end is all there is to it. (deleteEdge would first make a copy
+// of the edge, to mark it deleted.) A missing reference means a concurrent
+// transaction changed the other end.
+func (tx *Transaction) dropLight(e uint64, x edgeRef) error {
+	for _, w := range [2]uint64{x.origin, x.target} {
+		if w == tx.freeing {
+			continue // the vertex keeps its references (freeEdges)
+		}
+		o, err := tx.related(vertexKind, w)
+		if err != nil {
+			return err
+		}
+		if !o.rec.delRef(e) {
+			return tx.fail("edge %d vanished from vertex %d: a concurrent transaction changed it", e, w)
+		}
+		o.dirty = true
 	}
 	return nil
 }
