@@ -165,9 +165,9 @@ func (g *benchGraph) addVertices(c rma.Comm, count int) ([]gdi.VertexUID, error)
 	out := make([]gdi.VertexUID, 0, count)
 	const batch = 64
 	for len(out) < count {
-		k := min(batch, count-len(out))
+		start, k := len(out), min(batch, count-len(out))
 		err := retry(g.db, func(tx gdi.Transaction) error {
-			out = out[:len(out):len(out)]
+			out = out[:start] // a failed attempt's vertices are gone
 			for range k {
 				x, err := tx.CreateVertex(nil)
 				if err != nil {
