@@ -369,10 +369,10 @@ func (tx *Transaction) getWhole(n uint64) (*txObj, error) {
 	return tx.keepWhole(n, lo, c, chain), nil
 }
 
-// keepWhole makes lo, given committed (lo.orig), the whole committed record
-// of vertex n read with its blocks chain, the transaction's copy of n. The
-// copy shares the labels and properties, still encoded, with the committed
-// record (lazyhead.go).
+// keepWhole makes lo the transaction's copy of vertex n, given committed,
+// the whole committed record of n read into lo.orig, and its blocks chain.
+// The copy shares the labels and properties, still encoded, with the
+// committed record (lazyhead.go).
 func (tx *Transaction) keepWhole(n uint64, lo *loadedObj, committed *record, chain []uint64) *txObj {
 	r := &lo.r
 	r.headRaw, r.headLen = committed.headRaw, committed.headLen
