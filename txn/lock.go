@@ -163,8 +163,8 @@ const fewLocks = 16
 
 // NewLockSet returns an empty set of locks on words of w.
 func NewLockSet(w rma.Window) *LockSet {
-	s := &LockSet{w: w}
-	s.held = s.buf[:0]
+	s := new(LockSet)
+	s.Reset(w)
 	return s
 }
 
