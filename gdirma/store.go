@@ -512,27 +512,18 @@ func (st *store) loadPrefix(r *record, n uint64, into *[]*[]byte, small []byte) 
 	if err != nil || !ok || img.k != vertexKind {
 		return false, nil, hint, err
 	}
-	if len(img.bytes) == img.length {
+	if len(img.bytes) == img.length || !img.stamped {
 		ok, _, single, err = st.decodeRead(r, vertexKind, n, &img, false, into)
 		return ok, single, hint, err
 	}
-	whole, err := decodePrefix(r, img.bytes, st.codec(n))
+	whole, err := st.decodePart(r, n, &img)
 	if err != nil {
-		return false, nil, hint, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: %v", bgdl.DPtr(n), err)
+		return false, nil, hint, err
 	}
-	if img.stamped {
-		hint = restHint{prefix: img.bytes, length: img.length, next: img.next, stamp: img.stamp}
-	}
+	hint = restHint{prefix: img.bytes, length: img.length, next: img.next, stamp: img.stamp}
 	if !whole {
-		*r = record{}
-		if !img.stamped {
-			ok, _, single, err = st.loadInto(r, vertexKind, n, false, false, into, nil)
-			return ok, single, restHint{}, err
-		}
 		hint.spans, hint.version = true, img.version
-		return true, nil, hint, nil
 	}
-	r.readFrom(&img, n)
 	return true, nil, hint, nil
 }
 
@@ -574,26 +565,40 @@ func (st *store) loadRest(n, version uint64, h *restHint, pooled *[]*[]byte, r *
 // decodeRead is loadInto once the image is read.
 func (st *store) decodeRead(r *record, k kind, n uint64, img *image, chain bool, into *[]*[]byte) (ok bool, chainOut []uint64, single []byte, err error) {
 	if len(img.bytes) < img.length {
-		var whole bool
-		whole, err = decodePrefix(r, img.bytes, st.codec(n))
+		whole, err := st.decodePart(r, n, img)
 		if err == nil && !whole {
 			// The properties go on in the next block: read it all.
-			*r = record{}
 			return st.loadInto(r, k, n, false, chain, into, nil)
 		}
-	} else {
-		// The image is the caller's own (not a block buffer): its
-		// labels and properties are decoded when first used.
-		err = decodeImage(r, k, img.bytes, st.codec(n))
-		if img.single {
-			single = img.bytes
-		}
+		return whole, img.chain, nil, err
+	}
+	// The image is the caller's own (not a block buffer): its labels and
+	// properties are decoded when first used.
+	err = decodeImage(r, k, img.bytes, st.codec(n))
+	if img.single {
+		single = img.bytes
 	}
 	if err != nil {
 		return false, nil, nil, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: %v", bgdl.DPtr(n), err)
 	}
 	r.readFrom(img, n)
 	return true, img.chain, single, nil
+}
+
+// decodePart decodes into r the first part of the image of vertex n that
+// img holds (a prefix read). whole is false, and r left empty, if the
+// labels and properties go on past it.
+func (st *store) decodePart(r *record, n uint64, img *image) (whole bool, err error) {
+	whole, err = decodePrefix(r, img.bytes, st.codec(n))
+	if err != nil {
+		return false, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: %v", bgdl.DPtr(n), err)
+	}
+	if !whole {
+		*r = record{}
+		return false, nil
+	}
+	r.readFrom(img, n)
+	return true, nil
 }
 
 // readFrom gives r, decoded from img, the image of holder n, what the
