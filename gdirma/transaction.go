@@ -68,6 +68,18 @@ type loadedObj struct {
 	small [minPooledImage]byte
 }
 
+// origRoom returns where the committed record of o goes, zeroed, and room
+// for its blocks: the room of the copy if it is pooled (o may be nil),
+// else new.
+func origRoom(o *txObj) (*record, []uint64) {
+	if o == nil || !o.pooled {
+		return new(record), nil
+	}
+	lo := o.loaded()
+	lo.orig = record{}
+	return &lo.orig, lo.chain[:0]
+}
+
 // loaded returns the loadedObj o is part of. o.pooled must be set.
 func (o *txObj) loaded() *loadedObj {
 	return (*loadedObj)(unsafe.Pointer(o))
@@ -426,14 +438,7 @@ func (tx *Transaction) full(n uint64, r *record) error {
 	if o != nil && o.rec != r {
 		o = nil
 	}
-	var into *record
-	var chainBuf []uint64
-	if o != nil && o.pooled {
-		lo := o.loaded()
-		into, chainBuf = &lo.orig, lo.chain[:0]
-	} else {
-		into = new(record)
-	}
+	into, chainBuf := origRoom(o)
 	var c *record
 	var chain []uint64
 	var err error
@@ -699,21 +704,18 @@ func (tx *Transaction) commit() error {
 				// when it ends.
 				// The prefix read first is the committed one: its version
 				// was validated under the lock.
-				var old *record
-				if o.pooled {
-					lo := o.loaded()
-					lo.orig = record{}
-					old = &lo.orig
-				} else {
-					old = new(record)
-				}
+				old, _ := origRoom(o)
 				var err error
-				if p := o.rest.prefix; p != nil && prefixHolds(p) {
-					if _, err = decodePrefix(old, p, st.codec(it.n)); err != nil {
+				whole := false
+				if p := o.rest.prefix; p != nil {
+					if whole, err = decodePrefix(old, p, st.codec(it.n)); err != nil {
 						return gdi.Errorf(gdi.ErrIntern, "gdirma: vertex %v: %v", bgdl.DPtr(it.n), err)
 					}
+				}
+				if whole {
 					old.version, old.home = o.base, homeOf(it.n)
 				} else {
+					*old = record{}
 					found := false
 					if found, _, _, err = st.loadInto(old, it.k, it.n, true, false, tx.imageList(), nil); err != nil {
 						return gdi.Errorf(gdi.ErrTransactionCommitFail, "%w", err)
@@ -734,15 +736,7 @@ func (tx *Transaction) commit() error {
 			case o.img != nil:
 				// Read whole from its only block, and validated unchanged.
 				// A pooled copy has room for the committed record.
-				var old *record
-				var chain []uint64
-				if o.pooled {
-					lo := o.loaded()
-					lo.orig = record{}
-					old, chain = &lo.orig, lo.chain[:0]
-				} else {
-					old = new(record)
-				}
+				old, chain := origRoom(o)
 				err := decodeImage(old, it.k, o.img, st.codec(it.n))
 				if err == nil {
 					err = old.settleHead(installed)
