@@ -12,8 +12,10 @@
 // blocks of a bgdl.Pool on the same rank, so a chain never leaves its rank.
 // An insert takes its bucket's home entry when that is free, so at load
 // factors up to one most keys live in the cache line of their bucket, and a
-// lookup costs one memory access instead of two. Slots of at most 64 bytes
-// are padded to one cache line. Each entry is
+// lookup costs one memory access instead of two. Slots are padded to whole
+// cache lines, and a lookup reads an entry's header and only as many key
+// bytes as its key has, so that for keys of up to 16 bytes it touches the
+// first line of the slot alone. Each entry is
 //
 //	word 0   link to the next entry: tag (32 bits) | mark (1) | entry (31)
 //	word 1   value

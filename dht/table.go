@@ -96,12 +96,11 @@ func New(c rma.Comm, cfg Config) (*Table, error) {
 			ErrConfig, cfg.Buckets, cfg.Entries, maxEntries, cfg.MaxKey)
 	}
 	entrySize := headerSize + (cfg.MaxKey+7)&^7
-	slotSize := slotEntry + entrySize
-	if slotSize <= cacheLine {
-		// One slot per cache line: a lookup that finds its key in the
-		// bucket's home entry then costs a single memory access.
-		slotSize = cacheLine
-	}
+	// Slots are whole cache lines, so that the first line of a slot holds
+	// its link, its state and the home entry's header with the first
+	// bytes of its key: a lookup of a short key found in the home entry
+	// then costs one memory access.
+	slotSize := (slotEntry + entrySize + cacheLine - 1) &^ (cacheLine - 1)
 	t := &Table{
 		comm:      c,
 		entrySize: entrySize,
@@ -176,6 +175,9 @@ type pos struct {
 // or at the end. It unlinks marked entries on its way.
 func (t *Table) find(h uint64, label uint32, key []byte, buf []byte) (bool, pos, error) {
 	r, b := t.place(h)
+	// Only the header and as many key bytes as key has are read: a
+	// longer stored key differs in its length word.
+	n := headerSize + (len(key)+7)&^7
 again:
 	p := pos{rank: r, prevWin: t.table, prevOff: b * t.slotSize}
 	var err error
@@ -195,7 +197,7 @@ again:
 			testHookBeforeCopy()
 		}
 		win, off := t.entryAt(p.cur)
-		if err := win.Get(buf, r, off); err != nil {
+		if err := win.Get(buf[:n], r, off); err != nil {
 			return false, p, err
 		}
 		if err := win.Flush(r); err != nil {
