@@ -68,7 +68,10 @@
 // tombstones go when the references are next spliced or re-encoded. The
 // marker of each continuation block says where the first entry starting
 // in it begins (its fence, fences.go), so that a search for one reference
-// in a long image halves the blocks and walks only one.
+// in a long image halves the blocks and walks only one. Deleting a vertex
+// does not even read its long neighbours whole: it walks the first cache
+// line of each of their blocks to find its references by the fences, and
+// the commit writes the tombstones into the blocks (sparsedrop.go).
 //
 // Both ends of an edge keep a reference to it with its direction and ends.
 // A lightweight edge (at most one label, no properties) is nothing but
@@ -303,9 +306,10 @@
 //   - A commit rewrites the whole image of every holder it changes, so
 //     adding an edge costs time in the degrees of its ends. Deleting a
 //     vertex writes one or two blocks of each neighbour (tombstones), but
-//     still reads each neighbour whole to find its reference: on Kronecker
-//     graphs, whose random vertices mostly neighbour hubs, that makes
-//     deletion the slowest OLTP operation by far.
+//     still walks the chain of each long neighbour, a cache line per
+//     block, to find its reference: on Kronecker graphs, whose random
+//     vertices mostly neighbour hubs, that makes deletion the slowest
+//     OLTP operation by far.
 //   - Locks are held only during commit (the read phase copies holders
 //     without locking them, checks each copy against the lock word, and
 //     is validated by versions), where the

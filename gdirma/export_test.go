@@ -36,3 +36,12 @@ func InTx(db gdi.Database, fn func(tx gdi.Transaction) error) error {
 	}
 	return tx.Commit()
 }
+
+// SetDropHook makes f see every commit of sparse drops (sparsedrop.go),
+// with whether they were written in place, until the returned function
+// is called.
+func SetDropHook(f func(inPlace bool)) (restore func()) {
+	old := testHookDrops
+	testHookDrops = f
+	return func() { testHookDrops = old }
+}

@@ -43,6 +43,12 @@ func (b *base) writeObj() (*txObj, error) {
 	if err := b.tx.writable(); err != nil {
 		return nil, err
 	}
+	if len(o.drops) > 0 {
+		// Changes of a vertex with sparse drops are made on a whole copy.
+		if err := b.tx.full(b.num, o.rec); err != nil {
+			return nil, err
+		}
+	}
 	return o, b.decoded(o)
 }
 

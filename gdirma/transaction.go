@@ -8,6 +8,7 @@ import (
 
 	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/internal/invariants"
 	"github.com/gdi-go/gdi/rma"
 	"github.com/gdi-go/gdi/txn"
 )
@@ -43,6 +44,11 @@ type txObj struct {
 	// rest, for a vertex read in part, says how to read the rest of its
 	// image (full).
 	rest restHint
+	// drops are edges whose references the transaction removed from this
+	// vertex, read in part, without reading the rest (sparsedrop.go):
+	// full removes them from the copy, else the commit from the blocks.
+	drops []uint64
+	plan  *dropPlan // where drops are in the blocks
 }
 
 // walkScratch is what vertexHolder.walkIncident reuses in every query
@@ -465,8 +471,21 @@ func (tx *Transaction) full(n uint64, r *record) error {
 	}
 	if o != nil {
 		tx.takeRefs(o, c, chain)
-	} else {
-		r.takeRefs(c)
+		return tx.applyDrops(n, o)
+	}
+	r.takeRefs(c)
+	return nil
+}
+
+// applyDrops removes from o, the whole copy of vertex n, the references
+// the transaction dropped while o was partial (sparsedrop.go).
+func (tx *Transaction) applyDrops(n uint64, o *txObj) error {
+	drops := o.drops
+	o.drops, o.plan = nil, nil
+	for _, e := range drops {
+		if !o.rec.delRef(e) {
+			return tx.fail("edge %d vanished from vertex %d: a concurrent transaction changed it", e, n)
+		}
 	}
 	return nil
 }
@@ -665,6 +684,7 @@ func (tx *Transaction) commit() error {
 		}
 		var cbuf [4]change
 		changes := cbuf[:0]
+		var dropWrites []item        // vertices with sparse drops to write
 		if len(writes) > len(cbuf) { // a delete: one per neighbour
 			changes = make([]change, 0, len(writes))
 		}
@@ -679,6 +699,38 @@ func (tx *Transaction) commit() error {
 				if to == it.num && isLight(a) {
 					c.oldNum = a // numbered after a vertex deleted here (orphan)
 				}
+			}
+			if len(o.drops) > 0 && o.rec.partial {
+				ok, err := st.finish(o.plan, o.rec.deg, o.plan.count-uint64(len(o.drops)))
+				if err != nil {
+					return gdi.Errorf(gdi.ErrTransactionCommitFail, "%w", err)
+				}
+				if testHookDrops != nil {
+					testHookDrops(ok)
+				}
+				if ok {
+					if invariants.Enabled {
+						if o.plan.want, err = st.wantAfterDrops(it.n, o.drops); err != nil {
+							return gdi.Errorf(gdi.ErrIntern, "%v", err)
+						}
+					}
+					dropWrites = append(dropWrites, it)
+					continue
+				}
+				// Not in place: the whole image, as full would read it.
+				old, chain, err := st.loadImage(it.k, it.n, false, true)
+				if err != nil || old == nil {
+					return gdi.Errorf(gdi.ErrTransactionCommitFail, "%v %v vanished: %v", it.k, bgdl.DPtr(it.n), err)
+				}
+				o.rec.takeRefs(old)
+				for _, e := range o.drops {
+					if !o.rec.delRef(e) {
+						return gdi.Errorf(gdi.ErrTransactionCommitFail, "edge %d vanished from vertex %v", e, bgdl.DPtr(it.n))
+					}
+				}
+				c.old, c.chain, c.new = old, chain, o.rec
+				changes = append(changes, c)
+				continue
 			}
 			var installed *record // what replaces the old record, if anything
 			if !o.deleted {
@@ -773,6 +825,18 @@ func (tx *Transaction) commit() error {
 		f, err := st.apply(changes)
 		if err != nil {
 			return gdi.Errorf(gdi.ErrTransactionCommitFail, "%w", err)
+		}
+		if len(dropWrites) > 0 {
+			// After apply, which may still fail and change nothing.
+			version, err := st.nextVersion()
+			if err != nil {
+				return gdi.Errorf(gdi.ErrTransactionCommitFail, "%w", err)
+			}
+			for _, it := range dropWrites {
+				if err := st.writeDrops(it.o.plan, it.n, version); err != nil {
+					return gdi.Errorf(gdi.ErrTransactionCommitFail, "%w", err)
+				}
+			}
 		}
 		if rec != nil {
 			// Durable before the locks go, so no transaction reads what

@@ -2,9 +2,11 @@ package gdirma
 
 import (
 	"encoding/binary"
+	"errors"
 	"slices"
 
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/txn"
 )
 
 // vertexHolder is a vertex as seen by one transaction.
@@ -101,6 +103,11 @@ func (tx *Transaction) dropLight(e uint64, x edgeRef) error {
 		if w == tx.freeing {
 			continue // the vertex keeps its references (freeEdges)
 		}
+		if ok, err := tx.dropSparse(w, e, &x); err != nil {
+			return err
+		} else if ok {
+			continue
+		}
 		o, err := tx.related(vertexKind, w)
 		if err != nil {
 			return err
@@ -111,6 +118,60 @@ func (tx *Transaction) dropLight(e uint64, x edgeRef) error {
 		o.dirty = true
 	}
 	return nil
+}
+
+// dropSparse removes the reference to edge e (x, as the vertex being
+// freed has it) from vertex w without reading all of w, if w is long:
+// the commit finds it in w's blocks (sparsedrop.go). ok is false if w is
+// short, or the transaction has changed or read it whole: the caller
+// then removes it from a whole copy.
+func (tx *Transaction) dropSparse(w, e uint64, x *edgeRef) (ok bool, err error) {
+	o := tx.objs[vertexKind].get(w)
+	if o == nil {
+		if tx.db.st.hasIndexes() || !tx.db.st.long(w) {
+			return false, nil // see finish; a short one is read whole at once
+		}
+		if o, err = tx.get(vertexKind, w); err != nil {
+			return false, err
+		}
+		if o == nil || o.deleted {
+			return false, tx.fail("vertex %d vanished: a concurrent transaction changed it", w)
+		}
+	}
+	if !o.rec.partial || o.created || o.deleted || o.rest.prefix == nil ||
+		(o.dirty && len(o.drops) == 0) || tx.db.st.blocksFor(o.rest.length) <= minFenced {
+		return false, nil
+	}
+	// Found without a lock, checked against the lock word of the part
+	// read: if a writer came in between, the caller reads w whole and
+	// finds out what changed.
+	st := tx.db.st
+	p, ok := o.plan, true
+	if p == nil {
+		p, ok, err = st.newDropPlan(w, o.rest.length)
+	}
+	if err == nil && ok {
+		err = p.drop(e)
+	}
+	a := st.lockAddr(w)
+	valid, verr := txn.ReadValid(st.locks, a.Rank, a.Off, o.rest.stamp)
+	switch {
+	case verr != nil:
+		return false, internal(verr)
+	case !valid:
+		return false, nil
+	case errors.Is(err, errTorn):
+		return false, tx.fail("edge %d vanished from vertex %d: a concurrent transaction changed it", e, w)
+	case err != nil:
+		return false, err
+	case !ok:
+		return false, nil
+	}
+	o.plan = p
+	o.drops = append(o.drops, e)
+	o.rec.adjustDegrees(x, true, nil, false)
+	o.dirty = true
+	return true, nil
 }
 
 // deleteEdge deletes edge e and detaches it from its vertices.

@@ -1,0 +1,352 @@
+package gdirma
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/gdi-go/gdi/bgdl"
+	"github.com/gdi-go/gdi/internal/invariants"
+)
+
+// Sparse drops. Deleting a vertex removes the reference each neighbour
+// keeps of each of its edges, and the neighbours of a vertex are most
+// often hubs: reading a hub's whole image to turn one reference into a
+// tombstone read hundreds of blocks for one changed. When a transaction
+// drops a reference from a long image it has read only in part (a
+// neighbour of a vertex it frees, Transaction.dropSparse), it finds the
+// reference in the blocks instead, by the fences of the continuation
+// blocks (fences.go), without a lock, as it reads anything else:
+//
+//   - it walks the chain reading only the first cache line of each block:
+//     its marker, with the fence, the next block, and the number of the
+//     first entry that starts there;
+//   - it reads whole only the blocks from the last one that starts at or
+//     below the number, up to the reference;
+//   - it checks the lock word read with the part of the image: if a writer
+//     came in meanwhile, it reads the vertex whole as before.
+//
+// The transaction keeps the edge numbers (txObj.drops) and where they are
+// (txObj.plan). Its commit, with the holder locked and its version
+// validated, so that the places found still hold, writes the tombstones,
+// the new degrees and count in the primary block, and the version, and
+// nothing else; and it does so only after everything else of the commit
+// is installed, which may still fail and change nothing. Walking a hub
+// costs one cache line per block instead of a whole block, and no lock is
+// held meanwhile.
+//
+// Anything else the transaction does with the vertex reads it whole
+// first, and the drops are then made on the copy (Transaction.full). So
+// is a plan that cannot be written in place: new degrees or count of
+// another length, explicit indexes (whose entries of lightweight edges a
+// commit finds by comparing whole records), or a vertex left with no
+// references. Labels and properties past the primary block make no plan.
+// Under invariants every such write is read back and compared with the
+// image the record code would have written.
+
+// testHookDrops, if set, is called by every commit of sparse drops with
+// whether they were written in place.
+var testHookDrops func(inPlace bool)
+
+// dropLead is how much of a continuation block the walk reads: its
+// header and, at the fences most blocks have, the number of the first
+// entry.
+const dropLead = 64
+
+// dropPlan is where the references a transaction drops from vertex n
+// are, found at drop time: the walk of its chain so far, where its degrees
+// and count are, and the tombstones to write.
+type dropPlan struct {
+	d         *dropReader
+	counts    int    // image offset of the degrees and count
+	oldCounts []byte // as committed
+	count     uint64 // the committed count of references
+	patches   []blockPatch
+	want      []byte // the whole image after the drops, under invariants
+}
+
+// blockPatch is bytes b to write at offset off of block ptr.
+type blockPatch struct {
+	ptr uint64
+	off int
+	b   []byte
+}
+
+// dropReader reads the image of a vertex by pieces.
+type dropReader struct {
+	st     *store
+	n      uint64
+	cd     refCodec
+	length int
+	first  int      // image bytes in the primary block
+	chain  []uint64 // blocks walked so far, primary first
+	next   uint64   // the block after the last in chain, 0 at the end
+	fences []uint16
+	firsts []uint64 // number of the first entry of each block, 0 if unknown
+	blocks map[int][]byte
+}
+
+// errTorn reports bytes that make no sense: read while a writer changed
+// them, unless the lock word says none did.
+var errTorn = errors.New("inconsistent image")
+
+// blockOf returns the block index holding image offset off and the
+// offset of that byte in the block.
+func (d *dropReader) blockOf(off int) (int, int) {
+	if off < d.first {
+		return 0, primaryHeader + off
+	}
+	c := d.st.bs - contHeader
+	return 1 + (off-d.first)/c, contHeader + (off-d.first)%c
+}
+
+// startOf returns the image offset at which block i's data begins.
+func (d *dropReader) startOf(i int) int {
+	if i == 0 {
+		return 0
+	}
+	return d.first + (i-1)*(d.st.bs-contHeader)
+}
+
+// walk reads the start of continuation blocks until block i is known, or
+// the chain ends.
+func (d *dropReader) walk(i int) error {
+	var buf [dropLead]byte
+	lead := min(dropLead, d.st.bs)
+	for len(d.chain) <= i && d.next != 0 {
+		next := d.next
+		if !d.st.valid(next) || len(d.chain) >= d.st.blocksFor(d.length) {
+			return errTorn
+		}
+		if err := d.st.get(buf[:lead], next, 0); err != nil {
+			return err
+		}
+		marker := binary.LittleEndian.Uint64(buf[:])
+		if marker&^0xffff != markerCont {
+			return errTorn
+		}
+		fence := uint16(marker)
+		var num uint64
+		if fence != noFence && contHeader+int(fence) < lead {
+			if e, _, ok := d.cd.number(buf[contHeader+int(fence) : lead]); ok {
+				num = e // 0 for a tombstone: unknown
+			}
+		}
+		d.chain = append(d.chain, next)
+		d.fences = append(d.fences, fence)
+		d.firsts = append(d.firsts, num)
+		d.next = binary.LittleEndian.Uint64(buf[8:])
+	}
+	return nil
+}
+
+// block returns block i whole, reading it on first use.
+func (d *dropReader) block(i int) ([]byte, error) {
+	if b, ok := d.blocks[i]; ok {
+		return b, nil
+	}
+	if err := d.walk(i); err != nil {
+		return nil, err
+	}
+	if i >= len(d.chain) {
+		return nil, errTorn
+	}
+	b := make([]byte, d.st.bs)
+	if err := d.st.get(b, d.chain[i], 0); err != nil {
+		return nil, err
+	}
+	d.blocks[i] = b
+	return b, nil
+}
+
+// bytesAt returns up to k image bytes from offset off on, fewer at the
+// end of the image.
+func (d *dropReader) bytesAt(off, k int) ([]byte, error) {
+	k = min(k, d.length-off)
+	out := make([]byte, 0, k)
+	for len(out) < k {
+		i, at := d.blockOf(off + len(out))
+		b, err := d.block(i)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, b[at:min(len(b), at+k-len(out))]...)
+	}
+	return out, nil
+}
+
+// patch adds the patches that write b at image offset off.
+func (d *dropReader) patch(p *dropPlan, off int, b []byte) {
+	for len(b) > 0 {
+		i, at := d.blockOf(off)
+		k := min(len(b), d.st.bs-at)
+		p.patches = append(p.patches, blockPatch{ptr: d.chain[i], off: at, b: b[:k]})
+		off, b = off+k, b[k:]
+	}
+}
+
+// newDropPlan starts the plan of drops from vertex n, whose image of the
+// given length spans more than minFenced blocks. It reads without a
+// lock: the caller checks the lock word afterwards. ok is false if the
+// labels, properties, degrees and count do not all fit in the primary
+// block.
+func (st *store) newDropPlan(n uint64, length int) (p *dropPlan, ok bool, err error) {
+	prim := make([]byte, st.bs)
+	if err := st.get(prim, n, 0); err != nil {
+		return nil, false, err
+	}
+	if binary.LittleEndian.Uint64(prim) != markerPrimary|uint64(vertexKind) ||
+		int(binary.LittleEndian.Uint64(prim[24:])) != length {
+		return nil, false, errTorn
+	}
+	d := &dropReader{st: st, n: n, cd: st.codec(n), length: length, first: st.bs - primaryHeader,
+		chain: []uint64{n}, next: binary.LittleEndian.Uint64(prim[8:]),
+		fences: []uint16{0}, firsts: []uint64{0}, blocks: map[int][]byte{0: prim}}
+	img0 := prim[primaryHeader:]
+	end, _, _, err := headEnd(img0)
+	if err != nil {
+		return nil, false, nil // the head goes on past the primary block
+	}
+	at := end
+	for range 3 { // the degrees
+		_, k := binary.Uvarint(img0[at:])
+		if k <= 0 {
+			return nil, false, nil
+		}
+		at += k
+	}
+	count, k := binary.Uvarint(img0[at:])
+	if k <= 0 {
+		return nil, false, nil
+	}
+	return &dropPlan{d: d, counts: end, oldCounts: img0[end : at+k], count: count}, true, nil
+}
+
+// drop adds to p the tombstone of the reference to edge e.
+func (p *dropPlan) drop(e uint64) error {
+	d := p.d
+	// Start at the last block whose first entry is known to be at most e;
+	// blocks are walked only as far as they start below it.
+	start := 0
+	for i := 1; ; i++ {
+		if err := d.walk(i); err != nil {
+			return err
+		}
+		if i >= len(d.chain) {
+			break
+		}
+		if f := d.firsts[i]; f != 0 {
+			if f > e {
+				break
+			}
+			start = i
+		}
+	}
+	pos := p.counts + len(p.oldCounts)
+	if start > 0 {
+		pos = d.startOf(start) + int(d.fences[start])
+	}
+	for pos < d.length {
+		b, err := d.bytesAt(pos, 32)
+		if err != nil {
+			return err
+		}
+		num, size, ok := d.cd.number(b)
+		if !ok || size <= 0 || num > e {
+			break
+		}
+		if num == e && b[0] != rfDead {
+			dead := slices.Clone(b[:size])
+			kill(dead)
+			d.patch(p, pos, dead)
+			return nil
+		}
+		pos += size
+	}
+	return errTorn // or a concurrent change: no reference to e
+}
+
+// finish completes p for the commit of the drops, whose vertex the caller
+// holds the write lock of and has validated: the degrees and count
+// deg and count go in place of the committed ones. ok is false if they do
+// not take as many bytes, or explicit indexes need whole records: the
+// caller then writes the vertex whole.
+func (st *store) finish(p *dropPlan, deg [3]uint64, count uint64) (ok bool, err error) {
+	if st.hasIndexes() {
+		return false, nil
+	}
+	counts := make([]byte, 0, len(p.oldCounts))
+	for _, x := range deg {
+		counts = binary.AppendUvarint(counts, x)
+	}
+	counts = binary.AppendUvarint(counts, count)
+	if len(counts) != len(p.oldCounts) || count == 0 {
+		return false, nil
+	}
+	p.d.patch(p, p.counts, counts)
+	return true, nil
+}
+
+// wantAfterDrops returns the image of vertex n once the references to
+// drops are removed by the record code, for the check of writeDrops.
+func (st *store) wantAfterDrops(n uint64, drops []uint64) ([]byte, error) {
+	r, _, err := st.loadImage(vertexKind, n, false, false)
+	if err != nil || r == nil {
+		return nil, fmt.Errorf("gdirma: vertex %v unreadable for the check of its drops: %v", bgdl.DPtr(n), err)
+	}
+	for _, e := range drops {
+		if !r.delRef(e) {
+			return nil, fmt.Errorf("gdirma: vertex %v: the record code finds no edge %d to drop", bgdl.DPtr(n), e)
+		}
+	}
+	p := encodeParts(vertexKind, r, st.codec(n), nil)
+	return append(slices.Clone(p.head), p.tail...), nil
+}
+
+// writeDrops writes plan, finished, to vertex n with version, under its
+// write lock.
+func (st *store) writeDrops(plan *dropPlan, n uint64, version uint64) error {
+	for _, p := range plan.patches {
+		if err := st.data.Put(p.b, bgdl.DPtr(p.ptr).Rank(), bgdl.DPtr(p.ptr).Offset()+p.off); err != nil {
+			return internal(err)
+		}
+	}
+	if err := st.data.FlushAll(); err != nil {
+		return internal(err)
+	}
+	p := bgdl.DPtr(n)
+	if err := st.data.AtomicPut(p.Rank(), p.Offset()+16, version); err != nil {
+		return internal(err)
+	}
+	if err := st.data.Flush(p.Rank()); err != nil {
+		return internal(err)
+	}
+	if invariants.Enabled {
+		got, ok, err := st.readImage(n, false, false)
+		if err != nil || !ok || !bytes.Equal(got.bytes, plan.want) {
+			panic(fmt.Sprintf("gdirma: vertex %v after its drops were written in place: %v %v, image differs from the record code's", p, ok, err))
+		}
+	}
+	return nil
+}
+
+// long reports whether vertex n seems to have an image of more than
+// minFenced blocks, by a glance at the length word of its primary block
+// without a lock: a guess, which the caller's read checks.
+func (st *store) long(n uint64) bool {
+	if !st.valid(n) {
+		return false
+	}
+	p := bgdl.DPtr(n)
+	length, err := st.data.AtomicGet(p.Rank(), p.Offset()+24)
+	return err == nil && length < uint64(st.pool.Blocks()*st.bs) && st.blocksFor(int(length)) > minFenced
+}
+
+// hasIndexes reports whether the database has explicit indexes.
+func (st *store) hasIndexes() bool {
+	st.idx.mu.RLock()
+	defer st.idx.mu.RUnlock()
+	return len(st.idx.defs) != 0
+}
