@@ -471,8 +471,18 @@ func (r *record) hasLabel(l uint32) bool {
 
 // values returns the values of the properties of type p.
 func (r *record) values(p uint32) []gdi.Value {
-	var vs []gdi.Value
-	for _, pr := range r.props() {
+	props := r.props()
+	n := 0
+	for _, pr := range props {
+		if pr.ptype == p {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	vs := make([]gdi.Value, 0, n) // the exact size: no slice grown
+	for _, pr := range props {
 		if pr.ptype == p {
 			vs = append(vs, pr.value)
 		}
