@@ -333,6 +333,9 @@ func sparseDrops(c rma.Comm, db gdi.Database) error {
 	if err := m.check(db, "adding the leaves"); err != nil {
 		return err
 	}
+	if err := c.Barrier(); err != nil { // before rank 0 deletes any
+		return err
+	}
 
 	// Rank 0 alone: a delete at a time, and the special cases.
 	const special = 12
