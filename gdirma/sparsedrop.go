@@ -296,10 +296,8 @@ func (st *store) wantAfterDrops(n uint64, drops []uint64) ([]byte, error) {
 	if err != nil || r == nil {
 		return nil, fmt.Errorf("gdirma: vertex %v unreadable for the check of its drops: %v", bgdl.DPtr(n), err)
 	}
-	for _, e := range drops {
-		if !r.delRef(e) {
-			return nil, fmt.Errorf("gdirma: vertex %v: the record code finds no edge %d to drop", bgdl.DPtr(n), e)
-		}
+	if e, ok := r.delRefs(drops); !ok {
+		return nil, fmt.Errorf("gdirma: vertex %v: the record code finds no edge %d to drop", bgdl.DPtr(n), e)
 	}
 	p := encodeParts(vertexKind, r, st.codec(n), nil)
 	return append(slices.Clone(p.head), p.tail...), nil
@@ -342,6 +340,17 @@ func (st *store) long(n uint64) bool {
 	p := bgdl.DPtr(n)
 	length, err := st.data.AtomicGet(p.Rank(), p.Offset()+24)
 	return err == nil && length < uint64(st.pool.Blocks()*st.bs) && st.blocksFor(int(length)) > minFenced
+}
+
+// delRefs removes the references to edges drops from r (delRef), or
+// stops at the first it lacks, which it returns.
+func (r *record) delRefs(drops []uint64) (missing uint64, ok bool) {
+	for _, e := range drops {
+		if !r.delRef(e) {
+			return e, false
+		}
+	}
+	return 0, true
 }
 
 // hasIndexes reports whether the database has explicit indexes.

@@ -482,10 +482,8 @@ func (tx *Transaction) full(n uint64, r *record) error {
 func (tx *Transaction) applyDrops(n uint64, o *txObj) error {
 	drops := o.drops
 	o.drops, o.plan = nil, nil
-	for _, e := range drops {
-		if !o.rec.delRef(e) {
-			return tx.fail("edge %d vanished from vertex %d: a concurrent transaction changed it", e, n)
-		}
+	if e, ok := o.rec.delRefs(drops); !ok {
+		return tx.fail("edge %d vanished from vertex %d: a concurrent transaction changed it", e, n)
 	}
 	return nil
 }
@@ -723,10 +721,8 @@ func (tx *Transaction) commit() error {
 					return gdi.Errorf(gdi.ErrTransactionCommitFail, "%v %v vanished: %v", it.k, bgdl.DPtr(it.n), err)
 				}
 				o.rec.takeRefs(old)
-				for _, e := range o.drops {
-					if !o.rec.delRef(e) {
-						return gdi.Errorf(gdi.ErrTransactionCommitFail, "edge %d vanished from vertex %v", e, bgdl.DPtr(it.n))
-					}
+				if e, ok := o.rec.delRefs(o.drops); !ok {
+					return gdi.Errorf(gdi.ErrTransactionCommitFail, "edge %d vanished from vertex %v", e, bgdl.DPtr(it.n))
 				}
 				c.old, c.chain, c.new = old, chain, o.rec
 				changes = append(changes, c)
