@@ -77,7 +77,6 @@ type blockPatch struct {
 // dropReader reads the image of a vertex by pieces.
 type dropReader struct {
 	st     *store
-	n      uint64
 	cd     refCodec
 	length int
 	first  int      // image bytes in the primary block
@@ -86,6 +85,7 @@ type dropReader struct {
 	fences []uint16
 	firsts []uint64 // number of the first entry of each block, 0 if unknown
 	blocks map[int][]byte
+	lead   [dropLead]byte // what walk reads of a block
 }
 
 // errTorn reports bytes that make no sense: read while a writer changed
@@ -113,7 +113,7 @@ func (d *dropReader) startOf(i int) int {
 // walk reads the start of continuation blocks until block i is known, or
 // the chain ends.
 func (d *dropReader) walk(i int) error {
-	var buf [dropLead]byte
+	buf := &d.lead
 	lead := min(dropLead, d.st.bs)
 	for len(d.chain) <= i && d.next != 0 {
 		next := d.next
@@ -162,9 +162,18 @@ func (d *dropReader) block(i int) ([]byte, error) {
 }
 
 // bytesAt returns up to k image bytes from offset off on, fewer at the
-// end of the image.
+// end of the image. They may be the reader's own: callers do not change
+// them.
 func (d *dropReader) bytesAt(off, k int) ([]byte, error) {
 	k = min(k, d.length-off)
+	if i, at := d.blockOf(off); at+k <= d.st.bs {
+		// Within one block, most often: its bytes, not a copy.
+		b, err := d.block(i)
+		if err != nil {
+			return nil, err
+		}
+		return b[at : at+k], nil
+	}
 	out := make([]byte, 0, k)
 	for len(out) < k {
 		i, at := d.blockOf(off + len(out))
@@ -201,7 +210,7 @@ func (st *store) newDropPlan(n uint64, length int) (p *dropPlan, ok bool, err er
 		int(binary.LittleEndian.Uint64(prim[24:])) != length {
 		return nil, false, errTorn
 	}
-	d := &dropReader{st: st, n: n, cd: st.codec(n), length: length, first: st.bs - primaryHeader,
+	d := &dropReader{st: st, cd: st.codec(n), length: length, first: st.bs - primaryHeader,
 		chain: []uint64{n}, next: binary.LittleEndian.Uint64(prim[8:]),
 		fences: []uint16{0}, firsts: []uint64{0}, blocks: map[int][]byte{0: prim}}
 	img0 := prim[primaryHeader:]
