@@ -59,7 +59,8 @@ const dropLead = 64
 // are, found at drop time: the walk of its chain so far, where its degrees
 // and count are, and the tombstones to write.
 type dropPlan struct {
-	d         *dropReader
+	d         *dropReader // &reader
+	reader    dropReader
 	counts    int    // image offset of the degrees and count
 	oldCounts []byte // as committed
 	count     uint64 // the committed count of references
@@ -79,13 +80,23 @@ type dropReader struct {
 	st     *store
 	cd     refCodec
 	length int
-	first  int      // image bytes in the primary block
+	first  int // image bytes in the primary block
+	// chain, fences and firsts have room for every block of the image
+	// from the start, so that walking a hub appends without growing.
 	chain  []uint64 // blocks walked so far, primary first
 	next   uint64   // the block after the last in chain, 0 at the end
 	fences []uint16
 	firsts []uint64 // number of the first entry of each block, 0 if unknown
-	blocks map[int][]byte
+	// blocks are the blocks read whole, by index in chain: a few per
+	// vertex, so a list beats a map.
+	blocks []readBlock
 	lead   [dropLead]byte // what walk reads of a block
+}
+
+// readBlock is block i of a chain, read whole.
+type readBlock struct {
+	i int
+	b []byte
 }
 
 // errTorn reports bytes that make no sense: read while a writer changed
@@ -144,8 +155,10 @@ func (d *dropReader) walk(i int) error {
 
 // block returns block i whole, reading it on first use.
 func (d *dropReader) block(i int) ([]byte, error) {
-	if b, ok := d.blocks[i]; ok {
-		return b, nil
+	for _, rb := range d.blocks {
+		if rb.i == i {
+			return rb.b, nil
+		}
 	}
 	if err := d.walk(i); err != nil {
 		return nil, err
@@ -157,7 +170,7 @@ func (d *dropReader) block(i int) ([]byte, error) {
 	if err := d.st.get(b, d.chain[i], 0); err != nil {
 		return nil, err
 	}
-	d.blocks[i] = b
+	d.blocks = append(d.blocks, readBlock{i, b})
 	return b, nil
 }
 
@@ -210,9 +223,13 @@ func (st *store) newDropPlan(n uint64, length int) (p *dropPlan, ok bool, err er
 		int(binary.LittleEndian.Uint64(prim[24:])) != length {
 		return nil, false, errTorn
 	}
-	d := &dropReader{st: st, cd: st.codec(n), length: length, first: st.bs - primaryHeader,
-		chain: []uint64{n}, next: binary.LittleEndian.Uint64(prim[8:]),
-		fences: []uint16{0}, firsts: []uint64{0}, blocks: map[int][]byte{0: prim}}
+	nb := st.blocksFor(length)
+	p = &dropPlan{}
+	p.d = &p.reader
+	*p.d = dropReader{st: st, cd: st.codec(n), length: length, first: st.bs - primaryHeader,
+		chain: append(make([]uint64, 0, nb), n), next: binary.LittleEndian.Uint64(prim[8:]),
+		fences: append(make([]uint16, 0, nb), 0), firsts: append(make([]uint64, 0, nb), 0),
+		blocks: append(make([]readBlock, 0, 4), readBlock{0, prim})}
 	img0 := prim[primaryHeader:]
 	end, _, _, err := headEnd(img0)
 	if err != nil {
@@ -230,7 +247,8 @@ func (st *store) newDropPlan(n uint64, length int) (p *dropPlan, ok bool, err er
 	if k <= 0 {
 		return nil, false, nil
 	}
-	return &dropPlan{d: d, counts: end, oldCounts: img0[end : at+k], count: count}, true, nil
+	p.counts, p.oldCounts, p.count = end, img0[end:at+k], count
+	return p, true, nil
 }
 
 // drop adds to p the tombstone of the reference to edge e.
