@@ -113,6 +113,9 @@ type longRefs struct {
 	// shares: what a commit needs to see that copy's references as they
 	// were (change.oldRefs).
 	undo []deadPatch
+	// undoBuf is room for the first patch: most transactions drop one
+	// reference from each neighbour of a vertex they free.
+	undoBuf [1]deadPatch
 }
 
 // fences returns the fences of the image r was read from, if kept.
@@ -335,6 +338,7 @@ func (r *record) delRef(n uint64) bool {
 		case ownOrig:
 			if r.long == nil {
 				r.long = new(longRefs)
+				r.long.undo = r.long.undoBuf[:0]
 			}
 			r.long.undo = append(r.long.undo, newDeadPatch(off, r.raw[off:off+size]))
 		}
