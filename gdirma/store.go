@@ -1016,8 +1016,13 @@ func (st *store) apply(changes []change) (freed []uint64, err error) {
 	if len(changes) > len(pbuf) {
 		plans = make([]plan, len(changes))
 	}
-	// The heads of the images of the first few go into block buffers.
-	var heads [len(pbuf)]*[]byte
+	// The heads of the images go into block buffers: freeing a vertex
+	// changes each of its neighbours.
+	var hbuf [len(pbuf)]*[]byte
+	heads := hbuf[:min(len(changes), len(hbuf))]
+	if len(changes) > len(hbuf) {
+		heads = make([]*[]byte, len(changes))
+	}
 	defer func() {
 		for _, bp := range heads {
 			if bp != nil {
@@ -1054,12 +1059,8 @@ func (st *store) apply(changes []change) (freed []uint64, err error) {
 			freed = append(freed, chain...)
 			continue
 		}
-		var buf []byte
-		if i < len(heads) {
-			heads[i] = st.blockBuf()
-			buf = *heads[i]
-		}
-		b := encodeParts(c.k, c.new, st.codec(c.n), buf)
+		heads[i] = st.blockBuf()
+		b := encodeParts(c.k, c.new, st.codec(c.n), *heads[i])
 		need := st.blocksFor(b.len())
 		for len(chain) < need {
 			nb, err := st.acquire(bgdl.DPtr(c.n).Rank())
