@@ -651,7 +651,10 @@ func (tx *Transaction) commit() error {
 	slices.SortFunc(writes, func(a, b item) int { return cmp.Compare(a.n, b.n) })
 	cs := commitScratches.Get().(*commitScratch)
 	defer func() {
-		*cs = commitScratch{} // keeps nothing of the database alive
+		// Keeps nothing of the database alive, but the room of the
+		// lock set, which a commit that frees a vertex fills.
+		cs.st = store{}
+		cs.locks.Forget()
 		commitScratches.Put(cs)
 	}()
 	ls, st := &cs.locks, &cs.st

@@ -151,6 +151,7 @@ type LockSet struct {
 	held  []held
 	index map[uint64]int // position in held, once len(held) > fewLocks
 	buf   [4]held        // room for the first locks, saving allocations
+	spare map[uint64]int // an index emptied by Reset, for the next use
 }
 
 type held struct {
@@ -169,10 +170,42 @@ func NewLockSet(w rma.Window) *LockSet {
 }
 
 // Reset empties s, which must hold no locks, for locks on words of w: a
-// set can be reused without allocating a new one.
+// set can be reused without allocating a new one. It keeps the room of
+// a set that grew (up to maxKept locks), so that a set reused for
+// commits of many objects (the neighbours of a freed vertex) stops
+// allocating.
 func (s *LockSet) Reset(w rma.Window) {
-	*s = LockSet{w: w}
-	s.held = s.buf[:0]
+	s.retire()
+	held := s.held[:0]
+	if cap(held) > maxKept || cap(held) <= len(s.buf) {
+		held = nil
+	}
+	*s = LockSet{w: w, spare: s.spare}
+	s.held = held
+	if held == nil {
+		s.held = s.buf[:0]
+	}
+}
+
+// Forget drops the window of s, which must hold no locks, and keeps its
+// room for the next Reset: a set kept in a pool then keeps nothing of
+// its database alive (the room holds numbers only).
+func (s *LockSet) Forget() { s.w = nil }
+
+// maxKept bounds the room Reset keeps.
+const maxKept = 1024
+
+// retire empties the index, if any, and keeps it as the spare unless it
+// grew past maxKept.
+func (s *LockSet) retire() {
+	if s.index == nil {
+		return
+	}
+	if len(s.index) <= maxKept {
+		clear(s.index)
+		s.spare = s.index
+	}
+	s.index = nil
 }
 
 // find returns the position of id in s.held, or -1.
@@ -197,7 +230,11 @@ func (s *LockSet) add(h held) {
 	case s.index != nil:
 		s.index[h.id] = len(s.held) - 1
 	case len(s.held) > fewLocks:
-		s.index = make(map[uint64]int, 2*len(s.held))
+		s.index = s.spare
+		if s.index == nil {
+			s.index = make(map[uint64]int, 2*len(s.held))
+		}
+		s.spare = nil
 		for i, x := range s.held {
 			s.index[x.id] = i
 		}
@@ -255,6 +292,7 @@ func (s *LockSet) ReleaseAll() error {
 			first = err
 		}
 	}
-	s.held, s.index = s.held[:0], nil
+	s.retire()
+	s.held = s.held[:0]
 	return first
 }

@@ -310,6 +310,57 @@ func TestLockSetMany(t *testing.T) {
 	}
 }
 
+// TestLockSetReuse: a set reset after holding many locks keeps its room,
+// so a second commit of as many objects takes its locks without
+// allocating, and remembers nothing of the first: a lock released is
+// not held, even by the index the set had built.
+func TestLockSetReuse(t *testing.T) {
+	const words, many = 80, 40
+	err := local.Run(1, func(c rma.Comm) error {
+		w, err := c.NewWindow(8 * words)
+		if err != nil {
+			return err
+		}
+		defer w.Free()
+		s := txn.NewLockSet(w)
+		cycle := func(from int) error {
+			s.Reset(w)
+			for id := from; id < from+many; id++ {
+				if err := s.Lock(uint64(id), txn.Addr{Rank: 0, Off: 8 * id}, txn.Write); err != nil {
+					return fmt.Errorf("lock %d: %v", id, err)
+				}
+			}
+			for id := range words {
+				if want := id >= from && id < from+many; s.Holds(uint64(id)) != want {
+					return fmt.Errorf("after locking %d..%d: holds %d is %v", from, from+many-1, id, !want)
+				}
+			}
+			if err := s.ReleaseAll(); err != nil {
+				return err
+			}
+			s.Forget()
+			return nil
+		}
+		for _, from := range []int{0, 40, 20, 0} {
+			if err := cycle(from); err != nil {
+				return err
+			}
+		}
+		var cerr error
+		if n := testing.AllocsPerRun(20, func() {
+			if err := cycle(10); err != nil && cerr == nil {
+				cerr = err
+			}
+		}); n != 0 {
+			return fmt.Errorf("a reused set allocates %v times per commit of %d locks", n, many)
+		}
+		return cerr
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestOptimisticRead: ReadValid holds while no writer takes the word, not
 // once one has (even after it left, and even when the count of write
 // locks wraps), and ReadBegin gives up on a word a writer keeps.
