@@ -45,3 +45,12 @@ func SetDropHook(f func(inPlace bool)) (restore func()) {
 	testHookDrops = f
 	return func() { testHookDrops = old }
 }
+
+// SetRereadHook makes f see every plan of sparse drops that reads the
+// rest of a primary block for the count, until the returned function is
+// called.
+func SetRereadHook(f func()) (restore func()) {
+	old := testHookReread
+	testHookReread = f
+	return func() { testHookReread = old }
+}

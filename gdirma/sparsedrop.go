@@ -20,6 +20,8 @@ import (
 // reference in the blocks instead, by the fences of the continuation
 // blocks (fences.go), without a lock, as it reads anything else:
 //
+//   - it starts from the part of the primary block it read already, which
+//     holds the degrees and most often the count;
 //   - it walks the chain reading only the first cache line of each block:
 //     its marker, with the fence, the next block, and the number of the
 //     first entry that starts there;
@@ -49,6 +51,10 @@ import (
 // testHookDrops, if set, is called by every commit of sparse drops with
 // whether they were written in place.
 var testHookDrops func(inPlace bool)
+
+// testHookReread, if set, is called when a plan reads the rest of the
+// primary block because the count lies past the part read.
+var testHookReread func()
 
 // dropLead is how much of a continuation block the walk reads: its
 // header and, at the fences most blocks have, the number of the first
@@ -81,6 +87,9 @@ type dropReader struct {
 	cd     refCodec
 	length int
 	first  int // image bytes in the primary block
+	// prefix is what the transaction read of the image, from the start
+	// of the primary block: bytes within it are not read again.
+	prefix []byte
 	// chain, fences and firsts have room for every block of the image
 	// from the start, so that walking a hub appends without growing.
 	chain  []uint64 // blocks walked so far, primary first
@@ -179,6 +188,9 @@ func (d *dropReader) block(i int) ([]byte, error) {
 // them.
 func (d *dropReader) bytesAt(off, k int) ([]byte, error) {
 	k = min(k, d.length-off)
+	if off+k <= len(d.prefix) {
+		return d.prefix[off : off+k], nil
+	}
 	if i, at := d.blockOf(off); at+k <= d.st.bs {
 		// Within one block, most often: its bytes, not a copy.
 		b, err := d.block(i)
@@ -209,46 +221,64 @@ func (d *dropReader) patch(p *dropPlan, off int, b []byte) {
 	}
 }
 
-// newDropPlan starts the plan of drops from vertex n, whose image of the
-// given length spans more than minFenced blocks. It reads without a
-// lock: the caller checks the lock word afterwards. ok is false if the
-// labels, properties, degrees and count do not all fit in the primary
-// block.
-func (st *store) newDropPlan(n uint64, length int) (p *dropPlan, ok bool, err error) {
-	prim := make([]byte, st.bs)
-	if err := st.get(prim, n, 0); err != nil {
-		return nil, false, err
-	}
-	if binary.LittleEndian.Uint64(prim) != markerPrimary|uint64(vertexKind) ||
-		int(binary.LittleEndian.Uint64(prim[24:])) != length {
-		return nil, false, errTorn
-	}
-	nb := st.blocksFor(length)
+// newDropPlan starts the plan of drops from vertex n, read in part as h
+// says, whose image spans more than minFenced blocks. What it reads
+// later, it reads without a lock: the caller checks the lock word of h
+// afterwards. ok is false if the labels, properties, degrees and count do
+// not all fit in the part read.
+func (st *store) newDropPlan(n uint64, h *restHint) (p *dropPlan, ok bool, err error) {
+	nb := st.blocksFor(h.length)
 	p = &dropPlan{}
 	p.d = &p.reader
-	*p.d = dropReader{st: st, cd: st.codec(n), length: length, first: st.bs - primaryHeader,
-		chain: append(make([]uint64, 0, nb), n), next: binary.LittleEndian.Uint64(prim[8:]),
+	*p.d = dropReader{st: st, cd: st.codec(n), length: h.length, first: st.bs - primaryHeader,
+		prefix: h.prefix, chain: append(make([]uint64, 0, nb), n), next: h.next,
 		fences: append(make([]uint16, 0, nb), 0), firsts: append(make([]uint64, 0, nb), 0),
-		blocks: append(make([]readBlock, 0, 4), readBlock{0, prim})}
-	img0 := prim[primaryHeader:]
-	end, _, _, err := headEnd(img0)
-	if err != nil {
+		blocks: make([]readBlock, 0, 4)}
+	img0 := h.prefix
+	end, at, count, ok := countsAt(img0)
+	if !ok && len(img0) < min(h.length, st.bs-primaryHeader) {
+		// The count, or more, lies past the part read: read the rest
+		// of the primary block.
+		if testHookReread != nil {
+			testHookReread()
+		}
+		prim, err := p.d.block(0)
+		if err != nil {
+			return nil, false, err
+		}
+		if binary.LittleEndian.Uint64(prim) != markerPrimary|uint64(vertexKind) ||
+			int(binary.LittleEndian.Uint64(prim[24:])) != h.length {
+			return nil, false, errTorn
+		}
+		img0 = prim[primaryHeader:]
+		end, at, count, ok = countsAt(img0)
+	}
+	if !ok {
 		return nil, false, nil // the head goes on past the primary block
 	}
-	at := end
-	for range 3 { // the degrees
-		_, k := binary.Uvarint(img0[at:])
+	p.counts, p.oldCounts, p.count = end, img0[end:at], count
+	return p, true, nil
+}
+
+// countsAt finds the degrees and count after the head at the start of
+// img: they take img[end:at]. ok is false if img ends first.
+func countsAt(img []byte) (end, at int, count uint64, ok bool) {
+	end, _, _, err := headEnd(img)
+	if err != nil {
+		return 0, 0, 0, false
+	}
+	at = end
+	for i := range 4 { // the degrees, then the count
+		x, k := binary.Uvarint(img[at:]) // k <= 0 if it runs off img
 		if k <= 0 {
-			return nil, false, nil
+			return 0, 0, 0, false
 		}
 		at += k
+		if i == 3 {
+			count = x
+		}
 	}
-	count, k := binary.Uvarint(img0[at:])
-	if k <= 0 {
-		return nil, false, nil
-	}
-	p.counts, p.oldCounts, p.count = end, img0[end:at+k], count
-	return p, true, nil
+	return end, at, count, true
 }
 
 // drop adds to p the tombstone of the reference to edge e.

@@ -32,10 +32,18 @@ import (
 // drops cannot be written in place and are written whole instead: both
 // ways must have been taken.
 func TestSparseDrops(t *testing.T) {
+	// With blocks above 256 bytes a transaction reads only the start of
+	// a hub's primary block; pads of its property put the count of
+	// references just past that start for some of the sizes, so that
+	// the plan must read the rest of the block.
+	cases := []struct {
+		bs   int
+		pads []int
+	}{{64, []int{0}}, {256, []int{0}}, {512, []int{0, 80, 82, 84, 86, 88}}}
 	for _, ranks := range []int{1, 2} {
-		for _, bs := range []int{64, 256} {
-			t.Run(fmt.Sprintf("ranks=%d/block=%d", ranks, bs), func(t *testing.T) {
-				var inPlace, whole atomic.Int64
+		for _, cs := range cases {
+			t.Run(fmt.Sprintf("ranks=%d/block=%d", ranks, cs.bs), func(t *testing.T) {
+				var inPlace, whole, reread atomic.Int64
 				defer gdirma.SetDropHook(func(ok bool) {
 					if ok {
 						inPlace.Add(1)
@@ -43,21 +51,27 @@ func TestSparseDrops(t *testing.T) {
 						whole.Add(1)
 					}
 				})()
-				err := local.Run(ranks, func(c rma.Comm) error {
-					db, err := gdirma.Driver{}.CreateDatabase(c, gdirma.Params{BlockSize: bs, MemoryPerRank: 4 << 20})
+				defer gdirma.SetRereadHook(func() { reread.Add(1) })()
+				for _, pad := range cs.pads {
+					err := local.Run(ranks, func(c rma.Comm) error {
+						db, err := gdirma.Driver{}.CreateDatabase(c, gdirma.Params{BlockSize: cs.bs, MemoryPerRank: 4 << 20})
+						if err != nil {
+							return err
+						}
+						if err := sparseDrops(c, db, pad); err != nil {
+							return errors.Join(fmt.Errorf("pad %d: %w", pad, err), db.Free())
+						}
+						return db.Free()
+					})
 					if err != nil {
-						return err
+						t.Fatal(err)
 					}
-					if err := sparseDrops(c, db); err != nil {
-						return errors.Join(err, db.Free())
-					}
-					return db.Free()
-				})
-				if err != nil {
-					t.Fatal(err)
 				}
 				if inPlace.Load() == 0 || whole.Load() == 0 {
 					t.Errorf("drops written in place %d times, whole %d times: want both", inPlace.Load(), whole.Load())
+				}
+				if len(cs.pads) > 1 && reread.Load() == 0 {
+					t.Errorf("no plan read the rest of a primary block for the count")
 				}
 			})
 		}
@@ -189,7 +203,9 @@ func (m *sparseModel) markGone(leaves ...sparseLeaf) {
 	}
 }
 
-func sparseDrops(c rma.Comm, db gdi.Database) error {
+// sparseDrops runs the steps of TestSparseDrops; the hub has a string
+// property of pad bytes if pad > 0.
+func sparseDrops(c rma.Comm, db gdi.Database, pad int) error {
 	el, err := db.CreateLabel("E")
 	if err != nil {
 		return err
@@ -206,11 +222,18 @@ func sparseDrops(c rma.Comm, db gdi.Database) error {
 	if err != nil {
 		return err
 	}
+	pt, err := db.CreatePropertyType(gdi.PropertyTypeInfo{Name: "pad", Entity: gdi.SingleEntity, Datatype: gdi.Char, Size: gdi.MaxSize, Count: 256})
+	if err != nil {
+		return err
+	}
 	if c.Rank() == 0 {
 		if err := gdirma.InTx(db, func(tx gdi.Transaction) error {
 			h, err := tx.CreateVertex([]byte("hub"))
 			if err == nil {
 				err = h.AddLabel(hl)
+			}
+			if err == nil && pad > 0 {
+				err = h.AddProperty(pt, gdi.Chars(strings.Repeat("p", pad)))
 			}
 			return err
 		}); err != nil {

@@ -148,7 +148,7 @@ func (tx *Transaction) dropSparse(w, e uint64, x *edgeRef) (ok bool, err error) 
 	st := tx.db.st
 	p, ok := o.plan, true
 	if p == nil {
-		p, ok, err = st.newDropPlan(w, o.rest.length)
+		p, ok, err = st.newDropPlan(w, &o.rest)
 	}
 	if err == nil && ok {
 		err = p.drop(e)
