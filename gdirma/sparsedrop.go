@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/internal/invariants"
@@ -99,6 +100,7 @@ type dropReader struct {
 	// blocks are the blocks read whole, by index in chain: a few per
 	// vertex, so a list beats a map.
 	blocks []readBlock
+	spare  [][]byte       // block buffers of an earlier plan, for reuse
 	lead   [dropLead]byte // what walk reads of a block
 }
 
@@ -175,7 +177,12 @@ func (d *dropReader) block(i int) ([]byte, error) {
 	if i >= len(d.chain) {
 		return nil, errTorn
 	}
-	b := make([]byte, d.st.bs)
+	var b []byte
+	if k := len(d.spare) - 1; k >= 0 && len(d.spare[k]) == d.st.bs {
+		b, d.spare = d.spare[k], d.spare[:k]
+	} else {
+		b = make([]byte, d.st.bs)
+	}
 	if err := d.st.get(b, d.chain[i], 0); err != nil {
 		return nil, err
 	}
@@ -227,13 +234,17 @@ func (d *dropReader) patch(p *dropPlan, off int, b []byte) {
 // afterwards. ok is false if the labels, properties, degrees and count do
 // not all fit in the part read.
 func (st *store) newDropPlan(n uint64, h *restHint) (p *dropPlan, ok bool, err error) {
-	nb := st.blocksFor(h.length)
-	p = &dropPlan{}
-	p.d = &p.reader
-	*p.d = dropReader{st: st, cd: st.codec(n), length: h.length, first: st.bs - primaryHeader,
-		prefix: h.prefix, chain: append(make([]uint64, 0, nb), n), next: h.next,
-		fences: append(make([]uint16, 0, nb), 0), firsts: append(make([]uint64, 0, nb), 0),
-		blocks: make([]readBlock, 0, 4)}
+	plan := newPlan(st.blocksFor(h.length))
+	defer func() {
+		if !ok || err != nil {
+			plan.release()
+			p = nil
+		}
+	}()
+	p = plan
+	d := p.d
+	d.st, d.cd, d.length, d.first, d.prefix, d.next = st, st.codec(n), h.length, st.bs-primaryHeader, h.prefix, h.next
+	d.chain, d.fences, d.firsts = append(d.chain, n), append(d.fences, 0), append(d.firsts, 0)
 	img0 := h.prefix
 	end, at, count, ok := countsAt(img0)
 	if !ok && len(img0) < min(h.length, st.bs-primaryHeader) {
@@ -258,6 +269,46 @@ func (st *store) newDropPlan(n uint64, h *restHint) (p *dropPlan, ok bool, err e
 	}
 	p.counts, p.oldCounts, p.count = end, img0[end:at], count
 	return p, true, nil
+}
+
+// dropPlans holds the plans of ended transactions. A plan's lists have
+// room for the longest chain it walked and it keeps the blocks it read:
+// the next plan reuses them instead of allocating and clearing its own,
+// which for hubs of hundreds of blocks cost more than the walk.
+var dropPlans = sync.Pool{New: func() any { return new(dropPlan) }}
+
+// newPlan returns an empty plan for an image of nb blocks.
+func newPlan(nb int) *dropPlan {
+	p := dropPlans.Get().(*dropPlan)
+	r := &p.reader
+	chain, fences, firsts := r.chain[:0], r.fences[:0], r.firsts[:0]
+	if cap(chain) < nb {
+		chain, fences, firsts = make([]uint64, 0, nb), make([]uint16, 0, nb), make([]uint64, 0, nb)
+	}
+	blocks, spare, patches := r.blocks[:0], r.spare, p.patches[:0]
+	*p = dropPlan{patches: patches}
+	p.reader = dropReader{chain: chain, fences: fences, firsts: firsts, blocks: blocks, spare: spare}
+	p.d = &p.reader
+	return p
+}
+
+// maxSpare bounds the block buffers a plan keeps for the next.
+const maxSpare = 8
+
+// release gives p back to dropPlans, keeping its room but nothing of its
+// database or transaction. p must not be used after.
+func (p *dropPlan) release() {
+	r := &p.reader
+	for _, b := range r.blocks {
+		if len(r.spare) < maxSpare {
+			r.spare = append(r.spare, b.b)
+		}
+	}
+	clear(r.blocks)
+	clear(p.patches)
+	r.blocks, p.patches = r.blocks[:0], p.patches[:0]
+	r.st, r.prefix, p.oldCounts, p.want = nil, nil, nil, nil
+	dropPlans.Put(p)
 }
 
 // countsAt finds the degrees and count after the head at the start of

@@ -35,11 +35,13 @@ func TestSparseDrops(t *testing.T) {
 	// With blocks above 256 bytes a transaction reads only the start of
 	// a hub's primary block; pads of its property put the count of
 	// references just past that start for some of the sizes, so that
-	// the plan must read the rest of the block.
+	// the plan must read the rest of the block; pads near 470 put the
+	// count past the primary block itself, where the plan gives up; and
+	// 600 puts the property past it, where no plan is made.
 	cases := []struct {
 		bs   int
 		pads []int
-	}{{64, []int{0}}, {256, []int{0}}, {512, []int{0, 80, 82, 84, 86, 88}}}
+	}{{64, []int{0}}, {256, []int{0}}, {512, []int{0, 80, 82, 84, 86, 88, 462, 464, 466, 468, 470, 472, 600}}}
 	for _, ranks := range []int{1, 2} {
 		for _, cs := range cases {
 			t.Run(fmt.Sprintf("ranks=%d/block=%d", ranks, cs.bs), func(t *testing.T) {
@@ -222,7 +224,7 @@ func sparseDrops(c rma.Comm, db gdi.Database, pad int) error {
 	if err != nil {
 		return err
 	}
-	pt, err := db.CreatePropertyType(gdi.PropertyTypeInfo{Name: "pad", Entity: gdi.SingleEntity, Datatype: gdi.Char, Size: gdi.MaxSize, Count: 256})
+	pt, err := db.CreatePropertyType(gdi.PropertyTypeInfo{Name: "pad", Entity: gdi.SingleEntity, Datatype: gdi.Char, Size: gdi.MaxSize, Count: 1024})
 	if err != nil {
 		return err
 	}

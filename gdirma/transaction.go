@@ -481,6 +481,9 @@ func (tx *Transaction) full(n uint64, r *record) error {
 // the transaction dropped while o was partial (sparsedrop.go).
 func (tx *Transaction) applyDrops(n uint64, o *txObj) error {
 	drops := o.drops
+	if o.plan != nil {
+		o.plan.release()
+	}
 	o.drops, o.plan = nil, nil
 	if e, ok := o.rec.delRefs(drops); !ok {
 		return tx.fail("edge %d vanished from vertex %d: a concurrent transaction changed it", e, n)
@@ -903,6 +906,10 @@ func (tx *Transaction) end() {
 		for _, o := range tx.objs[k].all() {
 			if o.created && !o.installed && o.ptr != 0 {
 				_ = tx.db.st.release(o.ptr)
+			}
+			if o.plan != nil {
+				o.plan.release()
+				o.plan = nil
 			}
 			if o.pooled {
 				tx.db.st.loaded.put(o)

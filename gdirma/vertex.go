@@ -149,6 +149,11 @@ func (tx *Transaction) dropSparse(w, e uint64, x *edgeRef) (ok bool, err error) 
 	p, ok := o.plan, true
 	if p == nil {
 		p, ok, err = st.newDropPlan(w, &o.rest)
+		defer func() {
+			if p != nil && o.plan != p { // not kept: its room goes back
+				p.release()
+			}
+		}()
 	}
 	if err == nil && ok {
 		err = p.drop(e)
