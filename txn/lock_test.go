@@ -254,13 +254,7 @@ func TestMutualExclusion(t *testing.T) {
 // once, in the strongest mode asked, and leave every word free at the end.
 func TestLockSetMany(t *testing.T) {
 	const words = 50
-	err := local.Run(1, func(c rma.Comm) error {
-		w, err := c.NewWindow(8 * words)
-		if err != nil {
-			return err
-		}
-		defer w.Free()
-		s := txn.NewLockSet(w)
+	withLockSet(t, words, func(w rma.Window, s *txn.LockSet) error {
 		for round := range 2 {
 			for i := range words {
 				id := uint64((i * 7) % words) // every word, out of order
@@ -305,6 +299,20 @@ func TestLockSetMany(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// withLockSet runs f on one local rank with a window of the given number
+// of lock words and an empty LockSet on it.
+func withLockSet(t *testing.T, words int, f func(w rma.Window, s *txn.LockSet) error) {
+	t.Helper()
+	err := local.Run(1, func(c rma.Comm) error {
+		w, err := c.NewWindow(8 * words)
+		if err != nil {
+			return err
+		}
+		defer w.Free()
+		return f(w, txn.NewLockSet(w))
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -316,13 +324,7 @@ func TestLockSetMany(t *testing.T) {
 // not held, even by the index the set had built.
 func TestLockSetReuse(t *testing.T) {
 	const words, many = 80, 40
-	err := local.Run(1, func(c rma.Comm) error {
-		w, err := c.NewWindow(8 * words)
-		if err != nil {
-			return err
-		}
-		defer w.Free()
-		s := txn.NewLockSet(w)
+	withLockSet(t, words, func(w rma.Window, s *txn.LockSet) error {
 		cycle := func(from int) error {
 			s.Reset(w)
 			for id := from; id < from+many; id++ {
@@ -356,9 +358,6 @@ func TestLockSetReuse(t *testing.T) {
 		}
 		return cerr
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 // TestOptimisticRead: ReadValid holds while no writer takes the word, not
