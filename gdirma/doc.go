@@ -45,7 +45,10 @@
 // properties and degrees fit there, reads the edge references only when it
 // needs them (Transaction.full), and then only the bytes it has not read
 // yet, if the holder's lock word says that no writer came in between
-// (restHint); a vertex needed whole from the start (an end of an edge
+// (restHint). If they go on past the primary block, it reads on block by
+// block until they end when the image is longer than minFenced blocks (a
+// hub with long properties), and whole otherwise (Transaction.spanning).
+// A vertex needed whole from the start (an end of an edge
 // being changed) is read whole at once (Transaction.getWhole). Images of 256 bytes or more are read into
 // buffers the transaction gives back when it ends (imagepool.go), and so
 // are the copies of what it read, with the committed record of a vertex

@@ -144,3 +144,146 @@ func TestSpanningHead(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestSpanningHeadLong: a long vertex (a hub) whose properties do not
+// fit in its primary block is read only as far as its head goes
+// (extendPrefix): reading its properties leaves the record partial with
+// a prefix over several blocks, and what is read later of it (its edges,
+// its degrees, a commit of a change) is the whole vertex as committed.
+// If a writer changes it between the two reads, the rest is not used.
+func TestSpanningHeadLong(t *testing.T) {
+	const edges = 40
+	err := local.Run(1, func(c rma.Comm) error {
+		d, err := Driver{}.CreateDatabase(c, Params{BlockSize: 64, MemoryPerRank: 1 << 20})
+		if err != nil {
+			return err
+		}
+		db := d.(*Database)
+		defer db.Free()
+		bio, err := db.CreatePropertyType(gdi.PropertyTypeInfo{Name: "bio", Entity: gdi.SingleEntity, Datatype: gdi.Char, Size: gdi.MaxSize, Count: 200})
+		if err != nil {
+			return err
+		}
+		long := func(c byte, k int) gdi.Value { return gdi.Chars(strings.Repeat(string(c), k)) }
+		var hub gdi.VertexUID
+		var leaves []gdi.VertexUID
+		if err := InTx(db, func(tx gdi.Transaction) error {
+			h, err := tx.CreateVertex(nil)
+			if err == nil {
+				err = h.AddProperty(bio, long('a', 150))
+			}
+			if err == nil {
+				hub, err = h.UID()
+			}
+			for i := 0; err == nil && i < edges; i++ {
+				var x gdi.VertexHolder
+				if x, err = tx.CreateVertex(nil); err == nil {
+					_, err = tx.CreateEdge(gdi.Directed, h, x)
+				}
+				var u gdi.VertexUID
+				if err == nil {
+					u, err = x.UID()
+				}
+				leaves = append(leaves, u)
+			}
+			return err
+		}); err != nil {
+			return err
+		}
+		n, err := db.st.number(uint64(hub), vertexKind)
+		if err != nil {
+			return err
+		}
+		state := func(tx gdi.Transaction) (string, int, uint64, error) {
+			h, err := tx.AssociateVertex(hub)
+			if err != nil {
+				return "", 0, 0, err
+			}
+			vs, err := h.Properties(bio)
+			if err != nil || len(vs) != 1 {
+				return "", 0, 0, fmt.Errorf("bio: %v %v", vs, err)
+			}
+			o := tx.(*Transaction).objs[vertexKind].get(n)
+			if o == nil || !o.rec.partial || len(o.rest.chain) < 2 || len(o.rest.fences) != len(o.rest.chain)-1 {
+				return "", 0, 0, fmt.Errorf("after reading the bio: %+v; want a partial record read over %d+ blocks", o != nil && o.rec.partial, 2)
+			}
+			es, err := h.Edges(gdi.EdgeAll, nil)
+			if err != nil {
+				return "", 0, 0, err
+			}
+			deg, err := h.Properties(gdi.PropertyTypeDegree)
+			if err != nil || len(deg) != 1 {
+				return "", 0, 0, fmt.Errorf("degree: %v %v", deg, err)
+			}
+			ds, err := deg[0].Uint64Slice()
+			if err != nil || len(ds) != 1 {
+				return "", 0, 0, fmt.Errorf("degree: %v %v", deg, err)
+			}
+			return vs[0].String(), len(es), ds[0], nil
+		}
+		check := func(step, wantBio string, wantEdges int) error {
+			return InTx(db, func(tx gdi.Transaction) error {
+				b, k, deg, err := state(tx)
+				if err != nil {
+					return fmt.Errorf("%s: %v", step, err)
+				}
+				if b != wantBio || k != wantEdges || deg != uint64(wantEdges) {
+					return fmt.Errorf("%s: bio of %d bytes, %d edges, degree %d; want %d bytes, %d edges", step, len(b), k, deg, len(wantBio), wantEdges)
+				}
+				return nil
+			})
+		}
+		if err := check("after the load", long('a', 150).String(), edges); err != nil {
+			return err
+		}
+		// A change of the head, of another length, from the partial copy.
+		if err := InTx(db, func(tx gdi.Transaction) error {
+			if _, _, _, err := state(tx); err != nil {
+				return err
+			}
+			h, err := tx.AssociateVertex(hub)
+			if err == nil {
+				err = h.UpdateProperty(bio, long('b', 170))
+			}
+			return err
+		}); err != nil {
+			return err
+		}
+		if err := check("after a change of the bio", long('b', 170).String(), edges); err != nil {
+			return err
+		}
+		// A writer between the prefix and the rest.
+		tx, err := db.StartTransaction()
+		if err != nil {
+			return err
+		}
+		defer tx.Abort()
+		h, err := tx.AssociateVertex(hub)
+		if err != nil {
+			return err
+		}
+		if _, err := h.Properties(bio); err != nil {
+			return err
+		}
+		if err := InTx(db, func(tx gdi.Transaction) error {
+			x, err := tx.AssociateVertex(hub)
+			if err != nil {
+				return err
+			}
+			y, err := tx.AssociateVertex(leaves[0])
+			if err == nil {
+				_, err = tx.CreateEdge(gdi.Directed, y, x)
+			}
+			return err
+		}); err != nil {
+			return err
+		}
+		if es, err := h.Edges(gdi.EdgeAll, nil); err == nil && len(es) == edges {
+			return fmt.Errorf("edges after a concurrent commit: the %d of before, without an error", len(es))
+		}
+		return check("after a concurrent edge", long('b', 170).String(), edges+1)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -245,6 +245,16 @@ func (st *store) newDropPlan(n uint64, h *restHint) (p *dropPlan, ok bool, err e
 	d := p.d
 	d.st, d.cd, d.length, d.first, d.prefix, d.next = st, st.codec(n), h.length, st.bs-primaryHeader, h.prefix, h.next
 	d.chain, d.fences, d.firsts = append(d.chain, n), append(d.fences, 0), append(d.firsts, 0)
+	if len(h.chain) > 1 { // the part read spans blocks: the walk starts after them
+		if len(h.fences) != len(h.chain)-1 {
+			return nil, false, nil
+		}
+		d.chain = append(d.chain, h.chain[1:]...)
+		d.fences = append(d.fences, h.fences...)
+		for range h.chain[1:] {
+			d.firsts = append(d.firsts, 0)
+		}
+	}
 	img0 := h.prefix
 	end, at, count, ok := countsAt(img0)
 	if !ok && len(img0) < min(h.length, st.bs-primaryHeader) {

@@ -407,13 +407,15 @@ func (st *store) copyImage(n uint64, prefix, chain bool, into *[]*[]byte, chainB
 }
 
 // readConts reads the continuation blocks of holder n, from img.next on,
-// into img.bytes[have:], have being the bytes of the primary block; with
+// into img.bytes[have:], have being the bytes of the blocks read before
+// (the primary block, and any whole continuation blocks after it); with
 // chain set it appends them to img.chain. It keeps the fences of a long
-// image.
+// image, appended to those img has.
 func (st *store) readConts(n uint64, img *image, have int, chain bool) error {
 	length, next := img.length, img.next
 	keepFences := st.blocksFor(length) > minFenced // see fences.go
-	for blocks := 1; have < length; blocks++ {
+	done := 1 + (have-min(length, st.bs-primaryHeader))/(st.bs-contHeader)
+	for blocks := done; have < length; blocks++ {
 		if next == 0 || !st.valid(next) || blocks > st.pool.Blocks()*st.size {
 			return gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v has a broken chain", bgdl.DPtr(n))
 		}
@@ -434,7 +436,7 @@ func (st *store) readConts(n uint64, img *image, have int, chain bool) error {
 			return gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: block %v is no continuation", bgdl.DPtr(n), bgdl.DPtr(next))
 		}
 		if keepFences {
-			if blocks == 1 {
+			if img.fences == nil {
 				img.fences = make([]uint16, 0, st.blocksFor(length)-1)
 			}
 			img.fences = append(img.fences, uint16(marker))
@@ -494,10 +496,15 @@ func (st *store) loadInto(r *record, k kind, n uint64, prefix, chain bool, into 
 type restHint struct {
 	prefix []byte // the image bytes read
 	length int    // of the whole image
-	next   uint64 // the first continuation block
+	next   uint64 // the first block not read
 	stamp  uint64 // the lock word the read was checked against
-	// spans is set if the labels and properties go on past the primary
-	// block: the record is then empty, and version is that of the image.
+	// chain and fences are set if the prefix goes on past the primary
+	// block (extendPrefix): the blocks it spans, primary first, and the
+	// fences of those after the primary, if the image keeps fences.
+	chain  []uint64
+	fences []uint16
+	// spans is set if the labels and properties go on past the part
+	// read: the record is then empty, and version is that of the image.
 	spans   bool
 	version uint64
 }
@@ -505,7 +512,9 @@ type restHint struct {
 // loadPrefix is loadInto of a prefix of vertex n that also returns, if r
 // is partial, how to read the rest (hint.prefix is nil if it cannot). If
 // the labels and properties of n go on past its primary block, it reads
-// no more: it returns the hint with spans set and r empty, for the caller
+// on until they end if the image is long (extendPrefix), so that a hub
+// with long properties is not read whole for them; otherwise, or if that
+// fails, it returns the hint with spans set and r empty, for the caller
 // to read the rest (loadRest) as a whole record.
 func (st *store) loadPrefix(r *record, n uint64, into *[]*[]byte, small []byte) (ok bool, single []byte, hint restHint, err error) {
 	img, ok, err := st.readImageTo(n, true, false, into, nil, small)
@@ -521,10 +530,83 @@ func (st *store) loadPrefix(r *record, n uint64, into *[]*[]byte, small []byte) 
 		return false, nil, hint, err
 	}
 	hint = restHint{prefix: img.bytes, length: img.length, next: img.next, stamp: img.stamp}
+	if !whole && st.blocksFor(img.length) > minFenced {
+		// A long image: read on for the head only. A short one is read
+		// whole at once (Transaction.spanning), which its commit needs.
+		ext, err := st.extendPrefix(n, &img, into)
+		if err != nil {
+			return false, nil, hint, err
+		}
+		if ext.prefix != nil {
+			img.bytes = ext.prefix
+			if whole, err = st.decodePart(r, n, &img); err != nil {
+				return false, nil, hint, err
+			}
+			if whole {
+				hint = ext
+			}
+		}
+	}
 	if !whole {
 		hint.spans, hint.version = true, img.version
 	}
 	return true, nil, hint, nil
+}
+
+// extendPrefix reads on from a prefix read img of vertex n that holds its
+// primary block whole but not all its labels, properties and degrees:
+// block by block, until they are whole or the image ends. It returns the
+// hint of the longer prefix, whose bytes are in a buffer from into, or a
+// zero hint if a writer came in meanwhile (the lock word is checked
+// again) or the blocks make no sense (the caller then reads the holder
+// whole, and finds out).
+func (st *store) extendPrefix(n uint64, img *image, into *[]*[]byte) (restHint, error) {
+	c := st.bs - contHeader
+	have := len(img.bytes)
+	if have != min(img.length, st.bs-primaryHeader) {
+		return restHint{}, nil // a prefix cut short, which prefixHolds would have read on
+	}
+	keepFences := st.blocksFor(img.length) > minFenced
+	h := restHint{length: img.length, next: img.next, stamp: img.stamp, chain: []uint64{n}}
+	buf := st.imageBuf(min(img.length, have+2*c), into) // room for most heads
+	copy(buf, img.bytes)
+	bp := st.blockBuf()
+	defer st.putBlockBuf(bp)
+	blk := *bp
+	for !prefixHolds(buf[:have]) && have < img.length {
+		next := h.next
+		if next == 0 || !st.valid(next) || len(h.chain) >= st.blocksFor(img.length) {
+			return restHint{}, nil
+		}
+		k := min(c, img.length-have)
+		if err := st.get(blk[:contHeader+k], next, 0); err != nil {
+			return restHint{}, err
+		}
+		marker := binary.LittleEndian.Uint64(blk)
+		if marker&^0xffff != markerCont {
+			return restHint{}, nil
+		}
+		if have+k > len(buf) {
+			grown := st.imageBuf(min(img.length, 2*len(buf)+k), into)
+			copy(grown, buf[:have])
+			buf = grown
+		}
+		copy(buf[have:], blk[contHeader:contHeader+k])
+		have += k
+		h.chain = append(h.chain, next)
+		if keepFences {
+			h.fences = append(h.fences, uint16(marker))
+		}
+		h.next = binary.LittleEndian.Uint64(blk[8:])
+	}
+	a := st.lockAddr(n)
+	if valid, err := txn.ReadValid(st.locks, a.Rank, a.Off, img.stamp); err != nil {
+		return restHint{}, internal(err)
+	} else if !valid {
+		return restHint{}, nil
+	}
+	h.prefix = buf[:have]
+	return h, nil
 }
 
 // loadRest is loadRefs of vertex n of the given version, read in part
@@ -538,10 +620,15 @@ func (st *store) loadRest(n, version uint64, h *restHint, pooled *[]*[]byte, r *
 	first := min(h.length, st.bs-primaryHeader)
 	if have < first {
 		err = st.get(img.bytes[have:first], n, primaryHeader+have)
+		have = first
 	}
 	img.chain = append(chainBuf[:0], n)
+	if len(h.chain) > 1 { // the prefix spans blocks (extendPrefix)
+		img.chain = append(chainBuf[:0], h.chain...)
+		img.fences = slices.Clone(h.fences)
+	}
 	if err == nil {
-		err = st.readConts(n, &img, first, true)
+		err = st.readConts(n, &img, have, true)
 	}
 	// As in readImageTo, a torn copy's errors do not count.
 	a := st.lockAddr(n)
