@@ -17,17 +17,7 @@ import (
 // again. If another transaction changed the vertex between the two reads,
 // the rest is not used: the vertex is read whole again, as changed.
 func TestSpanningHead(t *testing.T) {
-	err := local.Run(1, func(c rma.Comm) error {
-		d, err := Driver{}.CreateDatabase(c, Params{BlockSize: 64, MemoryPerRank: 1 << 20})
-		if err != nil {
-			return err
-		}
-		db := d.(*Database)
-		defer db.Free()
-		bio, err := db.CreatePropertyType(gdi.PropertyTypeInfo{Name: "bio", Entity: gdi.SingleEntity, Datatype: gdi.Char, Size: gdi.MaxSize, Count: 200})
-		if err != nil {
-			return err
-		}
+	err := withBioDB(func(db *Database, bio gdi.PropertyType) error {
 		num, err := db.CreatePropertyType(gdi.PropertyTypeInfo{Name: "num", Entity: gdi.SingleEntity, Datatype: gdi.Int64, Size: gdi.FixedSize, Count: 1})
 		if err != nil {
 			return err
@@ -145,15 +135,10 @@ func TestSpanningHead(t *testing.T) {
 	}
 }
 
-// TestSpanningHeadLong: a long vertex (a hub) whose properties do not
-// fit in its primary block is read only as far as its head goes
-// (extendPrefix): reading its properties leaves the record partial with
-// a prefix over several blocks, and what is read later of it (its edges,
-// its degrees, a commit of a change) is the whole vertex as committed.
-// If a writer changes it between the two reads, the rest is not used.
-func TestSpanningHeadLong(t *testing.T) {
-	const edges = 40
-	err := local.Run(1, func(c rma.Comm) error {
+// withBioDB runs f on one local rank with a database of 64-byte blocks
+// and a string property type "bio" of up to 200 bytes, which it frees.
+func withBioDB(f func(db *Database, bio gdi.PropertyType) error) error {
+	return local.Run(1, func(c rma.Comm) error {
 		d, err := Driver{}.CreateDatabase(c, Params{BlockSize: 64, MemoryPerRank: 1 << 20})
 		if err != nil {
 			return err
@@ -164,6 +149,19 @@ func TestSpanningHeadLong(t *testing.T) {
 		if err != nil {
 			return err
 		}
+		return f(db, bio)
+	})
+}
+
+// TestSpanningHeadLong: a long vertex (a hub) whose properties do not
+// fit in its primary block is read only as far as its head goes
+// (extendPrefix): reading its properties leaves the record partial with
+// a prefix over several blocks, and what is read later of it (its edges,
+// its degrees, a commit of a change) is the whole vertex as committed.
+// If a writer changes it between the two reads, the rest is not used.
+func TestSpanningHeadLong(t *testing.T) {
+	const edges = 40
+	err := withBioDB(func(db *Database, bio gdi.PropertyType) error {
 		long := func(c byte, k int) gdi.Value { return gdi.Chars(strings.Repeat(string(c), k)) }
 		var hub gdi.VertexUID
 		var leaves []gdi.VertexUID
