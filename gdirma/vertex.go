@@ -64,9 +64,12 @@ func (v *vertexHolder) Free() error {
 func (v *vertexHolder) freeEdges(r *record) error {
 	v.tx.freeing = v.num
 	defer func() { v.tx.freeing = 0 }()
-	nums := r.refList().nums()
+	refs := r.refList()
+	nums := refs.nums()
 	v.tx.objs[vertexKind].reserve(len(nums))
-	for _, e := range nums {
+	var room [64]bool
+	long := v.tx.longEnds(refs, room[:0])
+	for i, e := range nums {
 		x, _ := r.getRef(e)
 		if x.stub() {
 			// An edge numbered after this vertex lives on elsewhere.
@@ -76,7 +79,7 @@ func (v *vertexHolder) freeEdges(r *record) error {
 			continue
 		}
 		if isLight(e) && x.holder == 0 && v.tx.objs[edgeKind].get(e) == nil {
-			if err := v.tx.dropLight(e, x); err != nil {
+			if err := v.tx.dropLight(e, x, long != nil && long[i]); err != nil {
 				return err
 			}
 			continue
@@ -92,18 +95,40 @@ func (v *vertexHolder) freeEdges(r *record) error {
 	return nil
 }
 
+// longEnds returns, appended to out, whether the other end of each
+// lightweight edge of refs (the references of the vertex being freed)
+// seems long (store.long), or nil if no drop may be sparse. It glances at
+// all of them in one loop, before any is dropped: their primary blocks
+// are then fetched from memory at once, not one miss after the other,
+// and dropLight finds them in cache.
+func (tx *Transaction) longEnds(refs edgeSet, out []bool) []bool {
+	st := tx.db.st
+	if st.hasIndexes() {
+		return nil
+	}
+	for _, en := range refs {
+		w := en.ref.origin
+		if w == tx.freeing {
+			w = en.ref.target
+		}
+		out = append(out, w != tx.freeing && en.ref.lightweight(en.n) && st.long(w))
+	}
+	return out
+}
+
 // dropLight deletes lightweight edge e of the vertex being freed, which
 // the transaction has no copy of, given the vertex's reference to it: the
 // edge lives only in the references of its ends, so removing the one of
 // its other end is all there is to it. (deleteEdge would first make a copy
 // of the edge, to mark it deleted.) A missing reference means a concurrent
-// transaction changed the other end.
-func (tx *Transaction) dropLight(e uint64, x edgeRef) error {
+// transaction changed the other end. long is whether that end seemed long
+// (longEnds).
+func (tx *Transaction) dropLight(e uint64, x edgeRef, long bool) error {
 	for _, w := range [2]uint64{x.origin, x.target} {
 		if w == tx.freeing {
 			continue // the vertex keeps its references (freeEdges)
 		}
-		if ok, err := tx.dropSparse(w, e, &x); err != nil {
+		if ok, err := tx.dropSparse(w, e, &x, long); err != nil {
 			return err
 		} else if ok {
 			continue
@@ -121,14 +146,14 @@ func (tx *Transaction) dropLight(e uint64, x edgeRef) error {
 }
 
 // dropSparse removes the reference to edge e (x, as the vertex being
-// freed has it) from vertex w without reading all of w, if w is long:
-// the commit finds it in w's blocks (sparsedrop.go). ok is false if w is
-// short, or the transaction has changed or read it whole: the caller
-// then removes it from a whole copy.
-func (tx *Transaction) dropSparse(w, e uint64, x *edgeRef) (ok bool, err error) {
+// freed has it) from vertex w without reading all of w, if w is long
+// (as the caller found): the commit finds it in w's blocks
+// (sparsedrop.go). ok is false if w is short, or the transaction has
+// changed or read it whole: the caller then removes it from a whole copy.
+func (tx *Transaction) dropSparse(w, e uint64, x *edgeRef, long bool) (ok bool, err error) {
 	o := tx.objs[vertexKind].get(w)
 	if o == nil {
-		if tx.db.st.hasIndexes() || !tx.db.st.long(w) {
+		if !long {
 			return false, nil // see finish; a short one is read whole at once
 		}
 		if o, err = tx.get(vertexKind, w); err != nil {
