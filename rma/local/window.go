@@ -127,6 +127,17 @@ func (w *window) Get(dst []byte, target, offset int) error {
 	return nil
 }
 
+var _ rma.Prefetcher = (*window)(nil)
+
+// Prefetch implements rma.Prefetcher: a range not wholly inside the
+// window is ignored.
+func (w *window) Prefetch(target, offset, n int) {
+	if w.fits(target, offset, n) {
+		wordmem.Prefetch(w.mems[target], offset, n)
+		runtime.KeepAlive(w)
+	}
+}
+
 func (w *window) Put(src []byte, target, offset int) error {
 	if !w.fits(target, offset, len(src)) {
 		return w.check(target, offset, len(src))

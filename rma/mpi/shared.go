@@ -13,6 +13,7 @@ import (
 	"os"
 	"unsafe"
 
+	"github.com/gdi-go/gdi/rma"
 	"github.com/gdi-go/gdi/rma/internal/wordmem"
 )
 
@@ -68,6 +69,19 @@ func (w *window) allocateShared(size int) error {
 
 func (w *window) sharedGet(dst []byte, target, offset int) {
 	wordmem.Load(w.mems[target], offset, dst)
+}
+
+var _ rma.Prefetcher = (*window)(nil)
+
+// Prefetch implements rma.Prefetcher for shared-memory windows; on others,
+// and for a range not wholly inside the window, it does nothing. (Were the
+// window freed meanwhile, a prefetch of memory no longer mapped does not
+// fault.)
+func (w *window) Prefetch(target, offset, n int) {
+	if w.mems == nil || w.freed.Load() || uint(target) >= uint(len(w.mems)) || offset < 0 || n < 0 || offset > w.size-n {
+		return
+	}
+	wordmem.Prefetch(w.mems[target], offset, n)
 }
 
 func (w *window) sharedPut(src []byte, target, offset int) {
