@@ -49,7 +49,12 @@
 // block until they end when the image is longer than minFenced blocks (a
 // hub with long properties), and whole otherwise (Transaction.spanning).
 // A vertex needed whole from the start (an end of an edge
-// being changed) is read whole at once (Transaction.getWhole). Images of 256 bytes or more are read into
+// being changed) is read whole at once (Transaction.getWhole). Where the
+// data window can prefetch (rma.Prefetcher: rma/local, and rma/mpi on
+// one node), a prefix read of an image that goes on asks for its next
+// block at once, and deleting a vertex asks for the primary blocks of
+// all its neighbours before it reads any, so that their misses overlap
+// instead of following one another. Images of 256 bytes or more are read into
 // buffers the transaction gives back when it ends (imagepool.go), and so
 // are the copies of what it read, with the committed record of a vertex
 // read whole (objpool.go): holders are kept apart from the

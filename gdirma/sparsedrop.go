@@ -450,14 +450,27 @@ func (st *store) writeDrops(plan *dropPlan, n uint64, version uint64) error {
 
 // long reports whether vertex n seems to have an image of more than
 // minFenced blocks, by a glance at the length word of its primary block
-// without a lock: a guess, which the caller's read checks.
+// without a lock: a guess, which the caller's read checks. If the image
+// seems short but longer than the primary block, the next block is
+// prefetched: the caller reads it whole soon.
 func (st *store) long(n uint64) bool {
 	if !st.valid(n) {
 		return false
 	}
 	p := bgdl.DPtr(n)
 	length, err := st.data.AtomicGet(p.Rank(), p.Offset()+24)
-	return err == nil && length < uint64(st.pool.Blocks()*st.bs) && st.blocksFor(int(length)) > minFenced
+	if err != nil || length >= uint64(st.pool.Blocks()*st.bs) {
+		return false
+	}
+	if st.blocksFor(int(length)) > minFenced {
+		return true
+	}
+	if st.pf != nil && int(length) > st.bs-primaryHeader {
+		if next, err := st.data.AtomicGet(p.Rank(), p.Offset()+8); err == nil {
+			st.prefetch(next, st.bs)
+		}
+	}
+	return false
 }
 
 // delRefs removes the references to edges drops from r (delRef), or

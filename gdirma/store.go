@@ -116,6 +116,7 @@ type store struct {
 	ctl   rma.Window
 	ids   *dht.Table
 	bs    int
+	pf    rma.Prefetcher // data's, if it has the capability
 
 	// held, if set, names the objects whose lock words the caller holds
 	// (during a commit): reads of them are not checked against the lock
@@ -141,6 +142,7 @@ func newStore(comm rma.Comm, p Params, tag uint16) (*store, error) {
 		return nil, err
 	}
 	st.data, st.locks = st.pool.Data(), st.pool.Locks()
+	st.pf, _ = st.data.(rma.Prefetcher)
 	if st.ctl, err = comm.NewWindow(ctlSize); err != nil {
 		return nil, errors.Join(err, st.pool.Free())
 	}
@@ -249,6 +251,16 @@ func (st *store) put(buf []byte, n uint64, off int) error {
 		return internal(err)
 	}
 	return internal(st.data.Flush(p.Rank()))
+}
+
+// prefetch starts loading the first k bytes of block n into the cache,
+// where the data window can (rma.Prefetcher), and returns at once: a read
+// of them a little later then need not wait for memory.
+func (st *store) prefetch(n uint64, k int) {
+	if st.pf != nil && st.valid(n) {
+		p := bgdl.DPtr(n)
+		st.pf.Prefetch(p.Rank(), p.Offset(), k)
+	}
 }
 
 // errBusy is the transaction-critical error of a lock that is held.
@@ -367,6 +379,11 @@ func (st *store) copyImage(n uint64, prefix, chain bool, into *[]*[]byte, chainB
 	img.length = length
 	first := min(length, st.bs-primaryHeader)
 	img.next = next
+	if prefix && length > first {
+		// The rest is often read next (Transaction.full): its first
+		// block is on its way meanwhile.
+		st.prefetch(next, min(st.bs, length-first+contHeader))
+	}
 	if prefix {
 		// An image that fits in the primary block is read whole: a
 		// second read for the edge references would cost more than the

@@ -98,20 +98,32 @@ func (v *vertexHolder) freeEdges(r *record) error {
 // longEnds returns, appended to out, whether the other end of each
 // lightweight edge of refs (the references of the vertex being freed)
 // seems long (store.long), or nil if no drop may be sparse. It glances at
-// all of them in one loop, before any is dropped: their primary blocks
-// are then fetched from memory at once, not one miss after the other,
-// and dropLight finds them in cache.
+// all of them before any is dropped, after prefetching their primary
+// blocks (store.prefetch): they are fetched from memory at once, not one
+// miss after the other, and dropLight finds them in cache.
 func (tx *Transaction) longEnds(refs edgeSet, out []bool) []bool {
 	st := tx.db.st
 	if st.hasIndexes() {
 		return nil
 	}
-	for _, en := range refs {
+	other := func(en edgeEntry) uint64 {
 		w := en.ref.origin
 		if w == tx.freeing {
 			w = en.ref.target
 		}
-		out = append(out, w != tx.freeing && en.ref.lightweight(en.n) && st.long(w))
+		if w == tx.freeing || !en.ref.lightweight(en.n) {
+			return 0
+		}
+		return w
+	}
+	for _, en := range refs {
+		if w := other(en); w != 0 {
+			st.prefetch(w, st.bs)
+		}
+	}
+	for _, en := range refs {
+		w := other(en)
+		out = append(out, w != 0 && st.long(w))
 	}
 	return out
 }

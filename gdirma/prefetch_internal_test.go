@@ -1,0 +1,123 @@
+package gdirma
+
+import (
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/gdi-go/gdi/bgdl"
+	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/rma"
+	"github.com/gdi-go/gdi/rma/local"
+)
+
+// prefetchLog records the blocks a store asks to prefetch, and passes the
+// hints on.
+type prefetchLog struct {
+	rma.Prefetcher
+	mu     sync.Mutex
+	blocks []uint64
+}
+
+func (l *prefetchLog) Prefetch(target, offset, n int) {
+	p, err := bgdl.MakeDPtr(target, offset)
+	l.mu.Lock()
+	if err == nil {
+		l.blocks = append(l.blocks, uint64(p))
+	}
+	l.mu.Unlock()
+	l.Prefetcher.Prefetch(target, offset, n)
+}
+
+func (l *prefetchLog) take() []uint64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b := l.blocks
+	l.blocks = nil
+	return b
+}
+
+// TestPrefetchHints: on rma/local the store has the data window's
+// Prefetcher; a prefix read of a vertex longer than its primary block asks
+// for its second block, and deleting a vertex asks for the primary block
+// of every neighbour before reading any.
+func TestPrefetchHints(t *testing.T) {
+	err := local.Run(1, func(c rma.Comm) error {
+		d, err := Driver{}.CreateDatabase(c, Params{BlockSize: 256, MemoryPerRank: 1 << 20})
+		if err != nil {
+			return err
+		}
+		db := d.(*Database)
+		defer db.Free()
+		if db.st.pf == nil {
+			t.Fatal("the data window of rma/local has no rma.Prefetcher")
+		}
+		log := &prefetchLog{Prefetcher: db.st.pf}
+		db.st.pf = log
+
+		var hub gdi.VertexUID
+		var others []uint64
+		if err := InTx(db, func(tx gdi.Transaction) error {
+			x, err := tx.CreateVertex(nil)
+			if err != nil {
+				return err
+			}
+			if hub, err = x.UID(); err != nil {
+				return err
+			}
+			for range 40 {
+				y, err := tx.CreateVertex(nil)
+				if err != nil {
+					return err
+				}
+				u, _ := y.UID()
+				n, err := db.st.number(uint64(u), vertexKind)
+				if err != nil {
+					return err
+				}
+				others = append(others, n)
+				if _, err := tx.CreateEdge(gdi.Undirected, x, y); err != nil {
+					return err
+				}
+			}
+			return nil
+		}); err != nil {
+			return err
+		}
+		n, err := db.st.number(uint64(hub), vertexKind)
+		if err != nil {
+			return err
+		}
+		img, ok, err := db.st.readImage(n, false, true)
+		if err != nil || !ok || len(img.chain) < 2 {
+			t.Fatalf("the vertex with 40 edges should span blocks: %v %v %v", len(img.chain), ok, err)
+		}
+
+		log.take()
+		tx, err := db.StartTransaction()
+		if err != nil {
+			return err
+		}
+		x, err := tx.AssociateVertex(hub)
+		if err != nil {
+			return err
+		}
+		if got := log.take(); !slices.Contains(got, img.chain[1]) {
+			t.Errorf("prefix read of a %d-block vertex prefetched %v, not its second block %v", len(img.chain), got, img.chain[1])
+		}
+		if err := x.Free(); err != nil {
+			return err
+		}
+		got := log.take()
+		for _, o := range others {
+			if !slices.Contains(got, o) {
+				t.Errorf("deleting the vertex did not prefetch neighbour %v (asked for %v)", bgdl.DPtr(o), got)
+				break
+			}
+		}
+		return tx.Commit()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
