@@ -51,8 +51,9 @@
 // A vertex needed whole from the start (an end of an edge
 // being changed) is read whole at once (Transaction.getWhole). Where the
 // data window can prefetch (rma.Prefetcher: rma/local, and rma/mpi on
-// one node), a prefix read of an image that goes on asks for its next
-// block at once, and deleting a vertex asks for the primary blocks of
+// one node), a read asks for the primary block before it reads the lock
+// word (another window), a prefix read of an image that goes on asks for
+// its next block at once, and deleting a vertex asks for the primary blocks of
 // all its neighbours before it reads any, so that their misses overlap
 // instead of following one another. Images of 256 bytes or more are read into
 // buffers the transaction gives back when it ends (imagepool.go), and so

@@ -38,8 +38,9 @@ func (l *prefetchLog) take() []uint64 {
 }
 
 // TestPrefetchHints: on rma/local the store has the data window's
-// Prefetcher; a prefix read of a vertex longer than its primary block asks
-// for its second block, and deleting a vertex asks for the primary block
+// Prefetcher; a read of a vertex asks for its primary block before it
+// reads the lock word, a prefix read of a vertex longer than its primary
+// block asks for its second block, and deleting a vertex asks for the primary block
 // of every neighbour before reading any.
 func TestPrefetchHints(t *testing.T) {
 	err := local.Run(1, func(c rma.Comm) error {
@@ -102,13 +103,17 @@ func TestPrefetchHints(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		if got := log.take(); !slices.Contains(got, img.chain[1]) {
+		got := log.take()
+		if !slices.Contains(got, n) {
+			t.Errorf("a read of a vertex prefetched %v, not its primary block %v (before its lock word)", got, bgdl.DPtr(n))
+		}
+		if !slices.Contains(got, img.chain[1]) {
 			t.Errorf("prefix read of a %d-block vertex prefetched %v, not its second block %v", len(img.chain), got, img.chain[1])
 		}
 		if err := x.Free(); err != nil {
 			return err
 		}
-		got := log.take()
+		got = log.take()
 		for _, o := range others {
 			if !slices.Contains(got, o) {
 				t.Errorf("deleting the vertex did not prefetch neighbour %v (asked for %v)", bgdl.DPtr(o), got)

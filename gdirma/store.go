@@ -325,6 +325,9 @@ func (st *store) readImageTo(n uint64, prefix, chain bool, into *[]*[]byte, chai
 		return st.copyImage(n, prefix, chain, into, chainBuf, small)
 	}
 	a := st.lockAddr(n)
+	// The lock word and the block are in different windows: the block
+	// is on its way while the word is read.
+	st.prefetch(n, min(st.bs, prefixLead))
 	for range txn.Attempts {
 		stamp, err := txn.ReadBegin(st.locks, a.Rank, a.Off)
 		if err != nil {
