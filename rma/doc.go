@@ -40,6 +40,11 @@
 // Words are little-endian: the word written by AtomicPut(t, off, v) reads back
 // through Get as binary.LittleEndian bytes at off.
 //
+// Windows may have optional capabilities, found by type assertion:
+// Snapshotter (copying a rank's part to a stream and back, for
+// checkpoints) and Prefetcher (a hint to start loading a range into the
+// cache ahead of a Get, where the process reaches the memory directly).
+//
 // # Errors
 //
 // Bad input returns an error wrapping one of the sentinel errors below and
