@@ -5,8 +5,6 @@ import (
 
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/internal/invariants"
-	"github.com/gdi-go/gdi/rma"
-	"github.com/gdi-go/gdi/rma/local"
 )
 
 // TestCorruptPrefix: a vertex read from the start of its primary block
@@ -14,13 +12,7 @@ import (
 // error, never handed out half decoded: when read with invariants on,
 // else by every method that uses them.
 func TestCorruptPrefix(t *testing.T) {
-	err := local.Run(1, func(c rma.Comm) error {
-		d, err := Driver{}.CreateDatabase(c, Params{BlockSize: 64, MemoryPerRank: 1 << 16})
-		if err != nil {
-			return err
-		}
-		db := d.(*Database)
-		defer db.Free()
+	err := withLocalDB(Params{BlockSize: 64, MemoryPerRank: 1 << 16}, func(db *Database) error {
 		var u gdi.VertexUID
 		tx, err := db.StartTransaction()
 		if err != nil {

@@ -8,7 +8,6 @@ import (
 	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/rma"
-	"github.com/gdi-go/gdi/rma/local"
 )
 
 // prefetchLog records the blocks a store asks to prefetch, and passes the
@@ -43,13 +42,7 @@ func (l *prefetchLog) take() []uint64 {
 // block asks for its second block, and deleting a vertex asks for the primary block
 // of every neighbour before reading any.
 func TestPrefetchHints(t *testing.T) {
-	err := local.Run(1, func(c rma.Comm) error {
-		d, err := Driver{}.CreateDatabase(c, Params{BlockSize: 256, MemoryPerRank: 1 << 20})
-		if err != nil {
-			return err
-		}
-		db := d.(*Database)
-		defer db.Free()
+	err := withLocalDB(Params{BlockSize: 256, MemoryPerRank: 1 << 20}, func(db *Database) error {
 		if db.st.pf == nil {
 			t.Fatal("the data window of rma/local has no rma.Prefetcher")
 		}

@@ -5,8 +5,6 @@ import (
 	"testing"
 
 	"github.com/gdi-go/gdi/gdi"
-	"github.com/gdi-go/gdi/rma"
-	"github.com/gdi-go/gdi/rma/local"
 )
 
 // TestReadRest: a transaction reads a vertex longer than its primary
@@ -22,13 +20,7 @@ import (
 // with the other blocks.
 func TestReadRest(t *testing.T) {
 	for _, bs := range []int{64, 512} {
-		err := local.Run(1, func(c rma.Comm) error {
-			d, err := Driver{}.CreateDatabase(c, Params{BlockSize: bs, MemoryPerRank: 1 << 20})
-			if err != nil {
-				return err
-			}
-			db := d.(*Database)
-			defer db.Free()
+		err := withLocalDB(Params{BlockSize: bs, MemoryPerRank: 1 << 20}, func(db *Database) error {
 			num, err := db.CreatePropertyType(gdi.PropertyTypeInfo{Name: "num", Entity: gdi.SingleEntity, Datatype: gdi.Int64, Size: gdi.FixedSize, Count: 1})
 			if err != nil {
 				return err

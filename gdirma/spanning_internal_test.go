@@ -6,8 +6,6 @@ import (
 	"testing"
 
 	"github.com/gdi-go/gdi/gdi"
-	"github.com/gdi-go/gdi/rma"
-	"github.com/gdi-go/gdi/rma/local"
 )
 
 // TestSpanningHead: a vertex whose properties do not fit in its primary
@@ -138,13 +136,7 @@ func TestSpanningHead(t *testing.T) {
 // withBioDB runs f on one local rank with a database of 64-byte blocks
 // and a string property type "bio" of up to 200 bytes, which it frees.
 func withBioDB(f func(db *Database, bio gdi.PropertyType) error) error {
-	return local.Run(1, func(c rma.Comm) error {
-		d, err := Driver{}.CreateDatabase(c, Params{BlockSize: 64, MemoryPerRank: 1 << 20})
-		if err != nil {
-			return err
-		}
-		db := d.(*Database)
-		defer db.Free()
+	return withLocalDB(Params{BlockSize: 64, MemoryPerRank: 1 << 20}, func(db *Database) error {
 		bio, err := db.CreatePropertyType(gdi.PropertyTypeInfo{Name: "bio", Entity: gdi.SingleEntity, Datatype: gdi.Char, Size: gdi.MaxSize, Count: 200})
 		if err != nil {
 			return err
