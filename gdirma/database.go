@@ -28,6 +28,7 @@ type Database struct {
 	mu           sync.RWMutex   // guards transactions; taken before the catalog's lock
 	transactions []*Transaction // open, in no order (tx.slot is the index)
 	collective   int            // open collective read transactions
+	states       []*txState     // of ended transactions, for the next (txstate.go)
 }
 
 var (
@@ -64,7 +65,7 @@ func (db *Database) Free() error {
 	}
 	db.mu.Lock()
 	db.MarkFreed()
-	db.transactions, db.collective = nil, 0
+	db.transactions, db.collective, db.states = nil, 0, nil
 	db.mu.Unlock()
 	var lerr error
 	if db.log != nil {

@@ -121,38 +121,30 @@ func (i *idScan) scans() bool { return i.k != vertexKind || i.key.label == uint3
 // Transaction is a transaction of one rank. Its methods, and those of its
 // holders, lock mu, so a transaction is safe (if pointless) to use from
 // several goroutines.
+//
+// The Transaction itself is small and never reused, so that a handle kept
+// after the end, or a holder of it, sees a transaction that ended and
+// nothing else. What it works with while open (txState) is the rank's to
+// reuse: the transaction takes it when it starts and gives it back when it
+// ends (txstate.go).
 type Transaction struct {
-	db       *Database
-	typ      gdi.TransactionType
-	open     bool
-	epochSet bool  // see epoch
-	slot     int32 // in db.transactions, guarded by db.mu
+	db   *Database
+	typ  gdi.TransactionType
+	open bool
+	slot int32 // in db.transactions, guarded by db.mu
 
 	mu       sync.Mutex
 	critical error // the first transaction-critical error, if any
-	objs     [2]objTable
-	scans    []scan
-	scanBuf  [1]scan // room for the first scan
-	hitBuf   [1]uint64
-	walk     *walkScratch // of vertexHolder.walkIncident, made on first use
-	// images are the pooled buffers of long images the transaction read
-	// (store.loadRefs), given back when it ends.
-	images   []*[]byte
-	imageBuf [2]*[]byte // room for the first images
-	// alias maps numbers of lightweight edges moved to holders of their
-	// own in this transaction to their new numbers.
-	alias map[uint64]uint64
-	// freeing is the vertex vertexHolder.Free is deleting, 0 otherwise:
-	// attach leaves its references alone, as its whole holder goes.
-	// Removing them one by one would cost time quadratic in its degree.
-	freeing uint64
-	// epoch is the commit counter before the first scan (if epochSet).
-	epoch uint64
 	// holders is room for the first vertex holders handed out, saving an
 	// allocation each. Holders stay valid after the copies they name are
-	// given back (see loadedPool), so they are not part of them.
+	// given back (see loadedPool), so they are not part of them; nor of
+	// the state, which the next transaction of the rank reuses.
 	holders  [2]vertexHolder
 	nholders int8
+
+	// *txState is nil once the transaction ended: every method checks
+	// open (valid, base.obj) before it looks at it.
+	*txState
 }
 
 // commitScratch is what a commit that writes needs for its duration: its
@@ -178,7 +170,7 @@ func (tx *Transaction) newVertexHolder() *vertexHolder {
 var _ gdi.Transaction = (*Transaction)(nil)
 
 func (db *Database) newTransaction(t gdi.TransactionType) *Transaction {
-	tx := &Transaction{db: db, typ: t, open: true, slot: int32(len(db.transactions))}
+	tx := &Transaction{db: db, typ: t, open: true, slot: int32(len(db.transactions)), txState: db.takeState()}
 	db.transactions = append(db.transactions, tx)
 	if t == gdi.CollectiveReadTransaction {
 		db.collective++
@@ -916,12 +908,11 @@ func (tx *Transaction) end() {
 			}
 		}
 	}
-	tx.objs = [2]objTable{}
-	tx.scans = nil
 	tx.db.st.images.put(tx.images)
-	tx.images = nil
 	db := tx.db
 	db.mu.Lock()
+	db.giveState(tx.txState)
+	tx.txState = nil
 	if int(tx.slot) < len(db.transactions) && db.transactions[tx.slot] == tx {
 		last := db.transactions[len(db.transactions)-1]
 		db.transactions[tx.slot], last.slot = last, tx.slot
