@@ -25,7 +25,7 @@ type Database struct {
 	// log is the rank's redo log, nil if it is off (redolog.go).
 	log *redoLog
 
-	mu           sync.RWMutex   // guards transactions; taken before the catalog's lock
+	mu           sync.Mutex     // guards transactions and states; taken before the catalog's lock
 	transactions []*Transaction // open, in no order (tx.slot is the index)
 	collective   int            // open collective read transactions
 	states       []*txState     // of ended transactions, for the next (txstate.go)
@@ -80,8 +80,8 @@ func (db *Database) Free() error {
 
 // openTransactions reports the number of open transactions of the rank.
 func (db *Database) openTransactions() int {
-	db.mu.RLock()
-	defer db.mu.RUnlock()
+	db.mu.Lock()
+	defer db.mu.Unlock()
 	return len(db.transactions)
 }
 
@@ -96,8 +96,8 @@ func (db *Database) quietCheck(call string) error {
 
 // Transactions returns the open transactions of the rank.
 func (db *Database) Transactions() ([]gdi.Transaction, error) {
-	db.mu.RLock()
-	defer db.mu.RUnlock()
+	db.mu.Lock()
+	defer db.mu.Unlock()
 	if db.IsFreed() {
 		return nil, errFreedDB()
 	}
