@@ -163,6 +163,14 @@
 // Collective read transactions run on a quiet database and end with an
 // Allreduce of a failure flag so that all ranks agree on commit or abort.
 //
+// A Transaction and the holders it hands out are valid only while it is
+// open; kept afterwards they return ErrTransaction (or the holder's
+// invalid-argument code) and change nothing. Each is a small handle of
+// its own, never reused; what an open transaction works with (its copies,
+// queries and buffers) is a state the rank takes back when it ends and
+// gives to its next transaction (txstate.go), so that starting one costs
+// one small allocation and no fresh cache lines.
+//
 // # Indexes and constraints
 //
 // Explicit indexes keep the entries of the vertices they cover in per-rank
