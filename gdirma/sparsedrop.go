@@ -366,12 +366,27 @@ func (p *dropPlan) drop(e uint64) error {
 	if start > 0 {
 		pos = d.startOf(start) + int(d.fences[start])
 	}
+	// The entries are scanned a piece at a time: the rest of the block
+	// pos is in, or of the prefix read. An entry that runs over the end
+	// of its piece is read by itself.
+	var piece []byte
 	for pos < d.length {
-		b, err := d.bytesAt(pos, 32)
-		if err != nil {
-			return err
+		if len(piece) == 0 {
+			var err error
+			if piece, err = d.bytesAt(pos, d.pieceAt(pos)); err != nil {
+				return err
+			}
 		}
+		b := piece
 		num, size, ok := d.cd.number(b)
+		if !ok {
+			var err error
+			if b, err = d.bytesAt(pos, 32); err != nil {
+				return err
+			}
+			num, size, ok = d.cd.number(b)
+			piece = nil
+		}
 		if !ok || size <= 0 || num > e {
 			break
 		}
@@ -382,8 +397,21 @@ func (p *dropPlan) drop(e uint64) error {
 			return nil
 		}
 		pos += size
+		if piece != nil {
+			piece = piece[size:]
+		}
 	}
 	return errTorn // or a concurrent change: no reference to e
+}
+
+// pieceAt returns how many image bytes from offset off on lie in one
+// piece: in the prefix read, or else in the block of off.
+func (d *dropReader) pieceAt(off int) int {
+	if off < len(d.prefix) {
+		return len(d.prefix) - off
+	}
+	_, at := d.blockOf(off)
+	return d.st.bs - at
 }
 
 // finish completes p for the commit of the drops, whose vertex the caller
