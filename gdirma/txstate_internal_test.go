@@ -42,13 +42,10 @@ func staleCalls(tx gdi.Transaction, h gdi.VertexHolder, l gdi.Label, p gdi.Prope
 	return bad
 }
 
-// TestStaleHandlesOfReusedState: a transaction that ends gives its state
-// to the next transaction of the rank (txstate.go). A handle of the ended
-// transaction, and a holder it handed out, kept and used afterwards, fail
-// as the spec says, and change nothing of the transaction now using the
-// state: its vertex and its change commit as made.
-func TestStaleHandlesOfReusedState(t *testing.T) {
-	err := withLocalDB(Params{MemoryPerRank: 1 << 20}, func(db *Database) error {
+// withLabelAndInt runs f on a one-rank database with a label and a
+// single Int64 property type.
+func withLabelAndInt(f func(db *Database, l gdi.Label, p gdi.PropertyType) error) error {
+	return withLocalDB(Params{MemoryPerRank: 1 << 20}, func(db *Database) error {
 		l, err := db.CreateLabel("L")
 		if err != nil {
 			return err
@@ -57,6 +54,17 @@ func TestStaleHandlesOfReusedState(t *testing.T) {
 		if err != nil {
 			return err
 		}
+		return f(db, l, p)
+	})
+}
+
+// TestStaleHandlesOfReusedState: a transaction that ends gives its state
+// to the next transaction of the rank (txstate.go). A handle of the ended
+// transaction, and a holder it handed out, kept and used afterwards, fail
+// as the spec says, and change nothing of the transaction now using the
+// state: its vertex and its change commit as made.
+func TestStaleHandlesOfReusedState(t *testing.T) {
+	err := withLabelAndInt(func(db *Database, l gdi.Label, p gdi.PropertyType) error {
 		var ua, ub gdi.VertexUID
 		if err := InTx(db, func(tx gdi.Transaction) error {
 			for _, id := range []string{"a", "b"} {
@@ -125,12 +133,8 @@ func TestStaleHandlesOfReusedState(t *testing.T) {
 				if err != nil {
 					return err
 				}
-				vals, err := x.Properties(p)
-				if err != nil {
-					return err
-				}
-				if n, err := firstInt(vals); err != nil || n != want {
-					return fmt.Errorf("vertex %v: property %v, want %d", u, vals, want)
+				if n, err := intOf(x, p); err != nil || n != want {
+					return fmt.Errorf("vertex %v: property %d (%v), want %d", u, n, err, want)
 				}
 				if edges, err := x.Edges(gdi.EdgeAll, nil); err != nil || len(edges) != 0 {
 					return fmt.Errorf("vertex %v: edges %v (%v), want none", u, edges, err)
@@ -155,15 +159,7 @@ func TestStaleHandlesOfReusedState(t *testing.T) {
 // counter the transactions increment must count every commit.
 func TestStaleHandlesRace(t *testing.T) {
 	const workers, rounds = 4, 300
-	err := withLocalDB(Params{MemoryPerRank: 1 << 20}, func(db *Database) error {
-		l, err := db.CreateLabel("L")
-		if err != nil {
-			return err
-		}
-		p, err := db.CreatePropertyType(gdi.PropertyTypeInfo{Name: "n", Entity: gdi.SingleEntity, Datatype: gdi.Int64, Size: gdi.FixedSize, Count: 1})
-		if err != nil {
-			return err
-		}
+	err := withLabelAndInt(func(db *Database, l gdi.Label, p gdi.PropertyType) error {
 		uids := make([]gdi.VertexUID, workers)
 		if err := InTx(db, func(tx gdi.Transaction) error {
 			for i := range uids {
@@ -199,12 +195,9 @@ func TestStaleHandlesRace(t *testing.T) {
 					}
 					x, err := tx.AssociateVertex(uids[w])
 					if err == nil {
-						var vals []gdi.Value
-						if vals, err = x.Properties(p); err == nil {
-							var n int64
-							if n, err = firstInt(vals); err == nil {
-								err = x.UpdateProperty(p, gdi.Int64s(n+1))
-							}
+						var n int64
+						if n, err = intOf(x, p); err == nil {
+							err = x.UpdateProperty(p, gdi.Int64s(n+1))
 						}
 					}
 					if err == nil {
@@ -239,12 +232,8 @@ func TestStaleHandlesRace(t *testing.T) {
 				if err != nil {
 					return err
 				}
-				vals, err := x.Properties(p)
-				if err != nil {
-					return err
-				}
-				if got, err := firstInt(vals); err != nil || got != rounds {
-					return fmt.Errorf("vertex w%d counts %d commits, want %d", i, got, rounds)
+				if got, err := intOf(x, p); err != nil || got != rounds {
+					return fmt.Errorf("vertex w%d counts %d commits (%v), want %d", i, got, err, rounds)
 				}
 			}
 			return nil
@@ -255,8 +244,12 @@ func TestStaleHandlesRace(t *testing.T) {
 	}
 }
 
-// firstInt is the value of a single Int64 property.
-func firstInt(vals []gdi.Value) (int64, error) {
+// intOf is the value of x's single Int64 property p.
+func intOf(x gdi.VertexHolder, p gdi.PropertyType) (int64, error) {
+	vals, err := x.Properties(p)
+	if err != nil {
+		return 0, err
+	}
 	if len(vals) != 1 {
 		return 0, fmt.Errorf("%d values, want 1", len(vals))
 	}
