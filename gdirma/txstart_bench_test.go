@@ -3,21 +3,16 @@ package gdirma_test
 import (
 	"testing"
 
+	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/gdirma"
 	"github.com/gdi-go/gdi/rma"
-	"github.com/gdi-go/gdi/rma/local"
 )
 
 // BenchmarkEmptyTransaction is the fixed cost of a transaction: start and
 // commit, with nothing read, on one rank. Everything stays in the cache,
 // so it shows the CPU work and allocations of starting and ending alone.
 func BenchmarkEmptyTransaction(b *testing.B) {
-	err := local.Run(1, func(c rma.Comm) error {
-		db, err := gdirma.Driver{}.CreateDatabase(c, gdirma.Params{MemoryPerRank: 1 << 20})
-		if err != nil {
-			return err
-		}
-		defer db.Free()
+	run(b, 1, gdirma.Params{MemoryPerRank: 1 << 20}, func(c rma.Comm, db gdi.Database) error {
 		b.ReportAllocs()
 		for b.Loop() {
 			tx, err := db.StartTransaction()
@@ -30,7 +25,4 @@ func BenchmarkEmptyTransaction(b *testing.B) {
 		}
 		return nil
 	})
-	if err != nil {
-		b.Fatal(err)
-	}
 }
