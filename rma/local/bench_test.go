@@ -1,6 +1,7 @@
 package local_test
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/gdi-go/gdi/rma"
@@ -46,6 +47,72 @@ func BenchmarkPutBlockSpread(b *testing.B) {
 		}
 		b.StopTimer()
 		return w.Flush(0)
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+}
+
+// BenchmarkRandomBlocks reads the first word of 256-byte blocks at random
+// all over a 256 MiB window, which the caches cannot hold: what a read of
+// a holder's block costs when it misses, one block per op. It tells how
+// much overlapping misses can save on this machine:
+//
+//   - dependent: each block names the next, so every read waits for the
+//     one before (a chain of continuation blocks);
+//   - independent: the blocks of a batch of 16 are known up front and read
+//     one after the other, which the CPU may overlap;
+//   - prefetched: the batch is prefetched (rma.Prefetcher) whole first.
+func BenchmarkRandomBlocks(b *testing.B) {
+	const size, block, batch = 256 << 20, 256, 16
+	const blocks = size / block
+	rng := rand.New(rand.NewPCG(1, 2))
+	order := rng.Perm(blocks)
+	modes := []string{"dependent", "independent", "prefetched"}
+	err := local.Run(1, func(c rma.Comm) error {
+		w, err := c.NewWindow(size)
+		if err != nil {
+			return err
+		}
+		defer w.Free()
+		// Block order[i] names block order[i+1]: one cycle through all.
+		for i, k := range order {
+			next := order[(i+1)%blocks]
+			if err := w.AtomicPut(0, k*block, uint64(next*block)); err != nil {
+				return err
+			}
+		}
+		pf := w.(rma.Prefetcher)
+		for _, mode := range modes {
+			b.Run(mode, func(b *testing.B) {
+				var sum uint64
+				off := uint64(order[0] * block)
+				for i := 0; i < b.N; i += batch {
+					n := min(batch, b.N-i)
+					switch mode {
+					case "dependent":
+						for range n {
+							off, _ = w.AtomicGet(0, int(off))
+						}
+					default:
+						offs := order[i%(blocks-batch):][:n]
+						if mode == "prefetched" {
+							for _, k := range offs {
+								pf.Prefetch(0, k*block, block)
+							}
+						}
+						for _, k := range offs {
+							v, _ := w.AtomicGet(0, k*block)
+							sum += v
+						}
+					}
+				}
+				if sum == 1 && off == 1 { // keep the reads
+					b.Log(sum, off)
+				}
+			})
+		}
+		return nil
 	})
 	if err != nil {
 		b.Fatal(err)
