@@ -46,8 +46,15 @@ func readAllocations(t *testing.T, db gdi.Database) error {
 		}
 		pts = append(pts, p)
 	}
-	id := []byte("person-1")
+	id, lonely := []byte("person-1"), []byte("person-2")
 	err = retry(db, func(tx gdi.Transaction) error {
+		w, err := tx.CreateVertex(lonely) // has no edges
+		if err != nil {
+			return err
+		}
+		if err := w.AddLabel(vl); err != nil {
+			return err
+		}
 		v, err := tx.CreateVertex(id)
 		if err != nil {
 			return err
@@ -82,7 +89,7 @@ func readAllocations(t *testing.T, db gdi.Database) error {
 	if err != nil {
 		return err
 	}
-	op := func(read func(v gdi.VertexHolder) error) func() {
+	op := func(id []byte, read func(v gdi.VertexHolder) error) func() {
 		return func() {
 			tx, err := db.StartTransaction()
 			if err != nil {
@@ -107,24 +114,34 @@ func readAllocations(t *testing.T, db gdi.Database) error {
 	for _, c := range []struct {
 		name string
 		want float64
+		id   []byte
 		read func(v gdi.VertexHolder) error
 	}{
-		{"get-vertex-properties", 3, func(v gdi.VertexHolder) error {
+		{"get-vertex-properties", 3, id, func(v gdi.VertexHolder) error {
 			ps, err := v.Properties(pts[1])
 			if err == nil && (len(ps) != 1 || ps[0] != gdi.Chars("value 1")) {
 				err = fmt.Errorf("properties %v, want [value 1]", ps)
 			}
 			return err
 		}},
-		{"get-edges-of-a-label", 2, func(v gdi.VertexHolder) error {
+		{"get-edges-of-a-label", 2, id, func(v gdi.VertexHolder) error {
 			es, err := v.Edges(gdi.EdgeAll, con)
 			if err == nil && len(es) != 12 {
 				err = fmt.Errorf("%d edges, want 12", len(es))
 			}
 			return err
 		}},
+		// Only the transaction: an empty result costs nothing, and a
+		// vertex without edges needs no walk.
+		{"get-edges-of-a-vertex-without-edges", 1, lonely, func(v gdi.VertexHolder) error {
+			es, err := v.Edges(gdi.EdgeAll, con)
+			if err == nil && (es == nil || len(es) != 0) {
+				err = fmt.Errorf("edges %#v, want an empty slice", es)
+			}
+			return err
+		}},
 	} {
-		if got := testing.AllocsPerRun(200, op(c.read)); got > c.want {
+		if got := testing.AllocsPerRun(200, op(c.id, c.read)); got > c.want {
 			t.Errorf("%s: %.1f allocations, want at most %.0f", c.name, got, c.want)
 		}
 	}

@@ -349,9 +349,15 @@ func (v *vertexHolder) Edges(or gdi.Orientation, c gdi.Constraint) ([]gdi.EdgeUI
 // changed no edge, the constraint, if any, asks only for labels, and the
 // references are still encoded. It reads their flags, numbers and labels
 // in place, without making a record of each edge, and reads the holder of
-// an edge only if a constraint needs its labels. ok is false if the case
-// does not apply and nothing was done.
+// an edge only if a constraint needs its labels; or the vertex has no
+// references at all. ok is false if the case does not apply and nothing
+// was done.
 func (v *vertexHolder) quickEdges(r *record, or gdi.Orientation, dnf gdi.DNF, has bool) (out []gdi.EdgeUID, ok bool, err error) {
+	if r.nrefs() == 0 {
+		// A vertex without edges, as many are in skewed graphs: nothing
+		// to walk, whatever the constraint.
+		return []gdi.EdgeUID{}, true, nil
+	}
 	if r.raw == nil || v.tx.objs[edgeKind].len() != 0 || (has && !dnf.LabelsOnly()) {
 		return nil, false, nil
 	}
