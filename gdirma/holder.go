@@ -11,8 +11,8 @@ import (
 // (gdi.Holder). Every method works on the transaction's copy.
 type base struct {
 	tx    *Transaction
-	kind  kind
 	num   uint64
+	kind  kind
 	freed bool
 }
 

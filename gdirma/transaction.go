@@ -128,23 +128,25 @@ func (i *idScan) scans() bool { return i.k != vertexKind || i.key.label == uint3
 // reuse: the transaction takes it when it starts and gives it back when it
 // ends (txstate.go).
 type Transaction struct {
-	db   *Database
-	typ  gdi.TransactionType
-	open bool
-	slot int32 // in db.transactions, guarded by db.mu
-
+	db       *Database
 	mu       sync.Mutex
 	critical error // the first transaction-critical error, if any
 	// holders is room for the first vertex holders handed out, saving an
 	// allocation each. Holders stay valid after the copies they name are
 	// given back (see loadedPool), so they are not part of them; nor of
 	// the state, which the next transaction of the rank reuses.
-	holders  [2]vertexHolder
-	nholders int8
+	holders [2]vertexHolder
 
 	// *txState is nil once the transaction ended: every method checks
 	// open (valid, base.obj) before it looks at it.
 	*txState
+
+	// The small fields come last, together, so that the whole takes 96
+	// bytes, not 128: every transaction allocates one.
+	slot     int32 // in db.transactions, guarded by db.mu
+	typ      gdi.TransactionType
+	open     bool
+	nholders int8
 }
 
 // commitScratch is what a commit that writes needs for its duration: its

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"unsafe"
 
 	"github.com/gdi-go/gdi/gdi"
 )
@@ -258,4 +259,12 @@ func intOf(x gdi.VertexHolder, p gdi.PropertyType) (int64, error) {
 		return 0, fmt.Errorf("value %v: %v", vals[0], err)
 	}
 	return n[0], nil
+}
+
+// TestTransactionSize keeps the handle every transaction allocates in the
+// 96-byte size class: the order of its fields decides (transaction.go).
+func TestTransactionSize(t *testing.T) {
+	if s := unsafe.Sizeof(Transaction{}); s > 96 {
+		t.Errorf("Transaction takes %d bytes, want at most 96", s)
+	}
 }
