@@ -61,10 +61,11 @@ func (tx *Transaction) record(eval func(st *store) (map[uint64]struct{}, error),
 // lookupID returns the objects of kind k found under key, as the
 // transaction sees them. The result is valid until the next lookupID.
 //
-// The lookup is remembered for validation at commit, except, with
-// enforced set, a miss in the DHT: the uniqueness checks that set it
-// need not be revalidated, as the commit inserts the key into the DHT,
-// which refuses a key taken meanwhile.
+// The lookup is remembered for validation at commit, except a hit in the
+// DHT, which the version of the copy it took settles, and, with enforced
+// set, a miss in the DHT: the uniqueness checks that set it need not be
+// revalidated, as the commit inserts the key into the DHT, which refuses
+// a key taken meanwhile.
 func (tx *Transaction) lookupID(k kind, key idKey, enforced bool) ([]uint64, error) {
 	// key.id may be borrowed (TranslateVertexID): it is copied before
 	// anything keeps it.
@@ -78,9 +79,7 @@ func (tx *Transaction) lookupID(k kind, key idKey, enforced bool) ([]uint64, err
 	if hit != 0 {
 		// The copy just taken has the ID: nothing else can have it. The
 		// version check of the copy settles the lookup at commit, so the
-		// ID is not kept.
-		id.hit = hit
-		tx.addScan(scan{id: id, isID: true})
+		// lookup is not kept, nor is the ID.
 		// A changed copy in this transaction with the same key could
 		// only have taken it before the vertex found committed it: the
 		// commit fails on the implicit index then, so it is not looked for.

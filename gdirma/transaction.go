@@ -106,13 +106,11 @@ type scan struct {
 // scan) rather than one DHT entry and the vertex it names.
 func (s scan) global() bool { return !s.isID || s.id.scans() }
 
-// idScan is a lookup of the implicit index.
+// idScan is a lookup of the implicit index. (A lookup that found the
+// vertex in the DHT is not kept: see lookupID.)
 type idScan struct {
 	k   kind
 	key idKey
-	// hit is the vertex the DHT named, if the transaction's copy of it
-	// has the ID (settled by validating the copy's version); 0 otherwise.
-	hit uint64
 }
 
 // scans reports whether the lookup needs a scan rather than the DHT.
@@ -505,11 +503,9 @@ func (tx *Transaction) conflicted(st *store) bool {
 }
 
 // pendingScans reports whether a query of the transaction must be asked
-// again at commit: all but DHT lookups settled by the version of the
-// vertex they found (see validate).
-func (tx *Transaction) pendingScans() bool {
-	return slices.ContainsFunc(tx.scans, func(s scan) bool { return !s.isID || s.id.hit == 0 })
-}
+// again at commit. DHT lookups settled by the version of the vertex they
+// found are not kept (see lookupID and validate).
+func (tx *Transaction) pendingScans() bool { return len(tx.scans) > 0 }
 
 // validate checks, with the transaction's locks held, that everything it
 // read is as it was: the versions of its copies, and the committed matches
@@ -519,9 +515,10 @@ func (tx *Transaction) validate(st *store) bool {
 		return false
 	}
 	// Lookups that found a vertex in the DHT whose copy has the ID are
-	// settled by the version check above: while the vertex keeps its ID,
-	// the DHT names it and nothing else. Other DHT lookups are made
-	// again; scans only if some rank committed since the first of them.
+	// settled by the version check above (and not kept): while the
+	// vertex keeps its ID, the DHT names it and nothing else. Other DHT
+	// lookups are made again; scans only if some rank committed since
+	// the first of them.
 	if !tx.pendingScans() {
 		return true
 	}
@@ -562,7 +559,7 @@ func (tx *Transaction) validate(st *store) bool {
 	for _, s := range tx.scans {
 		var now map[uint64]struct{}
 		var err error
-		if s.isID && s.id.hit != 0 || !rescan && s.global() {
+		if !rescan && s.global() {
 			continue
 		}
 		if s.isID && s.id.scans() {
