@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"slices"
 	"strconv"
 
 	"github.com/gdi-go/gdi/gdi"
@@ -393,6 +394,7 @@ func (g *Graph) draw(x uint64, p int, buf []byte) drawn {
 	switch spec.Kind {
 	case String:
 		n := uniform(r, spec.Max)
+		buf = slices.Grow(buf, int(n))
 		j := uint64(2)
 		for n > 0 {
 			r := g.rand(x, p, j)
@@ -423,7 +425,9 @@ func (g *Graph) Value(x uint64, p int) (gdi.Value, bool) {
 }
 
 func (g *Graph) value(x uint64, p int) gdi.Value {
-	d := g.draw(x, p, nil)
+	// Most strings fit: then the value's own copy is the one allocation.
+	var buf [128]byte
+	d := g.draw(x, p, buf[:0])
 	switch g.scheme.Properties[p].Kind {
 	case String:
 		return gdi.Chars(string(d.str))
@@ -449,8 +453,9 @@ type Property struct {
 // VertexProperties returns the properties of vertex x, in the order of its
 // label's PropertyUse list.
 func (g *Graph) VertexProperties(x uint64) []Property {
-	var ps []Property
-	for _, u := range g.scheme.VertexLabels[g.VertexLabel(x)].Properties {
+	uses := g.scheme.VertexLabels[g.VertexLabel(x)].Properties
+	ps := make([]Property, 0, len(uses))
+	for _, u := range uses {
 		if g.carries(x, u) {
 			ps = append(ps, Property{u.Property, g.value(x, u.Property)})
 		}

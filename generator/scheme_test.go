@@ -162,3 +162,27 @@ func TestPropertyTypeInfo(t *testing.T) {
 		t.Errorf("birthday: %+v", info)
 	}
 }
+
+// TestVertexPropertiesAllocations: the list and each value are allocated
+// once, a string longer than value's stack buffer twice (drawn, then
+// copied), and nothing else: the workload driver calls VertexProperties
+// in the timed part of every add-vertex.
+func TestVertexPropertiesAllocations(t *testing.T) {
+	g := mustNew(t, Config{Scale: 10, EdgeFactor: 1, Seed: 3})
+	s := g.Scheme()
+	for x := range uint64(200) {
+		want := 1.0
+		for _, p := range g.VertexProperties(x) {
+			want++
+			if s.Properties[p.Type].Kind != String {
+				continue
+			}
+			if str, _ := p.Value.Text(); len(str) > 128 {
+				want++
+			}
+		}
+		if got := testing.AllocsPerRun(5, func() { g.VertexProperties(x) }); got > want {
+			t.Fatalf("vertex %d: %.0f allocations, want at most %.0f", x, got, want)
+		}
+	}
+}
