@@ -20,6 +20,7 @@ test: vet fmt-check
 	$(GO) test -race -short ./...
 	$(GO) test -short ./rma/local ./gdirma/gensource # rma/local's plain word stores (not in -race builds)
 	$(GO) test -short -run 'TestReadAllocations|TestWriteAllocations' ./gdirma # allocation counts (pools drop entries under -race)
+	$(GO) test -short -run 'TestVertexPropertiesAllocations' ./generator # allocation counts (other under -race)
 	@if command -v $(MPIRUN) >/dev/null 2>&1 && pkg-config --exists ompi 2>/dev/null; then \
 		$(MAKE) --no-print-directory test-crash CRASH_RUNS=1; \
 	else echo "test: no Open MPI, the crash test is skipped"; fi
