@@ -52,12 +52,26 @@ import (
 // checkpointFormat is the version of the files. The windows are copied
 // as they are, so it must be raised whenever the layout of any window
 // changes (blocks and holder images, the DHT, the index trees): a restore
-// refuses other versions.
+// refuses versions it cannot read, those before oldestCheckpointFormat.
+// Format 3 differs from 4 only in that its vertex images hold no compact
+// edge references (refcodec.go), and every reader of 4 reads the wide
+// ones as well.
 const (
-	checkpointFormat = 3 // 2: the control window has the log's sequence word; 3: fences, tombstones
-	manifestName     = "manifest.json"
-	rankFileMagic    = "GDIRMACK"
+	checkpointFormat       = 4 // 2: the control window has the log's sequence word; 3: fences, tombstones; 4: compact references
+	oldestCheckpointFormat = 3
+	manifestName           = "manifest.json"
+	rankFileMagic          = "GDIRMACK"
 )
+
+// writtenCheckpointFormat is the version Checkpoint writes: a test sets
+// an older one to check that a restore reads it.
+var writtenCheckpointFormat = checkpointFormat
+
+// readableCheckpointFormat reports whether a restore reads files of
+// version f.
+func readableCheckpointFormat(f int) bool {
+	return f >= oldestCheckpointFormat && f <= checkpointFormat
+}
 
 // rankFileName is the name of rank r's file in a checkpoint directory.
 func rankFileName(r int) string { return fmt.Sprintf("rank-%d.ckpt", r) }
@@ -234,7 +248,7 @@ func (st *store) writeRankFile(path string) (fileState, error) {
 func (st *store) writeSections(w io.Writer) error {
 	secs := st.sections()
 	hdr := []byte(rankFileMagic)
-	for _, x := range []int{checkpointFormat, st.rank, st.size, len(secs)} {
+	for _, x := range []int{writtenCheckpointFormat, st.rank, st.size, len(secs)} {
 		hdr = binary.LittleEndian.AppendUint32(hdr, uint32(x))
 	}
 	if _, err := w.Write(hdr); err != nil {
@@ -274,7 +288,7 @@ func (c *countWriter) Write(p []byte) (int, error) {
 // ranks gathered, to a temporary name that it renames into place.
 func (db *Database) writeManifest(dir string, files [][]byte) error {
 	m := manifest{
-		Format:  checkpointFormat,
+		Format:  writtenCheckpointFormat,
 		Ranks:   db.st.size,
 		Created: time.Now().UTC().Format(time.RFC3339),
 		Params:  db.params,
@@ -404,8 +418,8 @@ func (m *manifest) check(path string, p Params, ranks int) (Params, error) {
 		return p, gdi.Errorf(gdi.ErrFileFormat, "gdirma: checkpoint file %s: "+format, append([]any{path}, args...)...)
 	}
 	switch {
-	case m.Format != checkpointFormat:
-		return bad("format %d, want %d", m.Format, checkpointFormat)
+	case !readableCheckpointFormat(m.Format):
+		return bad("format %d, want %d to %d", m.Format, oldestCheckpointFormat, checkpointFormat)
 	case m.Ranks != ranks:
 		return p, gdi.Errorf(gdi.ErrArgument, "gdirma: checkpoint file %s: the checkpoint has %d ranks, the database %d", path, m.Ranks, ranks)
 	case len(m.Files) != m.Ranks:
@@ -488,9 +502,9 @@ func (st *store) readSections(r io.Reader, bad func(string, ...any) error) error
 		return bad("not a gdirma checkpoint file")
 	}
 	u := func(i int) int { return int(binary.LittleEndian.Uint32(hdr[len(rankFileMagic)+4*i:])) }
-	if u(0) != checkpointFormat || u(1) != st.rank || u(2) != st.size || u(3) != len(secs) {
-		return bad("header says format %d, rank %d of %d, %d sections; want format %d, rank %d of %d, %d sections",
-			u(0), u(1), u(2), u(3), checkpointFormat, st.rank, st.size, len(secs))
+	if !readableCheckpointFormat(u(0)) || u(1) != st.rank || u(2) != st.size || u(3) != len(secs) {
+		return bad("header says format %d, rank %d of %d, %d sections; want format %d to %d, rank %d of %d, %d sections",
+			u(0), u(1), u(2), u(3), oldestCheckpointFormat, checkpointFormat, st.rank, st.size, len(secs))
 	}
 	for _, s := range secs {
 		crc := crc32.New(castagnoli)

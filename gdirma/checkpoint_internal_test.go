@@ -143,3 +143,67 @@ func TestCheckpointExact(t *testing.T) {
 		return nil
 	})
 }
+
+// TestCheckpointOlderFormat writes checkpoints that say they are of
+// older versions: the oldest one a restore reads comes back with its
+// edges, and the one before it is refused with ErrFileFormat.
+func TestCheckpointOlderFormat(t *testing.T) {
+	defer func(f int) { writtenCheckpointFormat = f }(writtenCheckpointFormat)
+	for _, c := range []struct {
+		format int
+		ok     bool
+	}{{oldestCheckpointFormat, true}, {oldestCheckpointFormat - 1, false}, {checkpointFormat + 1, false}} {
+		dir := filepath.Join(t.TempDir(), "ck")
+		writtenCheckpointFormat = c.format
+		var uids []gdi.VertexUID
+		err := withLocalDB(Params{BlockSize: 64, MemoryPerRank: 1 << 16}, func(db *Database) error {
+			err := InTx(db, func(tx gdi.Transaction) error {
+				var prev gdi.VertexHolder
+				for range 5 {
+					v, err := tx.CreateVertex(nil)
+					if err != nil {
+						return err
+					}
+					u, _ := v.UID()
+					uids = append(uids, u)
+					if prev != nil {
+						if _, err := tx.CreateEdge(gdi.Directed, prev, v); err != nil {
+							return err
+						}
+					}
+					prev = v
+				}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			return db.Checkpoint(dir)
+		})
+		if err != nil {
+			t.Fatalf("format %d: %v", c.format, err)
+		}
+		writtenCheckpointFormat = checkpointFormat
+		err = withLocalDB(Params{Restore: dir}, func(db *Database) error {
+			return InTx(db, func(tx gdi.Transaction) error {
+				for i, u := range uids {
+					v, err := tx.AssociateVertex(u)
+					if err != nil {
+						return err
+					}
+					es, err := v.Edges(gdi.EdgeAll, nil)
+					if want := min(i, 1) + min(len(uids)-1-i, 1); err != nil || len(es) != want {
+						return fmt.Errorf("vertex %d has %d edges (%v), want %d", i, len(es), err, want)
+					}
+				}
+				return nil
+			})
+		})
+		switch {
+		case c.ok && err != nil:
+			t.Errorf("format %d: restore: %v", c.format, err)
+		case !c.ok && gdi.ErrorClass(err) != gdi.ErrFileFormat:
+			t.Errorf("format %d: restore gave %v, want ErrFileFormat", c.format, err)
+		}
+	}
+}

@@ -313,9 +313,13 @@
 //
 // # Caveats
 //
-//   - A lightweight edge without a label takes 3 bytes in its origin's
-//     holder and 9 in its target's; at most 65535 edges can be numbered
-//     after one vertex at a time, later ones get holders of their own.
+//   - A lightweight edge takes 5 bytes in the holder of each of its ends:
+//     a byte more if the ends are on different ranks, a byte more if its
+//     slot is above 255, and 4 more for a label (refcodec.go). An end past
+//     the first 2^24 blocks of its rank, or on a rank past 255, gets the
+//     wide form of up to 15 bytes instead. At most 65535 edges can
+//     be numbered after one vertex at a time, later ones get holders of
+//     their own.
 //   - A heavyweight edge that loses its properties and extra labels keeps
 //     its holder; edges are never made lightweight again.
 //   - Edge UIDs survive commits, but an edge numbered after a vertex that

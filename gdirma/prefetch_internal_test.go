@@ -59,7 +59,7 @@ func TestPrefetchHints(t *testing.T) {
 			if hub, err = x.UID(); err != nil {
 				return err
 			}
-			for range 40 {
+			for range 80 {
 				y, err := tx.CreateVertex(nil)
 				if err != nil {
 					return err
@@ -84,7 +84,7 @@ func TestPrefetchHints(t *testing.T) {
 		}
 		img, ok, err := db.st.readImage(n, false, true)
 		if err != nil || !ok || len(img.chain) < 2 {
-			t.Fatalf("the vertex with 40 edges should span blocks: %v %v %v", len(img.chain), ok, err)
+			t.Fatalf("the vertex with 80 edges should span blocks: %v %v %v", len(img.chain), ok, err)
 		}
 
 		log.take()

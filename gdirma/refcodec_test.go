@@ -17,7 +17,23 @@ func TestRefCodecRoundTrip(t *testing.T) {
 	const bs = 256
 	st := &store{bs: bs, size: 4}
 	rng := rand.New(rand.NewPCG(1, 2))
-	vertex := func() uint64 { return uint64(rng.IntN(4))<<48 | uint64(1+rng.IntN(1000))*bs }
+	// Most vertices are in the first blocks of the first ranks, where
+	// their references take the compact form; some are not.
+	vertex := func() uint64 {
+		switch rng.IntN(8) {
+		case 0:
+			return uint64(1+rng.IntN(1000))<<48 | uint64(1+rng.IntN(1000))*bs
+		case 1:
+			return uint64(rng.IntN(4))<<48 | uint64(1<<24-2+rng.IntN(4))*bs
+		}
+		return uint64(rng.IntN(4))<<48 | uint64(1+rng.IntN(1000))*bs
+	}
+	slot := func() int {
+		if rng.IntN(2) == 0 {
+			return 1 + rng.IntN(0xff)
+		}
+		return 1 + rng.IntN(maxSlot)
+	}
 	for range 2000 {
 		self := vertex()
 		cd := st.codec(self)
@@ -28,10 +44,10 @@ func TestRefCodecRoundTrip(t *testing.T) {
 			x := edgeRef{dir: gdi.DirectionType(1 + rng.IntN(2))}
 			switch rng.IntN(4) {
 			case 0: // numbered after this vertex, which is the origin
-				n = st.lightNumber(self, 1+rng.IntN(maxSlot))
+				n = st.lightNumber(self, slot())
 				x.origin, x.target = self, other
 			case 1: // numbered after the other end, the origin
-				n = st.lightNumber(other, 1+rng.IntN(maxSlot))
+				n = st.lightNumber(other, slot())
 				x.origin, x.target = other, self
 			case 2: // a holder's number; maybe a loop
 				n = vertex()
@@ -89,14 +105,38 @@ func TestRefCodecRoundTrip(t *testing.T) {
 			t.Fatalf("degrees %v, want %v", got.deg, [3]uint64{d, in, out})
 		}
 	}
-	// The common lightweight references are small.
-	self, other := uint64(bs), uint64(1)<<48|2*bs
-	n := st.lightNumber(self, 7)
-	if b := st.codec(self).append(nil, n, edgeRef{dir: gdi.Directed, origin: self, target: other}); len(b) != 11 {
-		t.Errorf("reference in the origin: %d bytes, want 11", len(b))
-	}
-	if b := st.codec(other).append(nil, n, edgeRef{dir: gdi.Directed, origin: self, target: other}); len(b) != 9 {
-		t.Errorf("reference in the target: %d bytes, want 9", len(b))
+	// The common lightweight references are small: the compact form,
+	// with a rank byte for an end on another rank, a second slot byte
+	// for a slot above 255, and 4 bytes for a label. Others are wide.
+	far := uint64(1<<24) * bs
+	for _, c := range []struct {
+		name               string
+		origin, target     uint64
+		slot               int
+		label              uint32
+		atOrigin, atTarget int
+	}{
+		{"one rank", bs, 2 * bs, 7, 0, 5, 5},
+		{"two ranks", bs, 1<<48 | 2*bs, 7, 0, 6, 6},
+		{"wide slot", bs, 2 * bs, 300, 0, 6, 6},
+		{"label", bs, 2 * bs, 7, 9, 9, 9},
+		{"target past 2^24 blocks", bs, far, 7, 0, 11, 5},
+		{"origin past 2^24 blocks", far, bs, 7, 0, 5, 9},
+		{"target rank past 255", bs, 300<<48 | 2*bs, 7, 0, 11, 6},
+	} {
+		n := st.lightNumber(c.origin, c.slot)
+		x := edgeRef{dir: gdi.Undirected, origin: c.origin, target: c.target, label: c.label}
+		for _, end := range []struct {
+			v    uint64
+			want int
+		}{{c.origin, c.atOrigin}, {c.target, c.atTarget}} {
+			cd := st.codec(end.v)
+			b := cd.append(nil, n, x)
+			m, y, rest, ok := cd.next(b)
+			if len(b) != end.want || !ok || m != n || y != x || len(rest) != 0 {
+				t.Errorf("%s: the reference at %#x takes %d bytes (want %d) and decodes to %#x %+v %v", c.name, end.v, len(b), end.want, m, y, ok)
+			}
+		}
 	}
 }
 
@@ -115,6 +155,27 @@ func TestRefCodecRejectsGarbage(t *testing.T) {
 	}
 	if _, _, _, ok := cd.next([]byte{byte(gdi.Directed)}); ok {
 		t.Error("a reference with no end decoded")
+	}
+	// Compact references with both ends, no end or slot 0, or cut off.
+	for _, b := range [][]byte{
+		{rfCompact | rfOrigin | rfTarget, 1, 2, 0, 0},
+		{rfCompact, 1, 2, 0, 0},
+		{rfCompact | rfOrigin, 0, 2, 0, 0},
+		{rfCompact | rfTarget, 1, 2, 0},
+		{rfCompact | rfTarget | rfLabel, 1, 2, 0, 0},
+	} {
+		if _, _, _, ok := cd.next(b); ok {
+			t.Errorf("next(%v) decoded", b)
+		}
+		if _, _, ok := cd.number(b); ok {
+			t.Errorf("number(%v) decoded", b)
+		}
+		if _, _, _, _, ok := cd.head(b); ok {
+			t.Errorf("head(%v) decoded", b)
+		}
+		if lightRefSizes[b[0]] != 0 && b[0]&(rfOrigin|rfTarget) != rfOrigin && b[0]&(rfOrigin|rfTarget) != rfTarget {
+			t.Errorf("flags %#x of a malformed reference count as lightweight", b[0])
+		}
 	}
 	// Tombstones too short, too long or cut off end the walk.
 	for _, b := range [][]byte{{rfDead}, {rfDead, 0}, {rfDead, 1}, {rfDead, 9}, {rfDead, 2, rfDead}} {

@@ -448,11 +448,17 @@ func (v *vertexHolder) allEdges(r *record, or gdi.Orientation) []gdi.EdgeUID {
 		if size < 2 || size > len(b) {
 			break // cannot happen: see refList
 		}
-		if dir := gdi.DirectionType(f & rfDir); f != rfDead && dir != 0 && or.Matches(dir, f&rfOrigin != 0, f&rfTarget != 0) {
+		if g := refNorm[f]; f != rfDead && g&rfDir != 0 && or.Matches(gdi.DirectionType(g&rfDir), g&rfOrigin != 0, g&rfTarget != 0) {
 			var n uint64
-			if f&rfSlot != 0 {
+			switch {
+			case f&rfDir == rfCompact:
+				var ok bool
+				if n, _, ok = cd.compact(b); !ok {
+					return out[:k:k] // cannot happen: see refList
+				}
+			case f&rfSlot != 0:
 				n = cd.base | uint64(binary.LittleEndian.Uint16(b[1:]))
-			} else {
+			default:
 				n = binary.LittleEndian.Uint64(b[1:])
 			}
 			u := &out[k]
