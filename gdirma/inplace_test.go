@@ -11,21 +11,24 @@ import (
 
 // TestUpdateInPlace changes the labels and properties of a vertex whose
 // image is longer than a prefix read, so that its edge references are
-// never read: changes that keep the length of the labels and properties
-// are written over them in place, the others rewrite the holder. Either
-// way the committed vertex must read back as written, keep its edges, and
-// its image must re-encode byte for byte.
+// never read, and of one whose image fits its primary block, so that they
+// are: changes that keep the length of the labels and properties, and not
+// the references, are written over them in place, the others rewrite the
+// holder. Either way the committed vertex must read back as written, with
+// its edges, and its image must re-encode byte for byte.
 func TestUpdateInPlace(t *testing.T) {
-	for _, ranks := range []int{1, 2} {
-		t.Run(fmt.Sprintf("ranks=%d", ranks), func(t *testing.T) {
-			run(t, ranks, gdirma.Params{BlockSize: 256, MemoryPerRank: 1 << 20}, func(c rma.Comm, db gdi.Database) error {
-				return updateInPlace(c, db)
+	for _, degree := range []int{60, 5} {
+		for _, ranks := range []int{1, 2} {
+			t.Run(fmt.Sprintf("degree=%d/ranks=%d", degree, ranks), func(t *testing.T) {
+				run(t, ranks, gdirma.Params{BlockSize: 256, MemoryPerRank: 1 << 20}, func(c rma.Comm, db gdi.Database) error {
+					return updateInPlace(c, db, degree)
+				})
 			})
-		})
+		}
 	}
 }
 
-func updateInPlace(c rma.Comm, db gdi.Database) error {
+func updateInPlace(c rma.Comm, db gdi.Database, degree int) error {
 	l1, err := db.CreateLabel("L1")
 	if err != nil {
 		return err
@@ -47,7 +50,6 @@ func updateInPlace(c rma.Comm, db gdi.Database) error {
 		// collective calls.
 		return c.Barrier()
 	}
-	const degree = 60
 	step := func(fn func(tx gdi.Transaction) error) error { return retry(db, fn) }
 	var hub gdi.VertexUID
 	err = step(func(tx gdi.Transaction) error {
@@ -85,6 +87,7 @@ func updateInPlace(c rma.Comm, db gdi.Database) error {
 		labels []gdi.Label
 		w      int64
 		s      string
+		edges  int
 	}
 	verify := func(name string, x want) error {
 		if err := check(); err != nil {
@@ -115,36 +118,66 @@ func updateInPlace(c rma.Comm, db gdi.Database) error {
 				return fmt.Errorf("%s: s = %v, %v; want %q", name, ss, err, x.s)
 			}
 			es, err := v.Edges(gdi.EdgeAll, nil)
-			if err != nil || len(es) != degree {
-				return fmt.Errorf("%s: %d edges, %v; want %d", name, len(es), err, degree)
+			if err != nil || len(es) != x.edges {
+				return fmt.Errorf("%s: %d edges, %v; want %d", name, len(es), err, x.edges)
 			}
 			return nil
 		})
 	}
-	cur := want{"hub", []gdi.Label{l1}, 1, "abc"}
+	cur := want{"hub", []gdi.Label{l1}, 1, "abc", degree}
 	if err := verify("created", cur); err != nil {
 		return err
 	}
 	changes := []struct {
 		name string
-		fn   func(v gdi.VertexHolder) error
+		fn   func(tx gdi.Transaction, v gdi.VertexHolder) error
 		to   func(x *want)
 	}{
-		{"same-length int", func(v gdi.VertexHolder) error { return v.UpdateProperty(w, gdi.Int64s(-7)) },
+		{"same-length int", func(_ gdi.Transaction, v gdi.VertexHolder) error { return v.UpdateProperty(w, gdi.Int64s(-7)) },
 			func(x *want) { x.w = -7 }},
-		{"same-length string", func(v gdi.VertexHolder) error { return v.UpdateProperty(s, gdi.Bytes([]byte("xyz"))) },
+		{"same-length string", func(_ gdi.Transaction, v gdi.VertexHolder) error {
+			return v.UpdateProperty(s, gdi.Bytes([]byte("xyz")))
+		},
 			func(x *want) { x.s = "xyz" }},
-		{"same-length ID", func(v gdi.VertexHolder) error { return v.UpdateProperty(gdi.PropertyTypeID, gdi.Bytes([]byte("bub"))) },
+		{"same-length ID", func(_ gdi.Transaction, v gdi.VertexHolder) error {
+			return v.UpdateProperty(gdi.PropertyTypeID, gdi.Bytes([]byte("bub")))
+		},
 			func(x *want) { x.id = "bub" }},
-		{"longer string", func(v gdi.VertexHolder) error {
+		{"longer string", func(_ gdi.Transaction, v gdi.VertexHolder) error {
 			return v.UpdateProperty(s, gdi.Bytes([]byte("a longer value")))
 		}, func(x *want) { x.s = "a longer value" }},
-		{"new label", func(v gdi.VertexHolder) error { return v.AddLabel(l2) },
+		{"new label", func(_ gdi.Transaction, v gdi.VertexHolder) error { return v.AddLabel(l2) },
 			func(x *want) { x.labels = []gdi.Label{l1, l2} }},
-		{"shorter string", func(v gdi.VertexHolder) error { return v.UpdateProperty(s, gdi.Bytes([]byte("q"))) },
+		{"shorter string", func(_ gdi.Transaction, v gdi.VertexHolder) error { return v.UpdateProperty(s, gdi.Bytes([]byte("q"))) },
 			func(x *want) { x.s = "q" }},
-		{"same-length int again", func(v gdi.VertexHolder) error { return v.UpdateProperty(w, gdi.Int64s(1<<40)) },
+		{"same-length int again", func(_ gdi.Transaction, v gdi.VertexHolder) error { return v.UpdateProperty(w, gdi.Int64s(1<<40)) },
 			func(x *want) { x.w = 1 << 40 }},
+		// Changes of the references with one of the properties: the
+		// holder must be rewritten, not its properties alone.
+		{"same-length int and a new edge", func(tx gdi.Transaction, v gdi.VertexHolder) error {
+			y, err := tx.CreateVertex(nil)
+			if err != nil {
+				return err
+			}
+			if _, err := tx.CreateEdge(gdi.Directed, y, v); err != nil {
+				return err
+			}
+			return v.UpdateProperty(w, gdi.Int64s(5))
+		}, func(x *want) { x.w, x.edges = 5, x.edges+1 }},
+		{"same-length int and an edge less", func(tx gdi.Transaction, v gdi.VertexHolder) error {
+			es, err := v.Edges(gdi.EdgeAll, nil)
+			if err != nil || len(es) == 0 {
+				return fmt.Errorf("no edge to delete: %v", err)
+			}
+			e, err := tx.AssociateEdge(es[0])
+			if err != nil {
+				return err
+			}
+			if err := e.Free(); err != nil {
+				return err
+			}
+			return v.UpdateProperty(w, gdi.Int64s(6))
+		}, func(x *want) { x.w, x.edges = 6, x.edges-1 }},
 	}
 	for _, ch := range changes {
 		err := step(func(tx gdi.Transaction) error {
@@ -152,7 +185,7 @@ func updateInPlace(c rma.Comm, db gdi.Database) error {
 			if err != nil {
 				return err
 			}
-			return ch.fn(v)
+			return ch.fn(tx, v)
 		})
 		if err != nil {
 			return fmt.Errorf("%s: %w", ch.name, err)

@@ -221,6 +221,20 @@ func (r *record) refList() edgeSet {
 	return r.es
 }
 
+// refsAsRead reports whether the edge references of r, a vertex read
+// whole from one block, are still those of old, the same image decoded
+// again: untouched in raw, or none in either. It may say no of
+// references changed and changed back.
+func (r *record) refsAsRead(old *record) bool {
+	if r.partial || old.partial || r.edit.on {
+		return false
+	}
+	if r.raw == nil {
+		return len(r.es) == 0 && old.nrefs() == 0
+	}
+	return r.own != ownSelf && r.nraw == old.nraw && old.raw != nil && string(r.raw) == string(old.raw)
+}
+
 // nrefs returns the number of edge references.
 func (r *record) nrefs() int {
 	if r.raw != nil {

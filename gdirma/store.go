@@ -1204,6 +1204,9 @@ func (st *store) apply(changes []change) (freed []uint64, err error) {
 			if err := st.patchHead(c.n, version, c.head); err != nil {
 				return nil, err
 			}
+			if invariants.Enabled && !c.new.partial {
+				st.checkWritten(c, encodeParts(c.k, c.new, st.codec(c.n), nil))
+			}
 			continue
 		}
 		var fences []uint16

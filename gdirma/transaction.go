@@ -791,6 +791,13 @@ func (tx *Transaction) commit() error {
 				}
 				old.version, old.home = o.base, homeOf(it.n)
 				c.old, c.chain = old, append(chain, it.n)
+				if it.k == vertexKind && !o.deleted && o.rec.refsAsRead(old) {
+					// Labels and properties of the same length are written
+					// over in place, as for a partial record.
+					if head := appendHead(make([]byte, 0, old.headLen+16), o.rec); len(head) == int(old.headLen) {
+						c.head = head
+					}
+				}
 			default:
 				old, chain, err := st.loadImage(it.k, it.n, false, true)
 				if err != nil {
