@@ -15,24 +15,41 @@ import (
 // of taking cat.mu. Metadata changes are collective and rare; lookups are
 // several per operation.
 type view struct {
-	freed  bool
-	labels map[uint32]struct{}
-	ptypes map[uint32]gdi.PropertyTypeInfo
+	freed bool
+	// labels and ptypes are indexed by number less gdi.FirstUserID:
+	// numbers are handed out in turn, so they are dense, and a slice
+	// index costs less than a map lookup. A freed number is false, or
+	// has live false.
+	labels []bool
+	ptypes []viewPtype
+}
+
+type viewPtype struct {
+	info gdi.PropertyTypeInfo
+	live bool
 }
 
 // publishLocked makes the metadata as it now is the current view. The
 // caller holds cat.mu for writing and calls it after every change of
 // freed, a label's or a property type's existence, or a description.
 func (cat *Catalog) publishLocked() {
-	v := &view{freed: cat.freed, labels: make(map[uint32]struct{}, len(cat.labels)), ptypes: make(map[uint32]gdi.PropertyTypeInfo, len(cat.ptypes))}
+	v := &view{freed: cat.freed}
 	for n, m := range cat.labels {
-		if !m.freed {
-			v.labels[n] = struct{}{}
+		if !m.freed && n >= gdi.FirstUserID {
+			i := int(n - gdi.FirstUserID)
+			if i >= len(v.labels) {
+				v.labels = append(v.labels, make([]bool, i+1-len(v.labels))...)
+			}
+			v.labels[i] = true
 		}
 	}
 	for n, m := range cat.ptypes {
-		if !m.freed {
-			v.ptypes[n] = m.info
+		if !m.freed && n >= gdi.FirstUserID {
+			i := int(n - gdi.FirstUserID)
+			if i >= len(v.ptypes) {
+				v.ptypes = append(v.ptypes, make([]viewPtype, i+1-len(v.ptypes))...)
+			}
+			v.ptypes[i] = viewPtype{info: m.info, live: true}
 		}
 	}
 	cat.view.Store(v)
@@ -44,7 +61,7 @@ func (v *view) labelNum(tag gdi.DatabaseTag, l gdi.Label, allowNone bool) (uint3
 	if done {
 		return n, err
 	}
-	if _, ok := v.labels[n]; !ok {
+	if i := n - gdi.FirstUserID; n < gdi.FirstUserID || int(i) >= len(v.labels) || !v.labels[i] {
 		return 0, errUnknownLabel(l)
 	}
 	return n, nil
@@ -56,11 +73,11 @@ func (v *view) ptypeNum(tag gdi.DatabaseTag, p gdi.PropertyType) (uint32, gdi.Pr
 	if done {
 		return n, info, err
 	}
-	info, ok := v.ptypes[n]
-	if !ok {
+	i := n - gdi.FirstUserID
+	if n < gdi.FirstUserID || int(i) >= len(v.ptypes) || !v.ptypes[i].live {
 		return 0, gdi.PropertyTypeInfo{}, errUnknownPtype(p)
 	}
-	return n, info, nil
+	return n, v.ptypes[i].info, nil
 }
 
 // checkView, with invariants on, panics if an answer from the view differs
