@@ -295,12 +295,26 @@ func (t *Table) checkKey(key []byte) error {
 
 // Lookup returns the value stored under (label, key).
 func (t *Table) Lookup(label uint32, key []byte) (value uint64, found bool, err error) {
+	return t.LookupBuf(label, key, nil)
+}
+
+// EntrySize is the length of a buffer that LookupBuf uses as it is.
+func (t *Table) EntrySize() int { return t.entrySize }
+
+// LookupBuf is Lookup that copies entries into scratch if it holds
+// EntrySize bytes, rather than into a buffer of the table's pool: for
+// callers that look keys up often and have room of their own. scratch
+// is not used concurrently by other calls while this one runs.
+func (t *Table) LookupBuf(label uint32, key []byte, scratch []byte) (value uint64, found bool, err error) {
 	if err := t.checkKey(key); err != nil {
 		return 0, false, err
 	}
-	b := t.buf()
-	defer t.put(b)
-	ok, p, err := t.find(Hash(label, key), label, key, *b)
+	if len(scratch) < t.entrySize {
+		b := t.buf()
+		defer t.put(b)
+		scratch = *b
+	}
+	ok, p, err := t.find(Hash(label, key), label, key, scratch)
 	return p.value, ok && err == nil, err
 }
 

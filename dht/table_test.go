@@ -19,13 +19,29 @@ func withTable(c rma.Comm, cfg dht.Config, fn func(t *dht.Table) error) error {
 	return errors.Join(fn(t), t.Free())
 }
 
+// lookupWant checks Lookup, and LookupBuf with a scratch buffer of its
+// own (left dirty by the lookup before) and with one too short to use.
 func lookupWant(t *dht.Table, label uint32, key string, want uint64, wantFound bool) error {
-	v, found, err := t.Lookup(label, []byte(key))
-	if err != nil {
-		return fmt.Errorf("Lookup(%d, %q): %w", label, key, err)
+	scratch := make([]byte, t.EntrySize())
+	for i := range scratch {
+		scratch[i] = 0xa5
 	}
-	if found != wantFound || v != want && wantFound {
-		return fmt.Errorf("Lookup(%d, %q) = %d, %v; want %d, %v", label, key, v, found, want, wantFound)
+	for _, l := range []struct {
+		name string
+		fn   func() (uint64, bool, error)
+	}{
+		{"Lookup", func() (uint64, bool, error) { return t.Lookup(label, []byte(key)) }},
+		{"LookupBuf", func() (uint64, bool, error) { return t.LookupBuf(label, []byte(key), scratch) }},
+		{"LookupBuf again", func() (uint64, bool, error) { return t.LookupBuf(label, []byte(key), scratch) }},
+		{"LookupBuf, short scratch", func() (uint64, bool, error) { return t.LookupBuf(label, []byte(key), scratch[:1]) }},
+	} {
+		v, found, err := l.fn()
+		if err != nil {
+			return fmt.Errorf("%s(%d, %q): %w", l.name, label, key, err)
+		}
+		if found != wantFound || v != want && wantFound {
+			return fmt.Errorf("%s(%d, %q) = %d, %v; want %d, %v", l.name, label, key, v, found, want, wantFound)
+		}
 	}
 	return nil
 }

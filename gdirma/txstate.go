@@ -19,7 +19,10 @@ type txState struct {
 	scans    []scan
 	scanBuf  [1]scan // room for the first scan
 	hitBuf   [1]uint64
-	walk     *walkScratch // of vertexHolder.walkIncident, made on first use
+	// dhtBuf is where TranslateVertexID copies DHT entries (dht.LookupBuf):
+	// an entry of keys of idKeyLen bytes.
+	dhtBuf [32 + idKeyLen]byte
+	walk   *walkScratch // of vertexHolder.walkIncident, made on first use
 	// images are the pooled buffers of long images the transaction read
 	// (store.loadRefs), given back when it ends.
 	images   []*[]byte
