@@ -46,6 +46,14 @@ func SetDropHook(f func(inPlace bool)) (restore func()) {
 	return func() { testHookDrops = old }
 }
 
+// SetHeadPatchHook makes f see every holder whose labels and properties
+// a commit writes over in place, until the returned function is called.
+func SetHeadPatchHook(f func(n uint64)) (restore func()) {
+	old := testHookHeadPatch
+	testHookHeadPatch = f
+	return func() { testHookHeadPatch = old }
+}
+
 // SetRereadHook makes f see every plan of sparse drops that reads the
 // rest of a primary block for the count, until the returned function is
 // called.

@@ -2,6 +2,8 @@ package gdirma_test
 
 import (
 	"fmt"
+	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/gdi-go/gdi/gdi"
@@ -128,6 +130,8 @@ func updateInPlace(c rma.Comm, db gdi.Database, degree int) error {
 	if err := verify("created", cur); err != nil {
 		return err
 	}
+	var patches atomic.Int64
+	defer gdirma.SetHeadPatchHook(func(uint64) { patches.Add(1) })()
 	changes := []struct {
 		name string
 		fn   func(tx gdi.Transaction, v gdi.VertexHolder) error
@@ -180,6 +184,7 @@ func updateInPlace(c rma.Comm, db gdi.Database, degree int) error {
 		}, func(x *want) { x.w, x.edges = 6, x.edges-1 }},
 	}
 	for _, ch := range changes {
+		before := patches.Load()
 		err := step(func(tx gdi.Transaction) error {
 			v, err := tx.AssociateVertex(hub)
 			if err != nil {
@@ -189,6 +194,11 @@ func updateInPlace(c rma.Comm, db gdi.Database, degree int) error {
 		})
 		if err != nil {
 			return fmt.Errorf("%s: %w", ch.name, err)
+		}
+		// The same length, and the same edges: written over in place.
+		inPlace := strings.HasPrefix(ch.name, "same-length") && !strings.Contains(ch.name, "edge")
+		if got := patches.Load() - before; got != 0 != inPlace || got > 1 {
+			return fmt.Errorf("%s: %d labels and properties written over in place, want %v", ch.name, got, inPlace)
 		}
 		ch.to(&cur)
 		if err := verify(ch.name, cur); err != nil {

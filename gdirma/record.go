@@ -226,7 +226,9 @@ func (r *record) refList() edgeSet {
 // again: untouched in raw, or none in either. It may say no of
 // references changed and changed back.
 func (r *record) refsAsRead(old *record) bool {
-	if r.partial || old.partial || r.edit.on {
+	// A record decoded from an image has edit.on with an empty range:
+	// nothing turned into tombstones yet.
+	if r.partial || old.partial || (r.edit.on && r.edit.lo != r.edit.hi) {
 		return false
 	}
 	if r.raw == nil {

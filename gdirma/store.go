@@ -1204,6 +1204,9 @@ func (st *store) apply(changes []change) (freed []uint64, err error) {
 			if err := st.patchHead(c.n, version, c.head); err != nil {
 				return nil, err
 			}
+			if testHookHeadPatch != nil {
+				testHookHeadPatch(c.n)
+			}
 			if invariants.Enabled && !c.new.partial {
 				st.checkWritten(c, encodeParts(c.k, c.new, st.codec(c.n), nil))
 			}
@@ -1222,6 +1225,10 @@ func (st *store) apply(changes []change) (freed []uint64, err error) {
 	}
 	return freed, nil
 }
+
+// testHookHeadPatch, if set by a test, is called for every holder whose
+// labels and properties a commit writes over in place (patchHead).
+var testHookHeadPatch func(n uint64)
 
 // patchHead writes head over the labels and properties of holder n, which
 // it replaces byte for byte within the primary block, and sets the
