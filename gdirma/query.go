@@ -133,7 +133,7 @@ func (tx *Transaction) dhtLookup(k kind, key idKey) (hit uint64, committed map[u
 	if k != vertexKind || key.label == uint32(gdi.LabelNone) {
 		return 0, nil, nil
 	}
-	n, found, err := tx.db.st.ids.LookupBuf(key.label, dhtKey(key.id), tx.dhtBuf[:])
+	n, found, err := tx.db.st.ids.LookupBuf(key.label, dhtKey(key.id), tx.scratchSpace().dht[:])
 	if err != nil {
 		return 0, nil, internal(err)
 	}

@@ -771,7 +771,7 @@ func (tx *Transaction) commit() error {
 				}
 				c.old = old
 				if old.partial {
-					head := appendHead(make([]byte, 0, old.headLen+16), o.rec) // most often as long as before
+					head := appendHead(tx.headSpace(int(old.headLen)+16), o.rec) // most often as long as before
 					if len(head) == int(old.headLen) && int(old.headLen) <= st.bs-primaryHeader {
 						c.head = head
 					} else if c.old, c.chain, err = st.loadImage(it.k, it.n, false, true); err != nil {
@@ -794,7 +794,7 @@ func (tx *Transaction) commit() error {
 				if it.k == vertexKind && !o.deleted && o.rec.refsAsRead(old) {
 					// Labels and properties of the same length are written
 					// over in place, as for a partial record.
-					if head := appendHead(make([]byte, 0, old.headLen+16), o.rec); len(head) == int(old.headLen) {
+					if head := appendHead(tx.headSpace(int(old.headLen)+16), o.rec); len(head) == int(old.headLen) {
 						c.head = head
 					}
 				}

@@ -19,10 +19,9 @@ type txState struct {
 	scans    []scan
 	scanBuf  [1]scan // room for the first scan
 	hitBuf   [1]uint64
-	// dhtBuf is where TranslateVertexID copies DHT entries (dht.LookupBuf):
-	// an entry of keys of idKeyLen bytes.
-	dhtBuf [32 + idKeyLen]byte
-	walk   *walkScratch // of vertexHolder.walkIncident, made on first use
+	// scratch outlives the state's reuse (giveState keeps it).
+	scratch *txScratch
+	walk    *walkScratch // of vertexHolder.walkIncident, made on first use
 	// images are the pooled buffers of long images the transaction read
 	// (store.loadRefs), given back when it ends.
 	images   []*[]byte
@@ -36,6 +35,37 @@ type txState struct {
 	freeing uint64
 	// epoch is the commit counter before the first scan (if epochSet).
 	epoch uint64
+}
+
+// txScratch is room a transaction writes into and no one keeps past
+// its end: it is not zeroed between transactions.
+type txScratch struct {
+	// dht is where TranslateVertexID copies DHT entries
+	// (dht.LookupBuf): an entry of keys of idKeyLen bytes.
+	dht [32 + idKeyLen]byte
+	// heads holds the labels and properties a commit writes over in
+	// place (headSpace); used up to headsUsed.
+	heads     [256]byte
+	headsUsed int
+}
+
+// scratchSpace returns the state's scratch, made on first use.
+func (s *txState) scratchSpace() *txScratch {
+	if s.scratch == nil {
+		s.scratch = new(txScratch)
+	}
+	return s.scratch
+}
+
+// headSpace returns an empty slice with room for l bytes, for a head the
+// commit writes over in place: in the scratch if it has that much left.
+func (s *txState) headSpace(l int) []byte {
+	sc := s.scratchSpace()
+	if free := sc.heads[sc.headsUsed:]; len(free) >= l {
+		sc.headsUsed += l
+		return free[:0:l]
+	}
+	return make([]byte, 0, l)
 }
 
 // maxSpareStates bounds the states a rank keeps: as many as transactions
@@ -60,6 +90,10 @@ func (db *Database) giveState(s *txState) {
 	if s == nil || len(db.states) >= maxSpareStates {
 		return
 	}
-	*s = txState{}
+	sc := s.scratch
+	*s = txState{scratch: sc}
+	if sc != nil {
+		sc.headsUsed = 0
+	}
 	db.states = append(db.states, s)
 }
