@@ -304,7 +304,7 @@ func (t *Table) EntrySize() int { return t.entrySize }
 // LookupBuf is Lookup that copies entries into scratch if it holds
 // EntrySize bytes, rather than into a buffer of the table's pool: for
 // callers that look keys up often and have room of their own. scratch
-// is not used concurrently by other calls while this one runs.
+// must not be in use elsewhere while the call runs.
 func (t *Table) LookupBuf(label uint32, key []byte, scratch []byte) (value uint64, found bool, err error) {
 	if err := t.checkKey(key); err != nil {
 		return 0, false, err

@@ -37,22 +37,27 @@ func (cat *Catalog) publishLocked() {
 	for n, m := range cat.labels {
 		if !m.freed && n >= gdi.FirstUserID {
 			i := int(n - gdi.FirstUserID)
-			if i >= len(v.labels) {
-				v.labels = append(v.labels, make([]bool, i+1-len(v.labels))...)
-			}
+			v.labels = reaching(v.labels, i)
 			v.labels[i] = true
 		}
 	}
 	for n, m := range cat.ptypes {
 		if !m.freed && n >= gdi.FirstUserID {
 			i := int(n - gdi.FirstUserID)
-			if i >= len(v.ptypes) {
-				v.ptypes = append(v.ptypes, make([]viewPtype, i+1-len(v.ptypes))...)
-			}
+			v.ptypes = reaching(v.ptypes, i)
 			v.ptypes[i] = viewPtype{info: m.info, live: true}
 		}
 	}
 	cat.view.Store(v)
+}
+
+// reaching returns s lengthened with zero values, if need be, to have an
+// index i.
+func reaching[T any](s []T, i int) []T {
+	if i >= len(s) {
+		s = append(s, make([]T, i+1-len(s))...)
+	}
+	return s
 }
 
 // labelNum is labelNumLocked on the view.
