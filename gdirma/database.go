@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sync"
 
+	"golang.org/x/sys/cpu"
+
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/internal/catalog"
 	"github.com/gdi-go/gdi/rma"
@@ -25,10 +27,16 @@ type Database struct {
 	// log is the rank's redo log, nil if it is off (redolog.go).
 	log *redoLog
 
+	// The fields below are written by every transaction start and end:
+	// padding keeps them off the cache lines of the read-mostly fields
+	// above and of whatever the allocator puts next to the Database (in
+	// rma/local, another rank's Database, written by another core).
+	_            cpu.CacheLinePad
 	mu           sync.Mutex     // guards transactions and states; taken before the catalog's lock
 	transactions []*Transaction // open, in no order (tx.slot is the index)
 	collective   int            // open collective read transactions
 	states       []*txState     // of ended transactions, for the next (txstate.go)
+	_            cpu.CacheLinePad
 }
 
 var (

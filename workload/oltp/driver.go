@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
+	"golang.org/x/sys/cpu"
 
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/generator"
@@ -97,8 +98,16 @@ func Run(c rma.Comm, db gdi.Database, cfg Config) (*Report, error) {
 		return nil, err
 	}
 
-	var done atomic.Int64
-	var budget atomic.Int64 // operations left on this rank, with Count
+	// Every operation updates these. The padding keeps them off cache
+	// lines that another rank's goroutines write: the ranks of rma/local
+	// share one heap (see the padding of gdirma.Database).
+	var counters struct {
+		_      cpu.CacheLinePad
+		done   atomic.Int64
+		budget atomic.Int64 // operations left on this rank, with Count
+		_      cpu.CacheLinePad
+	}
+	done, budget := &counters.done, &counters.budget
 	budget.Store(int64(cfg.Count))
 	deadline := time.Now().Add(cfg.Duration)
 	more := func() bool {
@@ -134,8 +143,10 @@ func Run(c rma.Comm, db gdi.Database, cfg Config) (*Report, error) {
 	return gather(c, cfg, workers, elapsed)
 }
 
-// worker issues operations from one goroutine.
+// worker issues operations from one goroutine, which alone writes it: the
+// padding keeps other workers' writes off its cache lines.
 type worker struct {
+	_       cpu.CacheLinePad
 	db      gdi.Database
 	g       *generator.Graph
 	m       *generator.Metadata
@@ -155,6 +166,7 @@ type worker struct {
 	name    int
 	stats   [NumOps]stats
 	idBuf   []byte // where open formats application IDs
+	_       cpu.CacheLinePad
 }
 
 func newWorker(c rma.Comm, db gdi.Database, cfg Config, g int, reads, writes *zipf) (*worker, error) {
