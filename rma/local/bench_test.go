@@ -118,3 +118,34 @@ func BenchmarkRandomBlocks(b *testing.B) {
 		b.Fatal(err)
 	}
 }
+
+// BenchmarkOwnCounter has every rank add to its own word of an 8-byte
+// window, as gdirma's commits count themselves: the ranks' parts of such a
+// window must not share a cache line, or each add waits for the line to
+// come back from another core.
+func BenchmarkOwnCounter(b *testing.B) {
+	rmatest.RanksSubBenchmarks(b, func(b *testing.B, n int) {
+		err := local.Run(n, func(c rma.Comm) error {
+			w, err := c.NewWindow(8)
+			if err != nil {
+				return err
+			}
+			defer w.Free()
+			if err := c.Barrier(); err != nil {
+				return err
+			}
+			if c.Rank() == 0 {
+				b.ResetTimer()
+			}
+			for range b.N {
+				if _, err := w.FetchAndAdd(c.Rank(), 0, 1); err != nil {
+					return err
+				}
+			}
+			return c.Barrier()
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	})
+}

@@ -28,11 +28,11 @@ type region struct {
 
 func newRegion(words int) *region {
 	if words*8 < largeWindow {
-		return &region{mem: make([]uint64, words)}
+		return &region{mem: heapWords(words)}
 	}
 	b, err := unix.Mmap(-1, 0, words*8, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_ANON|unix.MAP_PRIVATE)
 	if err != nil {
-		return &region{mem: make([]uint64, words)}
+		return &region{mem: heapWords(words)}
 	}
 	_ = unix.Madvise(b, unix.MADV_HUGEPAGE) // advice only
 	r := &region{mem: unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(b))), words), mapped: b}

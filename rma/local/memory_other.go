@@ -5,6 +5,6 @@ package local
 // region is a rank's part of a window: Go heap memory on this system.
 type region struct{ mem []uint64 }
 
-func newRegion(words int) *region { return &region{mem: make([]uint64, words)} }
+func newRegion(words int) *region { return &region{mem: heapWords(words)} }
 
 func (r *region) release() {}
