@@ -242,6 +242,7 @@ var Cases = concat(
 	propertyCases,
 	edgeCases,
 	incidentCases,
+	prefetchCases,
 	constraintCases,
 	indexCases,
 	transactionCases,

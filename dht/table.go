@@ -66,9 +66,10 @@ func next(l link, e int) link { return (l>>32+1)<<32 | uint64(e) }
 // safe for concurrent use by goroutines of that rank.
 type Table struct {
 	comm      rma.Comm
-	table     rma.Window // bucket slots: link, home state, home entry
-	heap      *bgdl.Pool // overflow entries
-	data      rma.Window // the heap's data window
+	table     rma.Window     // bucket slots: link, home state, home entry
+	pf        rma.Prefetcher // table's, if it has the capability
+	heap      *bgdl.Pool     // overflow entries
+	data      rma.Window     // the heap's data window
 	entrySize int
 	slotSize  int
 	buckets   int
@@ -117,6 +118,7 @@ func New(c rma.Comm, cfg Config) (*Table, error) {
 		return nil, errors.Join(fmt.Errorf("dht: entry heap: %w", err), t.table.Free())
 	}
 	t.data = t.heap.Data()
+	t.pf, _ = t.table.(rma.Prefetcher)
 	return t, nil
 }
 

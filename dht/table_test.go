@@ -19,7 +19,7 @@ func withTable(c rma.Comm, cfg dht.Config, fn func(t *dht.Table) error) error {
 	return errors.Join(fn(t), t.Free())
 }
 
-// lookupWant checks Lookup, and LookupBuf with a scratch buffer of its
+// lookupWant checks Lookup, Lookup after a Prefetch, and LookupBuf with a scratch buffer of its
 // own (left dirty by the lookup before) and with one too short to use.
 func lookupWant(t *dht.Table, label uint32, key string, want uint64, wantFound bool) error {
 	scratch := make([]byte, t.EntrySize())
@@ -34,6 +34,10 @@ func lookupWant(t *dht.Table, label uint32, key string, want uint64, wantFound b
 		{"LookupBuf", func() (uint64, bool, error) { return t.LookupBuf(label, []byte(key), scratch) }},
 		{"LookupBuf again", func() (uint64, bool, error) { return t.LookupBuf(label, []byte(key), scratch) }},
 		{"LookupBuf, short scratch", func() (uint64, bool, error) { return t.LookupBuf(label, []byte(key), scratch[:1]) }},
+		{"Prefetch, then Lookup", func() (uint64, bool, error) {
+			t.Prefetch(label, []byte(key))
+			return t.Lookup(label, []byte(key))
+		}},
 	} {
 		v, found, err := l.fn()
 		if err != nil {
@@ -174,5 +178,31 @@ func TestFullAndConfig(t *testing.T) {
 			}
 			return checkHeap(c, tb, 3)
 		})
+	})
+}
+
+// TestPrefetchIgnoresWhatItCannotUse checks that Prefetch, a hint, takes
+// keys over the limit and a freed table without complaint, and changes
+// nothing: a key it was given is not there afterwards.
+func TestPrefetchIgnoresWhatItCannotUse(t *testing.T) {
+	ranktest.ForRanks(t, func(c rma.Comm) error {
+		tb, err := dht.New(c, dht.Config{Buckets: 4, Entries: 8, MaxKey: 8})
+		if err != nil {
+			return err
+		}
+		tb.Prefetch(1, []byte("far too long a key"))
+		tb.Prefetch(1, nil)
+		tb.Prefetch(1, []byte("k"))
+		if err := lookupWant(tb, 1, "k", 0, false); err != nil {
+			return err
+		}
+		if err := c.Barrier(); err != nil {
+			return err
+		}
+		if err := tb.Free(); err != nil {
+			return err
+		}
+		tb.Prefetch(1, []byte("k"))
+		return nil
 	})
 }
