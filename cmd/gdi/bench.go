@@ -41,6 +41,7 @@ func runBenchOLTP(args []string, stdout, stderr io.Writer) error {
 	duration := fs.Duration("duration", 10*time.Second, "how long to run")
 	count := fs.Int("count", 0, "operations per rank; overrides -duration if positive")
 	zipf := fs.Bool("zipf", false, "draw targets from LinkBench's Zipf distributions instead of uniformly")
+	prefetch := fs.Bool("prefetch", true, "hint the IDs of each goroutine's next operation while the current one runs (if the backend takes hints)")
 	backendName := fs.String("backend", defaultBackend, "GDI backend: "+strings.Join(driverNames(), ", "))
 	blockSize := fs.Int("blocksize", 512, "gdirma: block size in bytes (64 to 4096)")
 	memory := fs.Int("memory", 0, "gdirma: block memory per rank in MiB (0: estimated from the graph)")
@@ -105,7 +106,7 @@ func runBenchOLTP(args []string, stdout, stderr io.Writer) error {
 			return errors.Join(err, db.Free())
 		}
 		cfg := oltp.Config{Mix: mix, Graph: g, Meta: m, Goroutines: *goroutines, Count: *count,
-			Duration: *duration, Zipf: *zipf, Seed: *seed}
+			Duration: *duration, Zipf: *zipf, Seed: *seed, NoPrefetch: !*prefetch}
 		if c.Rank() == 0 {
 			cfg.Progress = benchProgress(stderr, *count, *duration)
 		}

@@ -27,6 +27,11 @@
 // the run is "not found", counted apart from failures (transactions that
 // aborted on an error, such as a lock conflict).
 //
+// Each goroutine draws its operations one ahead. If the database takes hints
+// (gdi.VertexIDPrefetcher), it hints the IDs of the next operation before it
+// starts the current one, untimed, so that memory the next lookup needs
+// loads while the current operation runs. Config.NoPrefetch turns that off.
+//
 // # Figures
 //
 // Throughput counts committed operations per second over all ranks. Latency

@@ -36,6 +36,10 @@ type Config struct {
 	// 0.741 for writes) instead of uniformly.
 	Zipf bool
 	Seed uint64
+	// NoPrefetch turns off the hints of the IDs of each goroutine's next
+	// operation, which the driver otherwise gives a database that takes
+	// them (gdi.VertexIDPrefetcher) while the current operation runs.
+	NoPrefetch bool
 	// Progress, if not nil, is called now and then on every rank with the
 	// operations that rank has finished so far.
 	Progress func(done int64)
@@ -166,6 +170,11 @@ type worker struct {
 	name    int
 	stats   [NumOps]stats
 	idBuf   []byte // where open formats application IDs
+	// With pf set, every operation is drawn one ahead of its run, and the
+	// IDs of the next one are hinted while the current one runs.
+	pf      gdi.VertexIDPrefetcher
+	next    plan
+	hintBuf []byte
 	_       cpu.CacheLinePad
 }
 
@@ -183,6 +192,9 @@ func newWorker(c rma.Comm, db gdi.Database, cfg Config, g int, reads, writes *zi
 		fresh:  n + uint64(c.Rank()*max(cfg.Goroutines, 1)+g),
 		stride: uint64(c.Size() * max(cfg.Goroutines, 1)),
 		person: -1, first: -1, last: -1, name: -1,
+	}
+	if !cfg.NoPrefetch {
+		w.pf, _ = db.(gdi.VertexIDPrefetcher)
 	}
 	for i := range w.stats {
 		w.stats[i].hist = hdrhistogram.New(histLow, histHigh, histDigits)
@@ -213,6 +225,10 @@ func newWorker(c rma.Comm, db gdi.Database, cfg Config, g int, reads, writes *zi
 			return nil, err
 		}
 		w.byLabel = append(w.byLabel, con)
+	}
+	if w.pf != nil {
+		w.next = w.draw()
+		w.hint(w.next)
 	}
 	return w, nil
 }
@@ -257,11 +273,58 @@ func (w *worker) scatter(k uint64) uint64 {
 	return k * 0xbf58476d1ce4e5b9 & w.mask
 }
 
-// step runs one operation and records its outcome and latency.
-func (w *worker) step() error {
+// plan is an operation drawn before its run: its type, and the vertex
+// numbers of its target and, for AddEdge, of the other end.
+type plan struct {
+	op   Op
+	x, y uint64
+}
+
+// draw draws the next operation of the mix.
+func (w *worker) draw() plan {
 	op := w.choose.pick(w.rng.Float64())
+	z := w.reads
+	if op.Write() {
+		z = w.writes
+	}
+	p := plan{op: op}
+	if op != AddVertex {
+		p.x = w.target(z)
+		if op == AddEdge {
+			p.y = w.target(z)
+		}
+	}
+	return p
+}
+
+// hint tells the database the IDs p will translate.
+func (w *worker) hint(p plan) {
+	if p.op == AddVertex {
+		return
+	}
+	w.hintID(p.x)
+	if p.op == AddEdge {
+		w.hintID(p.y)
+	}
+}
+
+func (w *worker) hintID(x uint64) {
+	w.hintBuf = generator.AppendAppID(w.hintBuf[:0], x)
+	w.pf.PrefetchVertexID(w.m.VertexLabels[w.g.VertexLabel(x)], w.hintBuf)
+}
+
+// step runs one operation and records its outcome and latency. With
+// hints, it draws the operation after it first and hints its IDs, which
+// is not timed.
+func (w *worker) step() error {
+	p := w.draw()
+	if w.pf != nil {
+		p, w.next = w.next, p
+		w.hint(w.next)
+	}
+	op := p.op
 	start := time.Now()
-	out := w.run(op)
+	out := w.run(p)
 	st := &w.stats[op]
 	st.count[out]++
 	if out == committed {
@@ -273,12 +336,12 @@ func (w *worker) step() error {
 // run performs op in a transaction, which it commits if every step
 // succeeded and aborts otherwise. Errors of the database are outcomes (a
 // lock conflict fails the operation), not errors of the run.
-func (w *worker) run(op Op) outcome {
+func (w *worker) run(p plan) outcome {
 	tx, err := w.db.StartTransaction()
 	if err != nil {
 		return failed
 	}
-	out, err := w.apply(tx, op)
+	out, err := w.apply(tx, p)
 	if err != nil || out != committed {
 		_ = tx.Abort()
 		if err == nil && out == notFound {
@@ -292,15 +355,11 @@ func (w *worker) run(op Op) outcome {
 	return committed
 }
 
-func (w *worker) apply(tx gdi.Transaction, op Op) (outcome, error) {
-	z := w.reads
-	if op.Write() {
-		z = w.writes
-	}
+func (w *worker) apply(tx gdi.Transaction, p plan) (outcome, error) {
+	op, x := p.op, p.x
 	if op == AddVertex {
 		return w.addVertex(tx)
 	}
-	x := w.target(z)
 	v, out, err := w.open(tx, x)
 	if out != committed || err != nil {
 		return out, err
@@ -327,7 +386,7 @@ func (w *worker) apply(tx gdi.Transaction, op Op) (outcome, error) {
 			return failed, err
 		}
 	case AddEdge:
-		y := w.target(z)
+		y := p.y
 		u, out, err := w.open(tx, y)
 		if out != committed || err != nil {
 			return out, err
