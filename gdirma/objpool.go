@@ -25,13 +25,16 @@ type loadedPool struct{ p sync.Pool }
 // poisonVersion marks records of copies given back, under invariants.
 const poisonVersion = 0xdead_0b1e_c7ed_dead
 
-// get returns a zeroed copy, marked as pooled.
+// get returns a zeroed copy (but for the bytes of small), marked as
+// pooled.
 func (p *loadedPool) get() *loadedObj {
 	c, ok := p.p.Get().(*loadedObj)
 	if !ok {
 		c = new(loadedObj)
 	} else {
-		*c = loadedObj{}
+		// small is not cleared: only the bytes a read copies into it are
+		// ever used.
+		c.o, c.r, c.orig, c.chain = txObj{}, record{}, record{}, [4]uint64{}
 	}
 	c.o.pooled = true
 	return c

@@ -169,7 +169,8 @@ type worker struct {
 	last    int
 	name    int
 	stats   [NumOps]stats
-	idBuf   []byte // where open formats application IDs
+	idBuf   []byte    // where open formats application IDs
+	base    time.Time // latencies are differences of times since base
 	// With pf set, every operation is drawn one ahead of its run, and the
 	// IDs of the next one are hinted while the current one runs.
 	pf      gdi.VertexIDPrefetcher
@@ -192,6 +193,7 @@ func newWorker(c rma.Comm, db gdi.Database, cfg Config, g int, reads, writes *zi
 		fresh:  n + uint64(c.Rank()*max(cfg.Goroutines, 1)+g),
 		stride: uint64(c.Size() * max(cfg.Goroutines, 1)),
 		person: -1, first: -1, last: -1, name: -1,
+		base: time.Now(),
 	}
 	if !cfg.NoPrefetch {
 		w.pf, _ = db.(gdi.VertexIDPrefetcher)
@@ -323,12 +325,14 @@ func (w *worker) step() error {
 		w.hint(w.next)
 	}
 	op := p.op
-	start := time.Now()
+	// Both ends are read as time since the worker's base, which reads
+	// only the monotonic clock: time.Now would read the wall clock too.
+	start := time.Since(w.base)
 	out := w.run(p)
 	st := &w.stats[op]
 	st.count[out]++
 	if out == committed {
-		_ = st.hist.RecordValue(max(int64(time.Since(start)), histLow))
+		_ = st.hist.RecordValue(max(int64(time.Since(w.base)-start), histLow))
 	}
 	return nil
 }
