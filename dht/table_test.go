@@ -19,8 +19,9 @@ func withTable(c rma.Comm, cfg dht.Config, fn func(t *dht.Table) error) error {
 	return errors.Join(fn(t), t.Free())
 }
 
-// lookupWant checks Lookup, Lookup after a Prefetch, and LookupBuf with a scratch buffer of its
-// own (left dirty by the lookup before) and with one too short to use.
+// lookupWant checks Lookup, Lookup after a Prefetch, and LookupBuf with a
+// scratch buffer of its own (left dirty by the lookup before) and with one
+// too short to use.
 func lookupWant(t *dht.Table, label uint32, key string, want uint64, wantFound bool) error {
 	scratch := make([]byte, t.EntrySize())
 	for i := range scratch {
