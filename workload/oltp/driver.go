@@ -310,9 +310,13 @@ func (w *worker) hint(p plan) {
 	}
 }
 
-func (w *worker) hintID(x uint64) {
-	w.hintBuf = generator.AppendAppID(w.hintBuf[:0], x)
-	w.pf.PrefetchVertexID(w.m.VertexLabels[w.g.VertexLabel(x)], w.hintBuf)
+func (w *worker) hintID(x uint64) { w.pf.PrefetchVertexID(w.appID(&w.hintBuf, x)) }
+
+// appID returns the label of vertex x and its application ID, formatted
+// into *buf.
+func (w *worker) appID(buf *[]byte, x uint64) (gdi.Label, []byte) {
+	*buf = generator.AppendAppID((*buf)[:0], x)
+	return w.m.VertexLabels[w.g.VertexLabel(x)], *buf
 }
 
 // step runs one operation and records its outcome and latency. With
@@ -337,7 +341,7 @@ func (w *worker) step() error {
 	return nil
 }
 
-// run performs op in a transaction, which it commits if every step
+// run performs p in a transaction, which it commits if every step
 // succeeded and aborts otherwise. Errors of the database are outcomes (a
 // lock conflict fails the operation), not errors of the run.
 func (w *worker) run(p plan) outcome {
@@ -411,8 +415,7 @@ func (w *worker) apply(tx gdi.Transaction, p plan) (outcome, error) {
 
 // open translates vertex x's application ID and associates the vertex.
 func (w *worker) open(tx gdi.Transaction, x uint64) (gdi.VertexHolder, outcome, error) {
-	w.idBuf = generator.AppendAppID(w.idBuf[:0], x)
-	uid, found, err := tx.TranslateVertexID(w.m.VertexLabels[w.g.VertexLabel(x)], w.idBuf)
+	uid, found, err := tx.TranslateVertexID(w.appID(&w.idBuf, x))
 	if err != nil && gdi.Failed(err) { // a warning (a shared ID) still found one
 		return nil, failed, err
 	}
