@@ -13,6 +13,7 @@ import (
 	"github.com/gdi-go/gdi/gdirma"
 	"github.com/gdi-go/gdi/internal/ranktest"
 	"github.com/gdi-go/gdi/rma"
+	"golang.org/x/sys/cpu"
 )
 
 // benchVertices is the graph size of BenchmarkOLTP: 2^16 vertices by
@@ -32,7 +33,12 @@ const benchDegree = 16
 // benchGraph builds the graph collectively: each rank creates every
 // size-th vertex, then their outgoing edges, in batches, retrying batches
 // that conflict with other ranks.
+//
+// The ranks of rma/local share one heap, so a rank's benchGraph is padded:
+// ops write idBuf, and a cache line shared with another rank's state would
+// be timed as a cost of the database.
 type benchGraph struct {
+	_    cpu.CacheLinePad
 	db   gdi.Database
 	v    gdi.Label
 	num  gdi.PropertyType
@@ -40,6 +46,17 @@ type benchGraph struct {
 	// idBuf is where ops format IDs, so that the benchmark times the
 	// database rather than fmt.
 	idBuf []byte
+	_     cpu.CacheLinePad
+}
+
+// benchRank is the state one rank's ops of BenchmarkOLTP write, padded
+// as benchGraph is. Two ranks' generators on one cache line cost 120 ns
+// an op at ranks=2 (BenchmarkOLTP/CountEdges on 2 cores).
+type benchRank struct {
+	_         cpu.CacheLinePad
+	pcg       rand.PCG
+	conflicts int
+	_         cpu.CacheLinePad
 }
 
 // id formats an application-level ID into g.idBuf: prefix and i.
@@ -324,8 +341,8 @@ func BenchmarkOLTP(b *testing.B) {
 								return nil, nil, err
 							}
 						}
-						rng := rand.New(rand.NewPCG(uint64(c.Rank()), 7))
-						conflicts := 0
+						r := &benchRank{pcg: *rand.NewPCG(uint64(c.Rank()), 7)}
+						rng := rand.New(&r.pcg)
 						opFn := func(i int) error {
 							return func() error {
 								tx, err := g.db.StartTransaction()
@@ -335,7 +352,7 @@ func BenchmarkOLTP(b *testing.B) {
 								if err := o.fn(g, tx, rng, i, extra); err != nil {
 									tx.Abort()
 									if gdi.ErrorClass(err) == gdi.ErrTransactionCritical {
-										conflicts++
+										r.conflicts++
 										return nil
 									}
 									return err
@@ -345,7 +362,7 @@ func BenchmarkOLTP(b *testing.B) {
 									// full hash table or pool is the
 									// benchmark's own mistake.
 									if gdi.ErrorClass(err) == gdi.ErrTransactionCommitFail && !errors.Is(err, gdi.ErrNoMemory) {
-										conflicts++
+										r.conflicts++
 										return nil
 									}
 									return err
@@ -354,8 +371,8 @@ func BenchmarkOLTP(b *testing.B) {
 							}()
 						}
 						cleanup := func() error {
-							if c.Rank() == 0 && conflicts > 0 {
-								b.ReportMetric(float64(conflicts)/float64(N), "aborts/op")
+							if c.Rank() == 0 && r.conflicts > 0 {
+								b.ReportMetric(float64(r.conflicts)/float64(N), "aborts/op")
 							}
 							return g.db.Free()
 						}

@@ -149,3 +149,49 @@ func BenchmarkOwnCounter(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkRankCompute has every rank run a loop bound by the throughput
+// of the CPU's integer units, touching no memory: eight independent
+// chains of adds and xors per iteration, one iteration per op. It is the
+// yardstick for any ranks=2 figure of this module. Where each rank has a
+// core of its own, ns/op stays as at ranks=1; where two ranks are
+// scheduled on hardware threads of one core, they share its units and
+// ns/op grows by up to 2x, and so does the time of any CPU-bound
+// operation measured with as many ranks.
+func BenchmarkRankCompute(b *testing.B) {
+	rmatest.RanksSubBenchmarks(b, func(b *testing.B, n int) {
+		sums := make([]uint64, n)
+		err := local.Run(n, func(c rma.Comm) error {
+			if err := c.Barrier(); err != nil {
+				return err
+			}
+			if c.Rank() == 0 {
+				b.ResetTimer()
+			}
+			sums[c.Rank()] = integerChains(b.N)
+			return c.Barrier()
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if sums[0] == 1 { // keep the loop
+			b.Log(sums)
+		}
+	})
+}
+
+// integerChains runs n iterations of eight independent dependency chains.
+func integerChains(n int) uint64 {
+	var x0, x1, x2, x3, x4, x5, x6, x7 uint64 = 1, 2, 3, 4, 5, 6, 7, 8
+	for range n {
+		x0 += x0 ^ 3
+		x1 += x1 ^ 5
+		x2 += x2 ^ 7
+		x3 += x3 ^ 11
+		x4 += x4 ^ 13
+		x5 += x5 ^ 17
+		x6 += x6 ^ 19
+		x7 += x7 ^ 23
+	}
+	return x0 ^ x1 ^ x2 ^ x3 ^ x4 ^ x5 ^ x6 ^ x7
+}
