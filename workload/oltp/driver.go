@@ -154,7 +154,8 @@ type worker struct {
 	db      gdi.Database
 	g       *generator.Graph
 	m       *generator.Metadata
-	rng     *rand.Rand
+	rng     *rand.Rand // draws from pcg
+	pcg     rand.PCG   // here, not allocated apart, to be padded with the rest
 	choose  chooser
 	reads   *zipf
 	writes  *zipf
@@ -169,14 +170,18 @@ type worker struct {
 	last    int
 	name    int
 	stats   [NumOps]stats
-	idBuf   []byte    // where open formats application IDs
+	idBuf   []byte    // where open formats application IDs: idRoom at first
 	base    time.Time // latencies are differences of times since base
 	// With pf set, every operation is drawn one ahead of its run, and the
 	// IDs of the next one are hinted while the current one runs.
 	pf      gdi.VertexIDPrefetcher
 	next    plan
-	hintBuf []byte
-	_       cpu.CacheLinePad
+	hintBuf []byte // hintRoom at first
+	// The buffers start in the worker, padded with it: allocated apart,
+	// two ranks' buffers may share a cache line that both write every
+	// operation.
+	idRoom, hintRoom [20]byte // a uint64 in decimal
+	_                cpu.CacheLinePad
 }
 
 func newWorker(c rma.Comm, db gdi.Database, cfg Config, g int, reads, writes *zipf) (*worker, error) {
@@ -185,7 +190,7 @@ func newWorker(c rma.Comm, db gdi.Database, cfg Config, g int, reads, writes *zi
 	s := gr.Scheme()
 	w := &worker{
 		db: db, g: gr, m: cfg.Meta,
-		rng:    rand.New(rand.NewPCG(cfg.Seed^uint64(c.Rank())<<32, uint64(g)+1)),
+		pcg:    *rand.NewPCG(cfg.Seed^uint64(c.Rank())<<32, uint64(g)+1),
 		choose: newChooser(cfg.Mix),
 		reads:  reads, writes: writes,
 		mask:   n - 1,
@@ -195,6 +200,8 @@ func newWorker(c rma.Comm, db gdi.Database, cfg Config, g int, reads, writes *zi
 		person: -1, first: -1, last: -1, name: -1,
 		base: time.Now(),
 	}
+	w.rng = rand.New(&w.pcg)
+	w.idBuf, w.hintBuf = w.idRoom[:0], w.hintRoom[:0]
 	if !cfg.NoPrefetch {
 		w.pf, _ = db.(gdi.VertexIDPrefetcher)
 	}
