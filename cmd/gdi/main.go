@@ -33,6 +33,7 @@ var commands = []command{
 func main() {
 	limitMemory()
 	shareCPUs()
+	floorHeap()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
