@@ -110,20 +110,15 @@ func openRedoLog(st *store, mode LogMode, dir string) *redoLog {
 	return l
 }
 
-// commit is the redo hook: it numbers the commit's writes with the next
-// global sequence number and appends them; in sync mode it returns once
-// they are durable.
+// commit is the redo hook: it appends the commit's writes as a record
+// numbered with the next global sequence number; in sync mode it returns
+// once the record is durable.
 func (l *redoLog) commit(writes []dataWrite) error {
-	seq, err := l.ctl.FetchAndAdd(0, ctlLogSeq, 1)
-	if err != nil {
-		return internal(err)
-	}
 	n := 8 + 1 + 4
 	for _, w := range writes {
 		n += 16 + len(w.b)
 	}
-	p := make([]byte, recHeaderSize, recHeaderSize+n)
-	p = binary.LittleEndian.AppendUint64(p, seq+1)
+	p := make([]byte, recHeaderSize+8, recHeaderSize+n)
 	p = append(p, recWrites)
 	p = binary.LittleEndian.AppendUint32(p, uint32(len(writes)))
 	for _, w := range writes {
@@ -132,39 +127,39 @@ func (l *redoLog) commit(writes []dataWrite) error {
 		p = binary.LittleEndian.AppendUint32(p, uint32(len(w.b)))
 		p = append(p, w.b...)
 	}
-	return l.append(sealRecord(p))
+	return l.append(p)
 }
 
 // logCatalog appends a record with the catalog state js (rank 0, after a
 // collective metadata change), durable in either mode before it returns.
 func (l *redoLog) logCatalog(js []byte) error {
-	seq, err := l.ctl.FetchAndAdd(0, ctlLogSeq, 1)
-	if err != nil {
-		return internal(err)
-	}
-	p := make([]byte, recHeaderSize, recHeaderSize+9+len(js))
-	p = binary.LittleEndian.AppendUint64(p, seq+1)
+	p := make([]byte, recHeaderSize+8, recHeaderSize+9+len(js))
 	p = append(p, recCatalog)
 	p = append(p, js...)
-	if err := l.append(sealRecord(p)); err != nil {
+	if err := l.append(p); err != nil {
 		return err
 	}
 	return l.flush()
 }
 
-// sealRecord fills in the record header of p (recHeaderSize bytes, then
-// the payload).
-func sealRecord(p []byte) []byte {
+// sealRecord numbers the record p (recHeaderSize bytes of header, then the
+// payload, which starts with room for the sequence number) with seq and
+// fills in its header.
+func sealRecord(p []byte, seq uint64) []byte {
 	payload := p[recHeaderSize:]
+	binary.LittleEndian.PutUint64(payload, seq)
 	binary.LittleEndian.PutUint32(p, uint32(len(payload)))
 	binary.LittleEndian.PutUint32(p[4:], crc32.Checksum(payload, castagnoli))
 	binary.LittleEndian.PutUint32(p[8:], crc32.Checksum(p[:8], castagnoli))
 	return p
 }
 
-// append queues rec; in sync mode it waits until it is durable, writing
-// and syncing itself if no other goroutine is (group commit: one sync
-// covers every record queued before it started).
+// append numbers the record rec (see sealRecord) and queues it; in sync
+// mode it waits until it is durable, writing and syncing itself if no
+// other goroutine is (group commit: one sync covers every record queued
+// before it started). The sequence number is taken under l.mu, so that
+// the rank's records are queued, and so written, in the order of their
+// numbers.
 func (l *redoLog) append(rec []byte) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -174,7 +169,11 @@ func (l *redoLog) append(rec []byte) error {
 	if l.f == nil {
 		return gdi.Errorf(gdi.ErrIntern, "gdirma: redo log %s is closed", l.path)
 	}
-	l.pending = append(l.pending, rec...)
+	seq, err := l.ctl.FetchAndAdd(0, ctlLogSeq, 1)
+	if err != nil {
+		return internal(err)
+	}
+	l.pending = append(l.pending, sealRecord(rec, seq+1)...)
 	l.queued++
 	if l.mode != LogSync {
 		return nil
