@@ -67,7 +67,7 @@ func (st *store) lookupVertex(key idKey) (uint64, bool, error) {
 
 // applyNow installs changes on a quiet database and frees what they free.
 func (st *store) applyNow(changes []change) error {
-	freed, err := st.apply(changes)
+	freed, err := st.apply(changes, nil)
 	if err != nil {
 		return err
 	}

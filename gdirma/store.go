@@ -1000,10 +1000,22 @@ func (c change) oldRefs() *record {
 }
 
 // apply installs changes, which the caller has locked for writing (or the
-// database is quiet). It maintains the implicit index, takes the blocks
-// the images need, and writes them with a new version. On error nothing is
-// changed. It returns the blocks to release once the locks are dropped.
-func (st *store) apply(changes []change) (freed []uint64, err error) {
+// database is quiet), in steps:
+//
+//  1. the implicit index: keys the changes drop, then keys they add (where
+//     uniqueness is decided);
+//  2. blocks: the images are encoded and take the blocks they need;
+//  3. a new version, and the explicit indexes;
+//  4. the writes of the images to the data window;
+//  5. logged, if not nil: the caller's last step (the redo log), which
+//     may still fail the whole.
+//
+// An error in steps 1 to 3 or 5 undoes the steps before it: the implicit
+// and explicit indexes are as before, and the blocks taken are given back.
+// The writes of step 4 can be undone only if they were staged (see
+// stagedWindow): an error of the data window there is internal. It returns
+// the blocks to release once the locks are dropped.
+func (st *store) apply(changes []change, logged func() error) (freed []uint64, err error) {
 	// The implicit index first: it is where uniqueness is decided.
 	type undo struct {
 		insert bool
@@ -1078,6 +1090,9 @@ func (st *store) apply(changes []change) (freed []uint64, err error) {
 			}
 			dk := dhtKey(key.id)
 			v, found, err := st.ids.Lookup(key.label, dk)
+			if err == nil {
+				err = applyFailpoint(stepIndexDelete)
+			}
 			if err != nil {
 				rollback()
 				return nil, internal(err)
@@ -1102,7 +1117,11 @@ func (st *store) apply(changes []change) (freed []uint64, err error) {
 				continue
 			}
 			dk := dhtKey(key.id)
-			if err := st.ids.Insert(key.label, dk, c.n); err != nil {
+			err := applyFailpoint(stepIndexInsert)
+			if err == nil {
+				err = st.ids.Insert(key.label, dk, c.n)
+			}
+			if err != nil {
 				rollback()
 				if errors.Is(err, dht.ErrExists) {
 					return nil, gdi.Errorf(gdi.ErrNonUniqueID, "label %d and ID %q not unique", key.label, key.id)
@@ -1171,6 +1190,9 @@ func (st *store) apply(changes []change) (freed []uint64, err error) {
 		need := st.blocksFor(b.len())
 		for len(chain) < need {
 			nb, err := st.acquire(bgdl.DPtr(c.n).Rank())
+			if err == nil {
+				err = applyFailpoint(stepBlocks)
+			}
 			if err != nil {
 				return fail(err)
 			}
@@ -1189,41 +1211,86 @@ func (st *store) apply(changes []change) (freed []uint64, err error) {
 	}
 	// The explicit indexes, while the holders are locked: a query that
 	// finds a new entry early waits for the holder's lock.
-	if _, err := st.reindex(changes); err != nil {
+	undoIndexes, err := st.reindex(changes)
+	if err == nil {
+		if err = applyFailpoint(stepIndexes); err != nil {
+			undoIndexes()
+		}
+	}
+	if err != nil {
 		return fail(err)
 	}
 	for i, c := range changes {
-		if c.new == nil {
-			if err := st.data.AtomicPut(bgdl.DPtr(c.n).Rank(), bgdl.DPtr(c.n).Offset(), 0); err != nil {
-				return nil, internal(err)
-			}
-			continue
+		if err := st.writeChange(c, version, plans[i].chain, plans[i].img, plans[i].dirty); err != nil {
+			undoIndexes()
+			return fail(err)
 		}
-		c.new.version = version
-		if c.head != nil {
-			if err := st.patchHead(c.n, version, c.head); err != nil {
-				return nil, err
-			}
-			if testHookHeadPatch != nil {
-				testHookHeadPatch(c.n)
-			}
-			if invariants.Enabled && !c.new.partial {
-				st.checkWritten(c, encodeParts(c.k, c.new, st.codec(c.n), nil))
-			}
-			continue
-		}
-		var fences []uint16
-		if plans[i].dirty.some {
-			fences = c.new.fences() // the layout is the one read
-		}
-		if err := st.writeImage(c.k, version, plans[i].chain, plans[i].img, plans[i].dirty, fences); err != nil {
-			return nil, err
-		}
-		if invariants.Enabled && plans[i].dirty.some {
-			st.checkWritten(c, plans[i].img)
+	}
+	if logged != nil {
+		if err := logged(); err != nil {
+			undoIndexes()
+			return fail(err)
 		}
 	}
 	return freed, nil
+}
+
+// writeChange writes the image of c, with version, to the blocks chain
+// (step 4 of apply).
+func (st *store) writeChange(c change, version uint64, chain []uint64, img imageParts, dirty dirtySpan) error {
+	if err := applyFailpoint(stepWrites); err != nil {
+		return err
+	}
+	if c.new == nil {
+		return internal(st.data.AtomicPut(bgdl.DPtr(c.n).Rank(), bgdl.DPtr(c.n).Offset(), 0))
+	}
+	c.new.version = version
+	if c.head != nil {
+		if err := st.patchHead(c.n, version, c.head); err != nil {
+			return err
+		}
+		if testHookHeadPatch != nil {
+			testHookHeadPatch(c.n)
+		}
+		if invariants.Enabled && !c.new.partial {
+			st.checkWritten(c, encodeParts(c.k, c.new, st.codec(c.n), nil))
+		}
+		return nil
+	}
+	var fences []uint16
+	if dirty.some {
+		fences = c.new.fences() // the layout is the one read
+	}
+	if err := st.writeImage(c.k, version, chain, img, dirty, fences); err != nil {
+		return err
+	}
+	if invariants.Enabled && dirty.some {
+		st.checkWritten(c, img)
+	}
+	return nil
+}
+
+// applyStep names a step of apply, for failpoints.
+type applyStep int
+
+const (
+	stepIndexDelete applyStep = iota // a key of the implicit index dropped
+	stepIndexInsert                  // a key of the implicit index added
+	stepBlocks                       // a block taken
+	stepIndexes                      // the explicit indexes changed
+	stepWrites                       // an image written
+	numApplySteps
+)
+
+// testHookApply, if set by a test, is called at each step of apply; an
+// error it returns fails the step.
+var testHookApply func(applyStep) error
+
+func applyFailpoint(s applyStep) error {
+	if testHookApply == nil {
+		return nil
+	}
+	return testHookApply(s)
 }
 
 // testHookHeadPatch, if set by a test, is called for every holder whose

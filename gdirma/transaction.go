@@ -154,6 +154,7 @@ type Transaction struct {
 type commitScratch struct {
 	locks txn.LockSet
 	st    store
+	stage stagedWindow
 }
 
 var commitScratches = sync.Pool{New: func() any { return new(commitScratch) }}
@@ -648,6 +649,7 @@ func (tx *Transaction) commit() error {
 		// Keeps nothing of the database alive, but the room of the
 		// lock set, which a commit that frees a vertex fills.
 		cs.st = store{}
+		cs.stage.reset(nil)
 		cs.locks.Forget()
 		commitScratches.Put(cs)
 	}()
@@ -817,33 +819,49 @@ func (tx *Transaction) commit() error {
 			}
 			changes = append(changes, c)
 		}
-		var rec *recordingWindow
-		if st.redo != nil {
-			rec = &recordingWindow{Window: st.data}
-			st.data = rec
-		}
-		f, err := st.apply(changes)
-		if err != nil {
-			return gdi.Errorf(gdi.ErrTransactionCommitFail, "%w", err)
-		}
-		if len(dropWrites) > 0 {
-			// After apply, which may still fail and change nothing.
+		// The sparse drops go after apply's writes, which may still fail
+		// and change nothing.
+		writeDrops := func() error {
+			if len(dropWrites) == 0 {
+				return nil
+			}
 			version, err := st.nextVersion()
 			if err != nil {
-				return gdi.Errorf(gdi.ErrTransactionCommitFail, "%w", err)
+				return err
 			}
 			for _, it := range dropWrites {
 				if err := st.writeDrops(it.o.plan, it.n, version); err != nil {
-					return gdi.Errorf(gdi.ErrTransactionCommitFail, "%w", err)
+					return err
 				}
 			}
+			return nil
 		}
-		if rec != nil {
-			// Durable before the locks go, so no transaction reads what
-			// a crash could still lose.
-			if err := st.redo.commit(rec.writes); err != nil {
-				return gdi.Errorf(gdi.ErrTransactionCommitFail, "redo log: %v", err)
+		// With the log on, the writes are staged, logged, and published
+		// only once logged: a commit the log refuses leaves nothing.
+		var stage *stagedWindow
+		var logged func() error
+		if st.redo != nil {
+			stage = &cs.stage
+			stage.reset(st.data)
+			st.data = stage
+			logged = func() error {
+				if err := writeDrops(); err != nil {
+					return err
+				}
+				return st.redo.commit(stage.writes)
 			}
+		}
+		f, err := st.apply(changes, logged)
+		if err != nil {
+			return gdi.Errorf(gdi.ErrTransactionCommitFail, "%w", err)
+		}
+		if stage != nil {
+			st.data = stage.Window
+			if err := stage.publish(); err != nil {
+				return err
+			}
+		} else if err := writeDrops(); err != nil {
+			return gdi.Errorf(gdi.ErrTransactionCommitFail, "%w", err)
 		}
 		freed = f
 		for _, it := range writes {
