@@ -41,7 +41,7 @@ fuzz:
 
 # Long randomized runs: the stress tests without -short, several times.
 stress:
-	$(GO) test -race -count 3 -timeout 60m -run 'Stress|Linearizab|Metamorphic' ./...
+	$(GO) test -race -count 3 -timeout 60m -run 'Stress|Linearizab|Metamorphic|PowerLoss|FullDisk' ./...
 	$(MAKE) --no-print-directory test-crash
 
 # ---------------------------------------------------------------------------

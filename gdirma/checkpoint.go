@@ -11,7 +11,6 @@ import (
 	"hash/crc32"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"syscall"
 	"time"
@@ -19,6 +18,7 @@ import (
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/index"
 	"github.com/gdi-go/gdi/internal/catalog"
+	"github.com/gdi-go/gdi/internal/vfs"
 	"github.com/gdi-go/gdi/rma"
 )
 
@@ -43,11 +43,9 @@ import (
 //     constraints, subconstraints and handles (objects of one run; handles
 //     of the restored database carry a new catalog tag), and caches.
 //
-// Each rank writes its windows to rank-<r>.ckpt in the checkpoint
-// directory; rank 0 then writes manifest.json with the mirrors and the
-// size and SHA-256 of every rank file. The manifest is written last, to a
-// temporary name renamed into place, so a directory without it holds no
-// (complete) checkpoint.
+// Each rank writes its windows to rank-<r>.ckpt in the directory of a new
+// generation; rank 0 then makes it current with manifest.json, which holds
+// the mirrors and the size and SHA-256 of every rank file (ckptdir.go).
 
 // checkpointFormat is the version of the files. The windows are copied
 // as they are, so it must be raised whenever the layout of any window
@@ -59,8 +57,11 @@ import (
 const (
 	checkpointFormat       = 4 // 2: the control window has the log's sequence word; 3: fences, tombstones; 4: compact references
 	oldestCheckpointFormat = 3
-	manifestName           = "manifest.json"
-	rankFileMagic          = "GDIRMACK"
+	// legacyLayoutFormat is the last format whose checkpoints may keep
+	// their files in the directory itself (generation 0).
+	legacyLayoutFormat = 4
+	manifestName       = "manifest.json"
+	rankFileMagic      = "GDIRMACK"
 )
 
 // writtenCheckpointFormat is the version Checkpoint writes: a test sets
@@ -115,6 +116,8 @@ type manifest struct {
 	// LogSeq is the last sequence number of the redo log that the
 	// checkpoint covers: a restore replays the records after it.
 	LogSeq uint64
+	// Generation names the directory of the files (genDir).
+	Generation uint64 `json:",omitempty"`
 }
 
 // treeState is the tree of an index with entries (store.idx).
@@ -139,10 +142,12 @@ var _ gdi.Checkpointer = (*Database)(nil)
 // rank passes the same dir, which all ranks must reach as the same
 // directory, such as on a shared file system). The database must be
 // quiet: no rank may have an open transaction (ErrConsistency), nor start
-// one before Checkpoint returns. dir is created if needed; a checkpoint
-// in it is replaced, and until the new one is complete the directory
-// holds none. All ranks return the same outcome; file errors name the
-// file.
+// one before Checkpoint returns. dir is created if needed. The checkpoint
+// is written beside the one in dir, which stays current until the new one
+// is durable, and is then removed: an error or a crash at any moment
+// leaves dir holding one whole checkpoint. All ranks return the same
+// outcome; file errors name the file. With the redo log on and dir its
+// directory, the log starts again empty, following the new checkpoint.
 func (db *Database) Checkpoint(dir string) error {
 	if db.IsFreed() {
 		return errFreedDB()
@@ -161,14 +166,59 @@ func (db *Database) Checkpoint(dir string) error {
 	if err := agreeDetail(db.comm, local); err != nil {
 		return err
 	}
-	// Rank 0 empties the directory of an earlier checkpoint, manifest first.
-	if db.rank == 0 {
-		local = prepareCheckpointDir(dir)
-	}
-	if err := agreeDetail(db.comm, local); err != nil {
+	g, err := db.agreeGeneration(dir)
+	if err != nil {
 		return err
 	}
-	fst, local := db.st.writeRankFile(filepath.Join(dir, rankFileName(db.rank)))
+	gd := genDir(dir, g)
+	fst, local := db.st.writeRankFile(filepath.Join(gd, rankFileName(db.rank)))
+	var seq uint64
+	if local == nil {
+		seq, err = db.st.ctl.AtomicGet(0, ctlLogSeq)
+		local = internal(err)
+	}
+	var next vfs.File
+	follows := db.log != nil && sameDir(dir, db.params.LogDir)
+	if local == nil && follows {
+		next, local = db.log.prepare(filepath.Join(gd, logFileName(db.rank)), seq)
+	}
+	if err := db.commitCheckpoint(dir, g, seq, fst, local); err != nil {
+		if next != nil {
+			_ = next.Close()
+		}
+		return err
+	}
+	if follows {
+		db.log.follow(filepath.Join(gd, logFileName(db.rank)), next)
+	}
+	if db.rank == 0 {
+		removeOtherGenerations(dir, g)
+	}
+	return agreeDetail(db.comm, nil)
+}
+
+// agreeGeneration has rank 0 make the directory of dir's next generation,
+// and gives every rank its number (collective).
+func (db *Database) agreeGeneration(dir string) (uint64, error) {
+	var g uint64
+	var local error
+	if db.rank == 0 {
+		g, local = newGeneration(dir)
+	}
+	if err := agreeDetail(db.comm, local); err != nil {
+		return 0, err
+	}
+	b, err := bcastBytes(db.comm, binary.LittleEndian.AppendUint64(nil, g))
+	if err != nil {
+		return 0, gdi.Errorf(gdi.ErrIntern, "gdirma: Checkpoint: %v", err)
+	}
+	return binary.LittleEndian.Uint64(b), nil
+}
+
+// commitCheckpoint gathers the ranks' file states (local is the rank's
+// error so far) and has rank 0 write the manifest of generation g, with
+// log sequence number seq, and make it current (collective).
+func (db *Database) commitCheckpoint(dir string, g, seq uint64, fst fileState, local error) error {
 	if err := agreeDetail(db.comm, local); err != nil {
 		return err
 	}
@@ -181,36 +231,12 @@ func (db *Database) Checkpoint(dir string) error {
 		return gdi.Errorf(gdi.ErrIntern, "gdirma: Checkpoint: gathering the file checksums: %v", err)
 	}
 	if db.rank == 0 {
-		local = db.writeManifest(dir, all)
-	}
-	if err := agreeDetail(db.comm, local); err != nil {
-		return err
-	}
-	return db.rotateLog()
-}
-
-// prepareCheckpointDir creates dir and removes the files of a checkpoint
-// in it, the manifest first.
-func prepareCheckpointDir(dir string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fileErr(dir, err)
-	}
-	for _, name := range []string{manifestName, manifestName + ".tmp"} {
-		p := filepath.Join(dir, name)
-		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fileErr(p, err)
+		var content []byte
+		if content, local = db.manifestContent(g, seq, all); local == nil {
+			local = commitManifest(dir, g, content)
 		}
 	}
-	old, err := filepath.Glob(filepath.Join(dir, "rank-*.ckpt"))
-	if err != nil {
-		return fileErr(dir, err)
-	}
-	for _, p := range old {
-		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fileErr(p, err)
-		}
-	}
-	return nil
+	return agreeDetail(db.comm, local)
 }
 
 // writeRankFile writes the calling rank's windows to path:
@@ -222,7 +248,7 @@ func prepareCheckpointDir(dir string) error {
 // all little-endian. It returns the file's size and SHA-256.
 func (st *store) writeRankFile(path string) (fileState, error) {
 	fst := fileState{Name: filepath.Base(path)}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	f, err := fsys.Create(path)
 	if err != nil {
 		return fst, fileErr(path, err)
 	}
@@ -284,23 +310,21 @@ func (c *countWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// writeManifest writes the manifest (rank 0), from the file states all
-// ranks gathered, to a temporary name that it renames into place.
-func (db *Database) writeManifest(dir string, files [][]byte) error {
+// manifestContent returns the content of the manifest of generation g
+// (rank 0), with log sequence number seq, from the file states all ranks
+// gathered.
+func (db *Database) manifestContent(g, seq uint64, files [][]byte) ([]byte, error) {
 	m := manifest{
-		Format:  writtenCheckpointFormat,
-		Ranks:   db.st.size,
-		Created: time.Now().UTC().Format(time.RFC3339),
-		Params:  db.params,
-		Tag:     db.st.tag,
-		Catalog: db.State(),
+		Format:     writtenCheckpointFormat,
+		Ranks:      db.st.size,
+		Created:    time.Now().UTC().Format(time.RFC3339),
+		Params:     db.params,
+		Tag:        db.st.tag,
+		Catalog:    db.State(),
+		LogSeq:     seq,
+		Generation: g,
 	}
 	m.Params.Restore, m.Params.Log, m.Params.LogDir = "", LogOff, ""
-	seq, err := db.st.ctl.AtomicGet(0, ctlLogSeq)
-	if err != nil {
-		return internal(err)
-	}
-	m.LogSeq = seq
 	m.Forest.Gens, m.Forest.Live = db.st.forest.Mirror()
 	db.st.idx.mu.RLock()
 	for num, d := range db.st.idx.defs {
@@ -310,66 +334,44 @@ func (db *Database) writeManifest(dir string, files [][]byte) error {
 	for r, b := range files {
 		var fst fileState
 		if err := json.Unmarshal(b, &fst); err != nil {
-			return gdi.Errorf(gdi.ErrIntern, "gdirma: Checkpoint: file state of rank %d: %v", r, err)
+			return nil, gdi.Errorf(gdi.ErrIntern, "gdirma: Checkpoint: file state of rank %d: %v", r, err)
 		}
 		m.Files = append(m.Files, fst)
 	}
-	b, err := json.MarshalIndent(m, "", "\t")
-	if err != nil {
-		return gdi.Errorf(gdi.ErrIntern, "gdirma: Checkpoint: %v", err)
-	}
-	tmp, final := filepath.Join(dir, manifestName+".tmp"), filepath.Join(dir, manifestName)
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
-	if err != nil {
-		return fileErr(tmp, err)
-	}
-	_, err = f.Write(append(b, '\n'))
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fileErr(tmp, err)
-	}
-	if err := os.Rename(tmp, final); err != nil {
-		return fileErr(final, err)
-	}
-	if d, err := os.Open(dir); err == nil { // make the rename durable
-		_ = d.Sync()
-		_ = d.Close()
-	}
-	return nil
+	return sealManifest(&m)
 }
 
 // restore loads the checkpoint in p.Restore into the new database db
 // (collective): it reads and checks the manifest, creates the windows with
 // its parameters, loads every rank's windows from its file and sets the
-// mirrors. On any error, on any rank, every rank frees the windows and
+// mirrors; then, if p.LogDir is the checkpoint's directory, it replays the
+// logs beside the checkpoint, and if not, it makes sure they hold nothing
+// to replay. On any error, on any rank, every rank frees the windows and
 // returns an error naming the file.
 func (db *Database) restore(p Params) error {
 	dir := p.Restore
 	mpath := filepath.Join(dir, manifestName)
-	var raw []byte
+	var js []byte
 	var local error
 	if db.rank == 0 {
+		var raw []byte
 		var err error
-		if raw, err = os.ReadFile(mpath); err != nil {
+		if raw, err = vfs.ReadFile(fsys, mpath); err != nil {
 			local = fileErr(mpath, err)
+		} else {
+			js, local = openManifest(mpath, raw)
 		}
 	}
 	if err := agreeDetail(db.comm, local); err != nil {
 		return err
 	}
-	raw, err := bcastBytes(db.comm, raw)
+	js, err := bcastBytes(db.comm, js)
 	if err != nil {
 		return gdi.Errorf(gdi.ErrIntern, "gdirma: restore: broadcast of the manifest: %v", err)
 	}
 	var m manifest
 	q := p
-	local = nil
-	if err := json.Unmarshal(raw, &m); err != nil {
+	if err := json.Unmarshal(js, &m); err != nil {
 		local = gdi.Errorf(gdi.ErrFileFormat, "gdirma: checkpoint file %s: %v", mpath, err)
 	} else {
 		q, local = m.check(mpath, p, db.comm.Size())
@@ -382,7 +384,7 @@ func (db *Database) restore(p Params) error {
 		return gdi.Errorf(gdi.ErrNoMemory, "gdirma: %v", err)
 	}
 	fst := m.Files[db.rank]
-	local = st.readRankFile(filepath.Join(dir, fst.Name), fst)
+	local = st.readRankFile(filepath.Join(genDir(dir, m.Generation), fst.Name), fst)
 	if local == nil {
 		local = st.setMirrors(mpath, &m)
 	}
@@ -391,22 +393,29 @@ func (db *Database) restore(p Params) error {
 			local = gdi.Errorf(gdi.ErrFileFormat, "gdirma: checkpoint file %s: catalog: %v", mpath, err)
 		}
 	}
+	replay := sameDir(p.LogDir, dir)
+	if local == nil && !replay {
+		local = unreplayedLogs(dir, &m, db.rank, db.comm.Size())
+	}
 	if err := agreeDetail(db.comm, local); err != nil {
-		if ferr := st.free(); ferr != nil {
-			return gdi.Errorf(gdi.ErrIntern, "gdirma: restore failed (%v), and freeing the windows too: %v", err, ferr)
-		}
-		return err
+		return freeAfter(st, err)
 	}
 	db.st, db.params = st, q
-	if p.LogDir != "" {
-		if err := db.replay(p.LogDir, m.LogSeq, m.Catalog); err != nil {
-			if ferr := st.free(); ferr != nil {
-				return gdi.Errorf(gdi.ErrIntern, "gdirma: restore failed (%v), and freeing the windows too: %v", err, ferr)
-			}
-			return err
+	if replay {
+		if err := db.replay(genDir(dir, m.Generation), m.LogSeq); err != nil {
+			return freeAfter(st, err)
 		}
 	}
 	return nil
+}
+
+// freeAfter frees the windows of st after a failed restore, and returns
+// err.
+func freeAfter(st *store, err error) error {
+	if ferr := st.free(); ferr != nil {
+		return gdi.Errorf(gdi.ErrIntern, "gdirma: restore failed (%v), and freeing the windows too: %v", err, ferr)
+	}
+	return err
 }
 
 // check checks a manifest read from path against the Params p of the
@@ -426,6 +435,8 @@ func (m *manifest) check(path string, p Params, ranks int) (Params, error) {
 		return bad("%d rank files for %d ranks", len(m.Files), m.Ranks)
 	case m.Tag == 0:
 		return bad("tag 0")
+	case m.Generation == 0 && m.Format > legacyLayoutFormat:
+		return bad("format %d without a generation", m.Format)
 	}
 	for r, f := range m.Files {
 		if f.Name != rankFileName(r) {
@@ -458,7 +469,7 @@ func (m *manifest) check(path string, p Params, ranks int) (Params, error) {
 // readRankFile loads the calling rank's windows from path, checking its
 // size and SHA-256 against fst and every section's header and CRC-32C.
 func (st *store) readRankFile(path string, fst fileState) error {
-	f, err := os.Open(path)
+	f, err := fsys.Open(path)
 	if err != nil {
 		return fileErr(path, err)
 	}
@@ -466,10 +477,10 @@ func (st *store) readRankFile(path string, fst fileState) error {
 	bad := func(format string, args ...any) error {
 		return gdi.Errorf(gdi.ErrFileFormat, "gdirma: checkpoint file %s: "+format, append([]any{path}, args...)...)
 	}
-	if fi, err := f.Stat(); err != nil {
+	if size, err := f.Size(); err != nil {
 		return fileErr(path, err)
-	} else if fi.Size() != fst.Size {
-		return bad("%d bytes, the manifest says %d (truncated or overwritten)", fi.Size(), fst.Size)
+	} else if size != fst.Size {
+		return bad("%d bytes, the manifest says %d (truncated or overwritten)", size, fst.Size)
 	}
 	sum := sha256.New()
 	r := bufio.NewReaderSize(io.TeeReader(f, sum), 1<<20)

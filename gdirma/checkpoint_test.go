@@ -613,9 +613,20 @@ func TestCheckpointErrors(t *testing.T) {
 		class  gdi.Code
 		file   string // the error names it
 	}
+	// path is the file name of the checkpoint in dir: the manifest, or a
+	// rank file of the current generation.
+	path := func(dir, name string) (string, error) {
+		if name == "manifest.json" {
+			return filepath.Join(dir, name), nil
+		}
+		return gdirma.CheckpointFile(dir, name)
+	}
 	flip := func(name string, at func(size int64) int64) func(string) error {
 		return func(dir string) error {
-			p := filepath.Join(dir, name)
+			p, err := path(dir, name)
+			if err != nil {
+				return err
+			}
 			b, err := os.ReadFile(p)
 			if err != nil {
 				return err
@@ -627,7 +638,10 @@ func TestCheckpointErrors(t *testing.T) {
 	}
 	truncate := func(name string) func(string) error {
 		return func(dir string) error {
-			p := filepath.Join(dir, name)
+			p, err := path(dir, name)
+			if err != nil {
+				return err
+			}
 			fi, err := os.Stat(p)
 			if err != nil {
 				return err
@@ -636,7 +650,13 @@ func TestCheckpointErrors(t *testing.T) {
 		}
 	}
 	remove := func(name string) func(string) error {
-		return func(dir string) error { return os.Remove(filepath.Join(dir, name)) }
+		return func(dir string) error {
+			p, err := path(dir, name)
+			if err != nil {
+				return err
+			}
+			return os.Remove(p)
+		}
 	}
 	replace := func(name, old, new string) func(string) error {
 		return func(dir string) error {
@@ -651,6 +671,12 @@ func TestCheckpointErrors(t *testing.T) {
 			return os.WriteFile(p, []byte(strings.Replace(string(b), old, new, 1)), 0o644)
 		}
 	}
+	// reseal edits the manifest behind its checksum.
+	reseal := func(old, new string) func(string) error {
+		return func(dir string) error {
+			return gdirma.ResealManifest(dir, func(js string) string { return strings.Replace(js, old, new, 1) })
+		}
+	}
 	spoils := []spoil{
 		{"corrupt-data", 2, gdirma.Params{}, flip("rank-1.ckpt", func(n int64) int64 { return n / 3 }), gdi.ErrFileFormat, "rank-1.ckpt"},
 		{"corrupt-header", 2, gdirma.Params{}, flip("rank-0.ckpt", func(int64) int64 { return 10 }), gdi.ErrFileFormat, "rank-0.ckpt"},
@@ -659,14 +685,15 @@ func TestCheckpointErrors(t *testing.T) {
 		{"missing-rank-file", 2, gdirma.Params{}, remove("rank-1.ckpt"), gdi.ErrNoSuchFile, "rank-1.ckpt"},
 		{"missing-manifest", 2, gdirma.Params{}, remove("manifest.json"), gdi.ErrNoSuchFile, "manifest.json"},
 		{"bad-manifest", 2, gdirma.Params{}, replace("manifest.json", `"Ranks"`, `"Ranks`), gdi.ErrFileFormat, "manifest.json"},
-		{"wrong-checksum", 2, gdirma.Params{}, replace("manifest.json", `"SHA256": "`, `"SHA256": "0`), gdi.ErrFileFormat, "rank-0.ckpt"},
-		{"bad-catalog", 2, gdirma.Params{}, replace("manifest.json", `"Name": "age"`, `"Name": "name"`), gdi.ErrFileFormat, "manifest.json"},
+		{"manifest-edited", 2, gdirma.Params{}, replace("manifest.json", `"LogSeq": 0`, `"LogSeq": 5`), gdi.ErrFileFormat, "manifest.json"},
+		{"manifest-checksum", 2, gdirma.Params{}, replace("manifest.json", `"SHA256": "`, `"SHA256": "0`), gdi.ErrFileFormat, "manifest.json"},
+		{"wrong-checksum", 2, gdirma.Params{}, reseal(`"SHA256": "`, `"SHA256": "0`), gdi.ErrFileFormat, "rank-0.ckpt"},
+		{"bad-catalog", 2, gdirma.Params{}, reseal(`"Name": "age"`, `"Name": "name"`), gdi.ErrFileFormat, "manifest.json"},
 		{"fewer-ranks", 1, gdirma.Params{}, nil, gdi.ErrArgument, "manifest.json"},
 		{"more-ranks", 4, gdirma.Params{}, nil, gdi.ErrArgument, "manifest.json"},
 		{"other-params", 2, gdirma.Params{BlockSize: 256}, nil, gdi.ErrArgument, "manifest.json"},
 	}
 	// One checkpoint on two ranks, copied for each spoil.
-	var files map[string][]byte
 	ranktest.Run(t, 2, func(c rma.Comm) error {
 		dir, err := sharedDir(c, filepath.Join(base, "good"))
 		if err != nil {
@@ -700,18 +727,9 @@ func TestCheckpointErrors(t *testing.T) {
 		if err := db.(*gdirma.Database).Checkpoint(dir); err != nil {
 			return err
 		}
-		if c.Rank() == 0 {
-			files = map[string][]byte{}
-			for _, name := range []string{"manifest.json", "rank-0.ckpt", "rank-1.ckpt"} {
-				b, err := os.ReadFile(filepath.Join(dir, name))
-				if err != nil {
-					return err
-				}
-				files[name] = b
-			}
-		}
 		return nil
 	})
+	good := filepath.Join(base, "good")
 	for _, sp := range spoils {
 		t.Run(sp.name, func(t *testing.T) {
 			ranktest.Run(t, sp.ranks, func(c rma.Comm) error {
@@ -721,12 +739,7 @@ func TestCheckpointErrors(t *testing.T) {
 				}
 				var local error
 				if c.Rank() == 0 {
-					local = os.MkdirAll(dir, 0o755)
-					for name, b := range files {
-						if local == nil {
-							local = os.WriteFile(filepath.Join(dir, name), b, 0o644)
-						}
-					}
+					local = gdirma.CopyTree(good, dir)
 					if local == nil && sp.fn != nil {
 						local = sp.fn(dir)
 					}

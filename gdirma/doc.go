@@ -202,20 +202,28 @@
 //   - the database must be quiet: Checkpoint fails with ErrConsistency on
 //     every rank if any rank has an open transaction, and no transaction
 //     may start before it returns;
-//   - every rank writes its own part of every window to rank-<r>.ckpt
-//     (rma.Snapshotter copies it, in parallel on all ranks), in sections
-//     with a name, a length and a CRC-32C each; rank 0 then writes
-//     manifest.json (format, ranks, Params, tag, catalog, mirrors, and the
-//     size and SHA-256 of every rank file) to a temporary name and renames
-//     it into place, so a directory without a manifest holds no
-//     checkpoint (Checkpoint removes the old manifest first);
+//   - a checkpoint is a generation: every rank writes its own part of
+//     every window to gen-<g>/rank-<r>.ckpt (rma.Snapshotter copies it, in
+//     parallel on all ranks), in sections with a name, a length and a
+//     CRC-32C each, and syncs it; rank 0 syncs the generation's directory,
+//     writes manifest.json (format, ranks, Params, tag, catalog, mirrors,
+//     generation, and the size and SHA-256 of every rank file; sealed with
+//     the SHA-256 of its own bytes) to a temporary name, syncs it, renames
+//     it over the old one and syncs the directory. That rename is the one
+//     step that makes the new checkpoint current; the other generations
+//     are removed after it. Until then the previous checkpoint is current
+//     and whole, so an error (a full disk) or a crash at any moment of
+//     Checkpoint leaves a restorable directory (ckptdir.go);
 //   - a restore reads the manifest on rank 0 and broadcasts it, creates
 //     the windows with the checkpoint's parameters (fields set in Params
 //     must equal them, as must the number of ranks: ErrArgument), loads
 //     each rank's windows from its file and checks sizes and checksums. A
 //     missing file is ErrNoSuchFile, a corrupt, truncated or mismatched
-//     one ErrFileFormat; the message names the file, and every rank gets
-//     it and frees the windows, so no half-loaded database is returned.
+//     one (the manifest included) ErrFileFormat; the message names the
+//     file, and every rank gets it and frees the windows, so no
+//     half-loaded database is returned. Checkpoints written before
+//     generations (their files beside the manifest, which has no seal)
+//     are still read.
 //
 // The restored database answers every query as the original did, with
 // the same UIDs (the tag is kept), object numbers, free lists, counters
@@ -260,21 +268,42 @@
 //     commit that read another's data took its number after that one
 //     released its locks. So replaying in number order writes every byte
 //     in the order the live database did.
-//   - Files: each rank appends to LogDir/rank-<r>.log: a header (rank,
-//     ranks, mode, the sequence number of the checkpoint it follows, all
-//     checked), then records of a length, a CRC-32C of the payload and a
-//     CRC-32C of the record header. A record that the file ends inside,
-//     or a bad last record, or a bad record followed only by zero bytes,
-//     is a torn tail and ignored. A bad record with data after it is an
-//     error (ErrFileFormat naming the file and offset): appends are
-//     sequential, so only the last one can be torn, and silently stopping
-//     at the damage would drop commits after it that were acknowledged.
-//   - Sync: the hook returns (and the commit is acknowledged, and its locks
-//     dropped) only after the record is written and fdatasync'ed.
-//     Goroutines of a rank that commit at once share one sync (group
-//     commit). Async: records go to a buffer that a goroutine writes and
-//     syncs every AsyncLogInterval (and Checkpoint and Free flush it); a
-//     crash loses at most the last interval.
+//   - Files: each rank appends to rank-<r>.log in the generation directory
+//     of the current checkpoint in LogDir: a header (rank, ranks, mode, and
+//     the sequence number of the checkpoint it follows, which must equal
+//     the manifest's exactly), then records of a length, a CRC-32C of the
+//     payload and a CRC-32C of the record header. A rank numbers its
+//     records under its log's lock, so they are in the file in the order
+//     of their numbers. A bad record that no whole record follows is a
+//     torn tail (a write a crash cut short) and ignored. A bad record with
+//     a whole record after it is an error (ErrFileFormat naming the file
+//     and offset): silently stopping at the damage would drop commits
+//     after it that were acknowledged. (A bad last record cannot be told
+//     from a torn one, so damage to the last record is not detected.)
+//   - Write-ahead: a commit's writes to the data window are staged
+//     (staged.go) and logged before they are published, all while the
+//     commit holds its write locks. If the log refuses the record, apply
+//     undoes its other steps (the keys of the implicit index, the blocks,
+//     the explicit indexes) and the commit fails with
+//     ErrTransactionCommitFail, having changed nothing.
+//   - Sync: the hook returns (and the commit is published, acknowledged,
+//     and its locks dropped) only after the record is written and
+//     fdatasync'ed. Goroutines of a rank that commit at once share one
+//     sync (group commit). If the write or the sync fails, the commits of
+//     that group fail and the file is cut back to its last whole record,
+//     at once or before the next write, so a failure is not permanent:
+//     once the disk has room, the next commit succeeds.
+//   - Async: records go to a buffer that a goroutine writes and syncs
+//     every AsyncLogInterval (and Checkpoint and Free flush it); a commit
+//     is acknowledged once its record is in the buffer. What a crash may
+//     lose: the commits whose records were not yet synced. A commit is
+//     acknowledged at once only while the oldest record in the buffer is
+//     younger than AsyncMaxLag (100 ms) and the last write succeeded;
+//     otherwise it first writes and syncs the buffer itself, and fails if
+//     that fails (a record in the buffer stays there until written). So
+//     the commits a crash loses were all acknowledged within AsyncMaxLag
+//     of each other, at the end, and recovery keeps a prefix of the
+//     commits in their global order.
 //   - Recovery: every rank reads its log; records numbered up to the
 //     checkpoint's (manifest LogSeq) are skipped. With sync logs every
 //     record is replayed: a number missing from the logs belongs to a
@@ -299,17 +328,21 @@
 //     checkpoint to LogDir; so do CreateDatabase (the base the log
 //     follows) and a restore with the log on (which also discards a torn
 //     tail and, after an async log, records beyond a gap).
-//   - Checkpoint(dir) with the log on flushes the logs, records the
-//     sequence number it covers, and then empties the logs (each replaced
-//     by a fresh file, renamed into place). A log that follows a later
-//     checkpoint than the one restored is refused (ErrFileFormat).
-//   - Caveats: a crash during a checkpoint to LogDir (which removes the
-//     old manifest first) leaves no checkpoint to recover from. LogDir must
-//     be reachable by every rank, as for checkpoints. If writing the log
-//     fails, the commit has already been written to memory: it reports
-//     ErrTransactionCommitFail, and the log refuses every later commit of
-//     the rank (the database must be checkpointed or given up). A missing
-//     log file counts as an empty log.
+//   - Checkpoint(LogDir) with the log on flushes the logs, records the
+//     sequence number it covers, and starts each rank's log anew in the
+//     new generation (created and synced before the commit point, followed
+//     once the checkpoint is current). A checkpoint to another directory
+//     leaves the log alone. If the checkpoint that ends a call writing
+//     holders outside commits fails, the log no longer covers the
+//     database: commits fail until a Checkpoint to LogDir succeeds.
+//   - Restore replays the logs beside the checkpoint only when
+//     Params.LogDir is the Restore directory; a restore from a directory
+//     whose logs hold commits after the checkpoint, without that, fails
+//     (ErrArgument naming the log) rather than silently dropping them.
+//   - Caveats: LogDir must be reachable by every rank, as for
+//     checkpoints. A missing log file counts as an empty log. If the
+//     process dies between a failed sync and the cut of the failed write,
+//     a commit that reported failure may be found after the restore.
 //
 // # Caveats
 //

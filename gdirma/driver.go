@@ -43,16 +43,18 @@ type Params struct {
 	Restore string `json:",omitempty"`
 	// Log is the mode of the redo log: LogOff (the zero value, or "off"),
 	// LogAsync or LogSync (see "Redo log" in doc.go). With the log on,
-	// every commit of the rank is appended to LogDir/rank-<r>.log, and
-	// CreateDatabase, Checkpoint and the collective calls that write
-	// holders outside commits (BulkLoad, the CSV loaders, FreeLabel,
-	// FreePropertyType, UpdatePropertyType) write a checkpoint to LogDir,
-	// which empties the logs.
+	// every commit of the rank is appended to its log beside the current
+	// checkpoint in LogDir, and CreateDatabase, Checkpoint(LogDir) and the
+	// collective calls that write holders outside commits (BulkLoad, the
+	// CSV loaders, FreeLabel, FreePropertyType, UpdatePropertyType) write
+	// a checkpoint to LogDir, which starts the logs anew.
 	Log LogMode `json:",omitempty"`
 	// LogDir is the directory of the redo log (all ranks must reach it as
-	// the same directory). With Restore, the logs in LogDir are replayed
-	// on top of the checkpoint, whatever Log is; CreateDatabase with
-	// Restore = LogDir recovers a database that logged there.
+	// the same directory). With Restore equal to LogDir, the logs beside
+	// the checkpoint are replayed on top of it, whatever Log is: this
+	// recovers a database that logged there. With Restore set and LogDir
+	// empty or another directory, a restore whose checkpoint has logs
+	// with commits after it fails rather than drop them.
 	LogDir string `json:",omitempty"`
 }
 

@@ -1,7 +1,13 @@
 package gdirma
 
 import (
+	"encoding/json"
 	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/gdi-go/gdi/internal/vfs"
 
 	"github.com/gdi-go/gdi/gdi"
 )
@@ -62,3 +68,72 @@ func SetRereadHook(f func()) (restore func()) {
 	testHookReread = f
 	return func() { testHookReread = old }
 }
+
+// CheckpointFile returns the path of the file name (a rank file or a
+// redo log) of the current checkpoint in dir.
+func CheckpointFile(dir, name string) (string, error) {
+	m, err := readManifest(dir)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(genDir(dir, m.Generation), name), nil
+}
+
+// ResealManifest rewrites the manifest of dir with edit applied to its
+// JSON, sealed again, for tests of the checks behind the checksum.
+func ResealManifest(dir string, edit func(js string) string) error {
+	path := filepath.Join(dir, manifestName)
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	js, err := openManifest(path, raw)
+	if err != nil {
+		return err
+	}
+	var m manifest
+	if err := json.Unmarshal([]byte(edit(string(js))), &m); err != nil {
+		return err
+	}
+	b, err := sealManifest(&m)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, b, 0o644)
+}
+
+// SetFS makes f the file system of checkpoints and logs until restore is
+// called.
+func SetFS(f vfs.FS) (restore func()) {
+	old := fsys
+	fsys = f
+	return func() { fsys = old }
+}
+
+// CopyTree copies the directory from, with everything below it, to to.
+func CopyTree(from, to string) error {
+	return filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, p)
+		dst := filepath.Join(to, rel)
+		if d.IsDir() {
+			return os.MkdirAll(dst, 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(dst, b, 0o644)
+	})
+}
+
+// FreeBlocks returns the number of free blocks of the calling rank.
+func FreeBlocks(db *Database) (int, error) { return db.st.pool.FreeBlocks(db.rank) }
+
+// FlushLog makes the rank's redo log durable.
+func FlushLog(db *Database) error { return db.log.flush() }
+
+// LogModeOf returns the mode of db's redo log.
+func LogModeOf(db *Database) LogMode { return db.params.Log }

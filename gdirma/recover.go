@@ -34,7 +34,7 @@ func (db *Database) startLog() error {
 	if db.params.Log == LogOff {
 		return nil
 	}
-	db.log = openRedoLog(db.st, db.params.Log, db.params.LogDir)
+	db.log = openRedoLog(db.st, db.params.Log)
 	if err := db.Checkpoint(db.params.LogDir); err != nil {
 		_ = db.log.close()
 		db.log = nil
@@ -44,27 +44,16 @@ func (db *Database) startLog() error {
 	return nil
 }
 
-// rotateLog empties every rank's log after a checkpoint (collective).
-func (db *Database) rotateLog() error {
-	if db.log == nil {
-		return nil
-	}
-	seq, err := db.st.ctl.AtomicGet(0, ctlLogSeq)
-	local := internal(err)
-	if local == nil {
-		local = db.log.rotate(seq)
-	}
-	return agreeDetail(db.comm, local)
-}
-
 // logCheckpoint ends a collective call that wrote holders outside commits
 // (err == nil): with the log on, it takes a checkpoint to the log
-// directory, since the log has no record of such writes.
+// directory, since the log has no record of such writes. If that fails,
+// commits fail until a checkpoint to the log directory succeeds.
 func (db *Database) logCheckpoint(err error) error {
 	if gdi.Failed(err) || db.log == nil {
 		return err
 	}
 	if cerr := db.Checkpoint(db.params.LogDir); cerr != nil {
+		db.log.setStale(cerr)
 		return cerr
 	}
 	return err
@@ -114,16 +103,16 @@ func (db *Database) indexHook(def catalog.IndexDef) error {
 	return db.logCatalog(db.indexChanged(def))
 }
 
-// replay applies the records of the logs in dir that follow the
-// checkpoint with sequence number ckptSeq, just restored, and rebuilds
-// what follows from the holders (collective). cat is the checkpoint's
-// catalog.
-func (db *Database) replay(dir string, ckptSeq uint64, cat catalog.State) error {
+// replay applies the records of the logs in dir, the directory of the
+// checkpoint with sequence number ckptSeq just restored, and rebuilds what
+// follows from the holders (collective). A log must follow exactly that
+// checkpoint.
+func (db *Database) replay(dir string, ckptSeq uint64) error {
 	st := db.st
 	path := filepath.Join(dir, logFileName(db.rank))
 	lc, local := readLog(path, db.rank, st.size)
-	if local == nil && lc.exists && lc.base > ckptSeq {
-		local = gdi.Errorf(gdi.ErrFileFormat, "gdirma: redo log file %s follows a checkpoint of sequence number %d, not the one restored (%d): restore that one", path, lc.base, ckptSeq)
+	if local == nil && lc.exists && lc.base != ckptSeq {
+		local = gdi.Errorf(gdi.ErrFileFormat, "gdirma: redo log file %s follows the checkpoint of sequence number %d, not the one beside it (%d)", path, lc.base, ckptSeq)
 	}
 	if err := agreeDetail(db.comm, local); err != nil {
 		return err
@@ -247,7 +236,6 @@ func (db *Database) replay(dir string, ckptSeq uint64, cat catalog.State) error 
 	if applied[0] == 0 {
 		return nil
 	}
-	_ = cat
 	return db.rebuild(maxSeq)
 }
 

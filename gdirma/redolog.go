@@ -1,20 +1,16 @@
 package gdirma
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/crc32"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"sync"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/internal/vfs"
 	"github.com/gdi-go/gdi/rma"
 )
 
@@ -41,6 +37,12 @@ const (
 
 // AsyncLogInterval is how often an async log is written and synced.
 const AsyncLogInterval = 10 * time.Millisecond
+
+// AsyncMaxLag bounds what an async log may lose: a commit is acknowledged
+// at once only while every record queued before it is younger than this;
+// past that it first waits until they are durable (see "Redo log" in
+// doc.go).
+const AsyncMaxLag = 100 * time.Millisecond
 
 // ParseLogMode reads a mode: "off" (or ""), "async" or "sync".
 func ParseLogMode(s string) (LogMode, error) {
@@ -80,28 +82,48 @@ const (
 func logFileName(r int) string { return fmt.Sprintf("rank-%d.log", r) }
 
 // redoLog is a rank's log: the store's redoHook when the log is on.
+//
+// Records are appended under mu, numbered there, so they reach the file
+// in the order of their numbers. One goroutine at a time (busy) writes
+// what is pending and syncs it, with mu released. A write that fails
+// leaves the file cut back to size, the end of its last whole record, as
+// soon as a truncate succeeds (cut says it has not yet): so a failed
+// write is never followed by records, and an error is not permanent.
 type redoLog struct {
 	mode        LogMode
-	path        string
 	rank, ranks int
 	ctl         rma.Window // word ctlLogSeq of rank 0 numbers the records
 
 	mu      sync.Mutex
 	cond    sync.Cond
-	f       *os.File
-	pending []byte // records not yet written
-	spare   []byte
-	queued  uint64 // records appended to pending, ever
-	synced  uint64 // records written and synced
-	busy    bool   // a goroutine writes and syncs
-	err     error  // sticky: the log is broken
-	stop    chan struct{}
-	done    chan struct{}
+	path    string
+	f       vfs.File
+	size    int64        // bytes of whole records written and synced
+	cut     bool         // the file may hold part of a failed write past size
+	pending []byte       // records not yet written
+	waiters []*logWaiter // sync mode: the appenders of the records in pending
+	oldest  time.Time    // async mode: when the oldest pending record came
+	busy    bool         // a goroutine writes and syncs
+	err     error        // the error of the last write, until one succeeds
+	// stale is set when the log no longer follows the checkpoint in the
+	// log directory, because a call that wrote holders outside commits
+	// could not checkpoint: commits fail until a checkpoint succeeds.
+	stale error
+	spare []byte
+	stop  chan struct{}
+	done  chan struct{}
 }
 
-// openRedoLog makes the rank's log object; the file is created by rotate.
-func openRedoLog(st *store, mode LogMode, dir string) *redoLog {
-	l := &redoLog{mode: mode, path: filepath.Join(dir, logFileName(st.rank)), rank: st.rank, ranks: st.size, ctl: st.ctl}
+// logWaiter is a sync-mode appender waiting for its record's outcome.
+type logWaiter struct {
+	done bool
+	err  error
+}
+
+// openRedoLog makes the rank's log object; its file comes with the first
+// checkpoint to the log directory (prepare, then follow).
+func openRedoLog(st *store, mode LogMode) *redoLog {
+	l := &redoLog{mode: mode, rank: st.rank, ranks: st.size, ctl: st.ctl}
 	l.cond.L = &l.mu
 	if mode == LogAsync {
 		l.stop, l.done = make(chan struct{}), make(chan struct{})
@@ -154,80 +176,128 @@ func sealRecord(p []byte, seq uint64) []byte {
 	return p
 }
 
-// append numbers the record rec (see sealRecord) and queues it; in sync
-// mode it waits until it is durable, writing and syncing itself if no
-// other goroutine is (group commit: one sync covers every record queued
-// before it started). The sequence number is taken under l.mu, so that
-// the rank's records are queued, and so written, in the order of their
-// numbers.
+// append numbers the record rec (see sealRecord) and queues it. In sync
+// mode it returns once the record is durable, writing and syncing itself
+// if no other goroutine is (group commit: one sync covers every record
+// queued before it started), or with the write's error: the record is then
+// dropped. In async mode it returns at once, but first waits for the
+// records queued before if the oldest is older than AsyncMaxLag, or if the
+// last write failed: a record it queues stays queued until written.
 func (l *redoLog) append(rec []byte) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.err != nil {
-		return l.err
+	switch {
+	case l.f == nil:
+		return gdi.Errorf(gdi.ErrIntern, "gdirma: redo log of rank %d is closed", l.rank)
+	case l.stale != nil:
+		return l.stale
 	}
-	if l.f == nil {
-		return gdi.Errorf(gdi.ErrIntern, "gdirma: redo log %s is closed", l.path)
+	if l.mode == LogAsync && (l.err != nil || len(l.pending) > 0 && time.Since(l.oldest) > AsyncMaxLag) {
+		if err := l.flushLocked(); err != nil {
+			return err
+		}
 	}
 	seq, err := l.ctl.FetchAndAdd(0, ctlLogSeq, 1)
 	if err != nil {
 		return internal(err)
 	}
+	if len(l.pending) == 0 {
+		l.oldest = time.Now()
+	}
 	l.pending = append(l.pending, sealRecord(rec, seq+1)...)
-	l.queued++
 	if l.mode != LogSync {
 		return nil
 	}
-	mine := l.queued
-	for l.synced < mine && l.err == nil {
+	w := &logWaiter{}
+	l.waiters = append(l.waiters, w)
+	for !w.done {
 		if l.busy {
 			l.cond.Wait()
 			continue
 		}
-		l.writeLocked()
+		_ = l.writeLocked() // its outcome is w's
 	}
-	return l.err
+	return w.err
 }
 
 // writeLocked writes and syncs what is pending, with l.mu released during
-// the I/O. The caller holds l.mu and l.busy is false.
-func (l *redoLog) writeLocked() {
-	if len(l.pending) == 0 {
-		l.synced = l.queued
-		return
+// the I/O, first cutting the file back to size if a write failed before.
+// If the write fails, the file is cut back again at once where possible;
+// in sync mode the records written are dropped, and their appenders get
+// the error; in async mode they stay pending, for the next write. The
+// caller holds l.mu, and l.busy is false.
+func (l *redoLog) writeLocked() error {
+	if len(l.pending) == 0 && !l.cut {
+		return nil
 	}
 	l.busy = true
-	buf, upto, f := l.pending, l.queued, l.f
-	l.pending, l.spare = l.spare[:0], nil
+	buf, ws, f, size, cut := l.pending, l.waiters, l.f, l.size, l.cut
+	l.pending, l.spare, l.waiters = l.spare[:0], nil, nil
 	l.mu.Unlock()
-	_, err := f.Write(buf)
-	if err == nil {
-		err = unix.Fdatasync(int(f.Fd()))
-	}
+	cut, err := writeOut(f, buf, size, cut)
 	l.mu.Lock()
-	l.busy = false
-	l.spare = buf[:0]
-	if err != nil && l.err == nil {
+	l.busy, l.cut = false, cut
+	if err != nil {
 		l.err = logFileErr(l.path, err)
+		if l.mode == LogAsync {
+			l.pending = append(buf, l.pending...)
+		}
+	} else {
+		l.size += int64(len(buf))
+		l.err = nil
+		l.spare = buf[:0]
 	}
-	if err == nil {
-		l.synced = upto
+	for _, w := range ws {
+		w.done, w.err = true, l.err
 	}
 	l.cond.Broadcast()
+	return l.err
+}
+
+// writeOut cuts f back to size if cut is set, then appends buf and syncs.
+// If that fails, it cuts the failed write off at once, so that a crash
+// before the next write finds no record of a commit that failed. It
+// returns whether f may still hold bytes past size.
+func writeOut(f vfs.File, buf []byte, size int64, cut bool) (bool, error) {
+	if cut {
+		if err := f.Truncate(size); err != nil {
+			return true, err
+		}
+		if len(buf) == 0 {
+			err := f.Sync()
+			return err != nil, err
+		}
+	}
+	_, err := f.Write(buf)
+	if err == nil {
+		err = f.Sync()
+	}
+	if err != nil {
+		return f.Truncate(size) != nil || f.Sync() != nil, err
+	}
+	return false, nil
 }
 
 // flush makes every queued record durable.
 func (l *redoLog) flush() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	for l.err == nil && l.synced < l.queued {
-		if l.busy {
+	return l.flushLocked()
+}
+
+func (l *redoLog) flushLocked() error {
+	for {
+		switch {
+		case l.busy:
 			l.cond.Wait()
-			continue
+		case len(l.pending) == 0 && !l.cut:
+			return nil
+		default:
+			if err := l.writeLocked(); err != nil {
+				return err
+			}
 		}
-		l.writeLocked()
 	}
-	return l.err
 }
 
 // flusher writes an async log every AsyncLogInterval.
@@ -242,54 +312,55 @@ func (l *redoLog) flusher() {
 		case <-t.C:
 		}
 		l.mu.Lock()
-		if !l.busy && l.f != nil && l.err == nil && l.synced < l.queued {
-			l.writeLocked()
+		if !l.busy && l.f != nil {
+			_ = l.writeLocked() // kept in l.err for the next commit
 		}
 		l.mu.Unlock()
 	}
 }
 
-// rotate replaces the log by an empty one that follows the checkpoint
-// with sequence number base: the new file is written under a temporary
-// name, synced and renamed over the old one.
-func (l *redoLog) rotate(base uint64) error {
-	if err := l.flush(); err != nil {
-		return err
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	for l.busy {
-		l.cond.Wait()
-	}
-	if err := os.MkdirAll(filepath.Dir(l.path), 0o755); err != nil {
-		return logFileErr(filepath.Dir(l.path), err)
-	}
-	tmp := l.path + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+// prepare creates the log file path that follows the checkpoint with
+// sequence number base: its header, synced. The log goes on in its
+// current file until follow.
+func (l *redoLog) prepare(path string, base uint64) (vfs.File, error) {
+	f, err := fsys.Create(path)
 	if err != nil {
-		return logFileErr(tmp, err)
+		return nil, logFileErr(path, err)
 	}
 	_, err = f.Write(logHeader(l.rank, l.ranks, l.mode, base))
 	if err == nil {
 		err = f.Sync()
 	}
-	if err == nil {
-		err = os.Rename(tmp, l.path)
-	}
 	if err != nil {
-		f.Close()
-		return logFileErr(l.path, err)
+		_ = f.Close()
+		return nil, logFileErr(path, err)
 	}
-	if d, err := os.Open(filepath.Dir(l.path)); err == nil {
-		_ = d.Sync()
-		_ = d.Close()
+	return f, nil
+}
+
+// follow makes f, made by prepare, the log's file, once its checkpoint is
+// the current one. Nothing is pending: the database is quiet and the log
+// was flushed before the checkpoint.
+func (l *redoLog) follow(path string, f vfs.File) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for l.busy {
+		l.cond.Wait()
 	}
 	if l.f != nil {
 		_ = l.f.Close()
 	}
-	l.f, l.err = f, nil
-	l.pending, l.queued, l.synced = l.pending[:0], 0, 0
-	return nil
+	l.path, l.f, l.size = path, f, int64(logHeaderSize)
+	l.cut, l.err, l.stale = false, nil, nil
+	l.pending, l.waiters = l.pending[:0], nil
+}
+
+// setStale makes commits fail with err until the next checkpoint to the
+// log directory.
+func (l *redoLog) setStale(err error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.stale = gdi.Errorf(gdi.ErrTransactionCommitFail, "gdirma: the redo log does not cover a change made outside transactions, whose checkpoint failed (%v): commits fail until a Checkpoint to the log directory succeeds", err)
 }
 
 // close makes the log durable and closes it.
@@ -353,16 +424,16 @@ type logRecord struct {
 }
 
 // readLog reads rank's log at path. A missing file is an empty log. The
-// records are read up to the end, or to a torn tail: a record that the
-// file ends in the middle of (its header or payload incomplete), or a bad
-// last record, or a bad record followed only by zero bytes (a file
-// extended but not written before a crash). A bad record with other data
-// after it is corruption: an error of class ErrFileFormat naming the file
-// and the offset, since stopping there would silently drop the commits
-// after it.
+// records are read up to the end, or to a torn tail: a bad record (one the
+// file ends in the middle of, or whose checksums do not match) that no
+// whole record follows, as a write cut short by a crash leaves it (the
+// rest of the write missing, zeros or garbage). A bad record that a whole
+// record follows is corruption: an error of class ErrFileFormat naming the
+// file and the offset, since stopping there would silently drop the
+// commits after it.
 func readLog(path string, rank, ranks int) (logContent, error) {
 	lc := logContent{torn: -1}
-	b, err := os.ReadFile(path)
+	b, err := vfs.ReadFile(fsys, path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return lc, nil
 	}
@@ -394,38 +465,13 @@ func readLog(path string, rank, ranks int) (logContent, error) {
 	off := logHeaderSize
 	var last uint64
 	for off < len(b) {
-		rest := b[off:]
-		// torn reports whether a bad record at off is a torn tail.
-		torn := func(end int) bool {
-			return end >= len(b) || len(bytes.TrimLeft(b[end:], "\x00")) == 0
-		}
-		if len(rest) < recHeaderSize {
-			lc.torn = int64(off)
-			break
-		}
-		if crc32.Checksum(rest[:8], castagnoli) != binary.LittleEndian.Uint32(rest[8:]) {
-			if torn(off) {
+		payload, end, why := recordAt(b, off)
+		if why != "" {
+			if !wholeRecordAfter(b, off) {
 				lc.torn = int64(off)
 				break
 			}
-			return lc, bad("record header at offset %d: checksum mismatch (corrupt)", off)
-		}
-		n := int(binary.LittleEndian.Uint32(rest))
-		if n > maxRecord || n < 9 {
-			return lc, bad("record at offset %d: length %d", off, n)
-		}
-		end := off + recHeaderSize + n
-		if end > len(b) {
-			lc.torn = int64(off)
-			break
-		}
-		payload := b[off+recHeaderSize : end]
-		if crc32.Checksum(payload, castagnoli) != binary.LittleEndian.Uint32(rest[4:]) {
-			if torn(end) {
-				lc.torn = int64(off)
-				break
-			}
-			return lc, bad("record at offset %d: checksum mismatch (corrupt)", off)
+			return lc, bad("record at offset %d: %s (corrupt)", off, why)
 		}
 		rec, err := decodeLogRecord(payload)
 		if err != nil {
@@ -439,6 +485,42 @@ func readLog(path string, rank, ranks int) (logContent, error) {
 		off = end
 	}
 	return lc, nil
+}
+
+// recordAt returns the payload of the record at offset off of the log b
+// and the offset after it, or why it is no whole record.
+func recordAt(b []byte, off int) (payload []byte, end int, why string) {
+	rest := b[off:]
+	if len(rest) < recHeaderSize {
+		return nil, 0, "incomplete header"
+	}
+	if crc32.Checksum(rest[:8], castagnoli) != binary.LittleEndian.Uint32(rest[8:]) {
+		return nil, 0, "header checksum mismatch"
+	}
+	n := int(binary.LittleEndian.Uint32(rest))
+	if n > maxRecord || n < 9 {
+		return nil, 0, fmt.Sprintf("length %d", n)
+	}
+	end = off + recHeaderSize + n
+	if end > len(b) {
+		return nil, 0, "incomplete payload"
+	}
+	payload = b[off+recHeaderSize : end]
+	if crc32.Checksum(payload, castagnoli) != binary.LittleEndian.Uint32(rest[4:]) {
+		return nil, 0, "checksum mismatch"
+	}
+	return payload, end, ""
+}
+
+// wholeRecordAfter reports whether a whole record starts anywhere in b
+// after offset off.
+func wholeRecordAfter(b []byte, off int) bool {
+	for p := off + 1; p+recHeaderSize <= len(b); p++ {
+		if _, _, why := recordAt(b, p); why == "" {
+			return true
+		}
+	}
+	return false
 }
 
 func decodeLogRecord(p []byte) (logRecord, error) {

@@ -92,22 +92,19 @@ func present(t *testing.T, dir string) (string, error) {
 
 func copyDir(t *testing.T, from, to string) {
 	t.Helper()
-	if err := os.MkdirAll(to, 0o755); err != nil {
+	if err := CopyTree(from, to); err != nil {
 		t.Fatal(err)
 	}
-	ents, err := os.ReadDir(from)
+}
+
+// logPath returns the path of rank 0's log beside the checkpoint in dir.
+func logPath(t *testing.T, dir string) string {
+	t.Helper()
+	p, err := CheckpointFile(dir, logFileName(0))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, e := range ents {
-		b, err := os.ReadFile(filepath.Join(from, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(to, e.Name()), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	return p
 }
 
 // TestRedoLogTornTail cuts the log at every byte of its last record: the
@@ -116,7 +113,7 @@ func copyDir(t *testing.T, from, to string) {
 func TestRedoLogTornTail(t *testing.T) {
 	dir := t.TempDir()
 	logOneRank(t, dir)
-	path := filepath.Join(dir, logFileName(0))
+	path := logPath(t, dir)
 	full, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -156,7 +153,7 @@ func TestRedoLogTornTail(t *testing.T) {
 	} {
 		d := filepath.Join(t.TempDir(), c.name)
 		copyDir(t, dir, d)
-		if err := os.WriteFile(filepath.Join(d, logFileName(0)), c.b, 0o644); err != nil {
+		if err := os.WriteFile(logPath(t, d), c.b, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		got, err := present(t, d)
@@ -172,7 +169,7 @@ func TestRedoLogTornTail(t *testing.T) {
 func TestRedoLogCorrupt(t *testing.T) {
 	dir := t.TempDir()
 	logOneRank(t, dir)
-	path := filepath.Join(dir, logFileName(0))
+	path := logPath(t, dir)
 	full, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -183,7 +180,7 @@ func TestRedoLogCorrupt(t *testing.T) {
 		b[at] ^= 0x40
 		d := filepath.Join(t.TempDir(), fmt.Sprint(i))
 		copyDir(t, dir, d)
-		p := filepath.Join(d, logFileName(0))
+		p := logPath(t, d)
 		if err := os.WriteFile(p, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
