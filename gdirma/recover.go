@@ -59,16 +59,19 @@ func (db *Database) logCheckpoint(err error) error {
 	return err
 }
 
-// logCatalog records the catalog after a collective metadata change
-// (err == nil) in rank 0's log, durably, then synchronises the ranks, so
-// that a commit that uses the change anywhere has a later sequence number.
-func (db *Database) logCatalog(err error) error {
+// logCatalog records a collective metadata change (if err == nil) in
+// rank 0's log, as the delta that delta returns, and synchronises the
+// ranks, so that a commit that uses the change anywhere has a later
+// sequence number. In sync mode the record is durable before the call
+// returns on any rank; in async mode it is queued, and a recovery that
+// lost it stops before it, and so before every commit that could use it.
+func (db *Database) logCatalog(err error, delta func() catalog.Delta) error {
 	if gdi.Failed(err) || db.log == nil {
 		return err
 	}
 	var local error
 	if db.rank == 0 {
-		js, err := json.Marshal(db.State())
+		js, err := json.Marshal(delta())
 		if err != nil {
 			local = gdi.Errorf(gdi.ErrIntern, "gdirma: redo log: %v", err)
 		} else {
@@ -84,23 +87,23 @@ func (db *Database) logCatalog(err error) error {
 // CreateLabel is catalog.Catalog.CreateLabel, logged.
 func (db *Database) CreateLabel(name string) (gdi.Label, error) {
 	l, err := db.Catalog.CreateLabel(name)
-	return l, db.logCatalog(err)
+	return l, db.logCatalog(err, func() catalog.Delta { return db.LabelDelta(l.ID()) })
 }
 
 // UpdateLabel is catalog.Catalog.UpdateLabel, logged.
 func (db *Database) UpdateLabel(l gdi.Label, name string) error {
-	return db.logCatalog(db.Catalog.UpdateLabel(l, name))
+	return db.logCatalog(db.Catalog.UpdateLabel(l, name), func() catalog.Delta { return db.LabelDelta(l.ID()) })
 }
 
 // CreatePropertyType is catalog.Catalog.CreatePropertyType, logged.
 func (db *Database) CreatePropertyType(info gdi.PropertyTypeInfo) (gdi.PropertyType, error) {
 	p, err := db.Catalog.CreatePropertyType(info)
-	return p, db.logCatalog(err)
+	return p, db.logCatalog(err, func() catalog.Delta { return db.PtypeDelta(p.ID()) })
 }
 
 // indexHook is the catalog's index hook: indexChanged, logged.
 func (db *Database) indexHook(def catalog.IndexDef) error {
-	return db.logCatalog(db.indexChanged(def))
+	return db.logCatalog(db.indexChanged(def), func() catalog.Delta { return db.IndexDelta(def) })
 }
 
 // replay applies the records of the logs in dir, the directory of the
@@ -165,16 +168,13 @@ func (db *Database) replay(dir string, ckptSeq uint64) error {
 	// Each rank gets the writes to its part of the data window, in the
 	// order of the sequence numbers, and applies them.
 	send := make([][]byte, st.size)
-	var catSeq uint64
-	var catJS []byte
+	var cats []logRecord // rank 0's catalog records, in order
 	for _, r := range lc.records {
 		if r.seq <= ckptSeq || r.seq > limit {
 			continue
 		}
-		if r.typ == recCatalog {
-			if r.seq > catSeq {
-				catSeq, catJS = r.seq, r.js
-			}
+		if r.typ != recWrites {
+			cats = append(cats, r)
 			continue
 		}
 		for _, w := range r.writes {
@@ -220,9 +220,9 @@ func (db *Database) replay(dir string, ckptSeq uint64) error {
 	if local == nil {
 		local = internal(st.data.Flush(db.rank))
 	}
-	// The latest catalog logged (only rank 0 logs them).
+	// The catalog changes (only rank 0 logs them).
 	if local == nil {
-		local = db.replayCatalog(catSeq, catJS)
+		local = db.replayCatalog(path, cats)
 	}
 	if err := agreeDetail(db.comm, local); err != nil {
 		return err
@@ -239,9 +239,18 @@ func (db *Database) replay(dir string, ckptSeq uint64) error {
 	return db.rebuild(maxSeq)
 }
 
-// replayCatalog sets the catalog of the latest catalog record, which only
-// rank 0's log has, on every rank.
-func (db *Database) replayCatalog(seq uint64, js []byte) error {
+// replayCatalog applies the catalog records cats of rank 0's log at path
+// to the checkpoint's catalog, on rank 0, and sets the result on every
+// rank (collective).
+func (db *Database) replayCatalog(path string, cats []logRecord) error {
+	var js []byte
+	var local error
+	if db.rank == 0 && len(cats) > 0 {
+		js, local = catalogAfter(path, db.State(), cats)
+	}
+	if err := agreeDetail(db.comm, local); err != nil {
+		return err
+	}
 	b, err := bcastBytes(db.comm, js)
 	if err != nil {
 		return internal(err)
@@ -251,15 +260,43 @@ func (db *Database) replayCatalog(seq uint64, js []byte) error {
 	}
 	var s catalog.State
 	if err := json.Unmarshal(b, &s); err != nil {
-		return gdi.Errorf(gdi.ErrFileFormat, "gdirma: redo log: catalog record %d: %v", seq, err)
+		return gdi.Errorf(gdi.ErrIntern, "gdirma: redo log: catalog: %v", err)
 	}
 	// The checkpoint's catalog is set already: replace the catalog.
 	fresh := catalog.New(db.comm, "gdirma")
 	if err := fresh.SetState(s); err != nil {
-		return gdi.Errorf(gdi.ErrFileFormat, "gdirma: redo log: catalog record %d: %v", seq, err)
+		return gdi.Errorf(gdi.ErrFileFormat, "gdirma: redo log file %s: the catalog after its changes: %v", path, err)
 	}
 	db.Catalog = fresh
 	return nil
+}
+
+// catalogAfter returns, as JSON, the catalog s after the records cats of
+// the log at path: whole catalogs (logs of older versions) or deltas.
+func catalogAfter(path string, s catalog.State, cats []logRecord) ([]byte, error) {
+	e := catalog.NewStateEditor(s)
+	for _, r := range cats {
+		var err error
+		if r.typ == recCatalog {
+			var full catalog.State
+			if err = json.Unmarshal(r.js, &full); err == nil {
+				e.Set(full)
+			}
+		} else {
+			var d catalog.Delta
+			if err = json.Unmarshal(r.js, &d); err == nil {
+				err = e.Apply(d)
+			}
+		}
+		if err != nil {
+			return nil, gdi.Errorf(gdi.ErrFileFormat, "gdirma: redo log file %s: catalog record %d: %v", path, r.seq, err)
+		}
+	}
+	js, err := json.Marshal(e.State())
+	if err != nil {
+		return nil, gdi.Errorf(gdi.ErrIntern, "gdirma: redo log: %v", err)
+	}
+	return js, nil
 }
 
 // rebuild derives everything but the holders again from the holders,

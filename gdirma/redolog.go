@@ -73,7 +73,8 @@ const (
 	logHeaderSize = len(logMagic) + 4*4 + 8 + 4
 	recHeaderSize = 12
 	recWrites     = 1
-	recCatalog    = 2
+	recCatalog    = 2 // the whole catalog (logs of older versions)
+	recDelta      = 3 // a catalog.Delta
 	// maxRecord bounds a record's length: a larger one is corrupt.
 	maxRecord = 1 << 30
 )
@@ -152,16 +153,13 @@ func (l *redoLog) commit(writes []dataWrite) error {
 	return l.append(p)
 }
 
-// logCatalog appends a record with the catalog state js (rank 0, after a
-// collective metadata change), durable in either mode before it returns.
+// logCatalog appends a record with the catalog delta js (rank 0, after a
+// collective metadata change): in sync mode durable when it returns.
 func (l *redoLog) logCatalog(js []byte) error {
 	p := make([]byte, recHeaderSize+8, recHeaderSize+9+len(js))
-	p = append(p, recCatalog)
+	p = append(p, recDelta)
 	p = append(p, js...)
-	if err := l.append(p); err != nil {
-		return err
-	}
-	return l.flush()
+	return l.append(p)
 }
 
 // sealRecord numbers the record p (recHeaderSize bytes of header, then the
@@ -420,7 +418,7 @@ type logRecord struct {
 	seq    uint64
 	typ    byte
 	writes []dataWrite // recWrites
-	js     []byte      // recCatalog
+	js     []byte      // recCatalog, recDelta
 }
 
 // readLog reads rank's log at path. A missing file is an empty log. The
@@ -527,7 +525,7 @@ func decodeLogRecord(p []byte) (logRecord, error) {
 	r := logRecord{seq: binary.LittleEndian.Uint64(p), typ: p[8]}
 	p = p[9:]
 	switch r.typ {
-	case recCatalog:
+	case recCatalog, recDelta:
 		r.js = p
 		return r, nil
 	case recWrites:

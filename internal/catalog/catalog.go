@@ -22,6 +22,9 @@ type Catalog struct {
 	freed  bool
 	labels map[uint32]*labelMeta
 	ptypes map[uint32]*ptypeMeta
+	// labelNames and ptypeNames find the live labels and property types
+	// by name.
+	labelNames, ptypeNames map[string]uint32
 	// last object numbers handed out; numbers are never reused.
 	lastLabel, lastPtype, lastIndex uint32
 	labelOrder, ptypeOrder          []uint32
@@ -52,15 +55,17 @@ type ptypeMeta struct {
 // database tag. backend names the backend in internal errors.
 func New(comm rma.Comm, backend string) *Catalog {
 	cat := &Catalog{
-		comm:      comm,
-		rank:      comm.Rank(),
-		tag:       gdi.NewDatabaseTag(),
-		backend:   backend,
-		labels:    map[uint32]*labelMeta{},
-		ptypes:    map[uint32]*ptypeMeta{},
-		lastLabel: gdi.FirstUserID - 1,
-		lastPtype: gdi.FirstUserID - 1,
-		lastIndex: gdi.FirstUserID - 1,
+		comm:       comm,
+		rank:       comm.Rank(),
+		tag:        gdi.NewDatabaseTag(),
+		backend:    backend,
+		labels:     map[uint32]*labelMeta{},
+		ptypes:     map[uint32]*ptypeMeta{},
+		labelNames: map[string]uint32{},
+		ptypeNames: map[string]uint32{},
+		lastLabel:  gdi.FirstUserID - 1,
+		lastPtype:  gdi.FirstUserID - 1,
+		lastIndex:  gdi.FirstUserID - 1,
 	}
 	cat.publishLocked()
 	return cat

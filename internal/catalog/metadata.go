@@ -154,12 +154,8 @@ func (cat *Catalog) labelNameTakenLocked(name string, except uint32) bool {
 	if name == gdi.LabelNoneName {
 		return true
 	}
-	for n, m := range cat.labels {
-		if !m.freed && n != except && m.name == name {
-			return true
-		}
-	}
-	return false
+	n, ok := cat.labelNames[name]
+	return ok && n != except
 }
 
 func (cat *Catalog) ptypeNameTakenLocked(name string, except uint32) bool {
@@ -168,12 +164,8 @@ func (cat *Catalog) ptypeNameTakenLocked(name string, except uint32) bool {
 			return true
 		}
 	}
-	for n, m := range cat.ptypes {
-		if !m.freed && n != except && m.info.Name == name {
-			return true
-		}
-	}
-	return false
+	n, ok := cat.ptypeNames[name]
+	return ok && n != except
 }
 
 // CreateLabel creates a label (collective).
@@ -196,8 +188,9 @@ func (cat *Catalog) CreateLabel(name string) (gdi.Label, error) {
 	defer cat.mu.Unlock()
 	cat.lastLabel++
 	cat.labels[cat.lastLabel] = &labelMeta{name: norm}
+	cat.labelNames[norm] = cat.lastLabel
 	cat.labelOrder = append(cat.labelOrder, cat.lastLabel)
-	cat.publishLocked()
+	cat.publishCreatedLocked(true)
 	return gdi.MakeLabel(cat.tag, cat.lastLabel), nil
 }
 
@@ -221,7 +214,9 @@ func (cat *Catalog) UpdateLabel(l gdi.Label, name string) error {
 	}
 	cat.mu.Lock()
 	defer cat.mu.Unlock()
+	delete(cat.labelNames, cat.labels[n].name)
 	cat.labels[n].name = norm
+	cat.labelNames[norm] = n
 	return nil
 }
 
@@ -239,10 +234,8 @@ func (cat *Catalog) LabelFromName(name string) (gdi.Label, error) {
 	if norm == gdi.LabelNoneName {
 		return gdi.LabelNone, nil
 	}
-	for _, n := range cat.labelOrder {
-		if m := cat.labels[n]; !m.freed && m.name == norm {
-			return gdi.MakeLabel(cat.tag, n), nil
-		}
+	if n, ok := cat.labelNames[norm]; ok {
+		return gdi.MakeLabel(cat.tag, n), nil
 	}
 	return gdi.LabelNull, nil
 }
@@ -300,8 +293,9 @@ func (cat *Catalog) CreatePropertyType(info gdi.PropertyTypeInfo) (gdi.PropertyT
 	defer cat.mu.Unlock()
 	cat.lastPtype++
 	cat.ptypes[cat.lastPtype] = &ptypeMeta{info: norm}
+	cat.ptypeNames[norm.Name] = cat.lastPtype
 	cat.ptypeOrder = append(cat.ptypeOrder, cat.lastPtype)
-	cat.publishLocked()
+	cat.publishCreatedLocked(false)
 	return gdi.MakePropertyType(cat.tag, cat.lastPtype), nil
 }
 
@@ -322,10 +316,8 @@ func (cat *Catalog) PropertyTypeFromName(name string) (gdi.PropertyType, error) 
 			return p, nil
 		}
 	}
-	for _, n := range cat.ptypeOrder {
-		if m := cat.ptypes[n]; !m.freed && m.info.Name == norm {
-			return gdi.MakePropertyType(cat.tag, n), nil
-		}
+	if n, ok := cat.ptypeNames[norm]; ok {
+		return gdi.MakePropertyType(cat.tag, n), nil
 	}
 	return gdi.PropertyTypeNull, nil
 }
@@ -373,6 +365,7 @@ func (cat *Catalog) freeLabelMeta(n uint32) {
 	cat.mu.Lock()
 	defer cat.mu.Unlock()
 	cat.labels[n].freed = true
+	delete(cat.labelNames, cat.labels[n].name)
 	cat.forgetLabelLocked(n)
 	cat.publishLocked()
 }
@@ -381,6 +374,7 @@ func (cat *Catalog) freePtypeMeta(n uint32) {
 	cat.mu.Lock()
 	defer cat.mu.Unlock()
 	cat.ptypes[n].freed = true
+	delete(cat.ptypeNames, cat.ptypes[n].info.Name)
 	cat.forgetPtypeLocked(n)
 	cat.publishLocked()
 }
@@ -389,7 +383,9 @@ func (cat *Catalog) updatePtypeMeta(n uint32, info gdi.PropertyTypeInfo) {
 	cat.mu.Lock()
 	defer cat.mu.Unlock()
 	m := cat.ptypes[n]
+	delete(cat.ptypeNames, m.info.Name)
 	m.info = info
+	cat.ptypeNames[info.Name] = n
 	m.generation++
 	cat.publishLocked()
 }

@@ -130,6 +130,18 @@ func (cat *Catalog) SetState(s State) error {
 		return fmt.Errorf("the catalog is not new")
 	}
 	cat.labels, cat.ptypes = labels, ptypes
+	clear(cat.labelNames)
+	clear(cat.ptypeNames)
+	for n, m := range labels {
+		if !m.freed {
+			cat.labelNames[m.name] = n
+		}
+	}
+	for n, m := range ptypes {
+		if !m.freed {
+			cat.ptypeNames[m.info.Name] = n
+		}
+	}
 	cat.labelOrder, cat.ptypeOrder = labelOrder, ptypeOrder
 	cat.lastLabel, cat.lastPtype, cat.lastIndex = s.LastLabel, s.LastPtype, s.LastIndex
 	cat.indexes = indexes

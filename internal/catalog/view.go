@@ -51,6 +51,31 @@ func (cat *Catalog) publishLocked() {
 	cat.view.Store(v)
 }
 
+// publishCreatedLocked is publishLocked after the creation of the label
+// (if label) or else property type with the last number, at a cost that
+// does not grow
+// with the metadata: the new view shares the arrays of the old one, of
+// which it only writes past the old one's length (views are only ever
+// grown from the current one, under cat.mu).
+func (cat *Catalog) publishCreatedLocked(label bool) {
+	old := cat.view.Load()
+	if old == nil || old.freed {
+		cat.publishLocked()
+		return
+	}
+	v := &view{labels: old.labels, ptypes: old.ptypes}
+	if label {
+		i := int(cat.lastLabel - gdi.FirstUserID)
+		v.labels = reaching(v.labels, i)
+		v.labels[i] = true
+	} else {
+		i := int(cat.lastPtype - gdi.FirstUserID)
+		v.ptypes = reaching(v.ptypes, i)
+		v.ptypes[i] = viewPtype{info: cat.ptypes[cat.lastPtype].info, live: true}
+	}
+	cat.view.Store(v)
+}
+
 // reaching returns s lengthened with zero values, if need be, to have an
 // index i.
 func reaching[T any](s []T, i int) []T {
