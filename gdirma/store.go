@@ -1189,9 +1189,10 @@ func (st *store) apply(changes []change, logged func() error) (freed []uint64, e
 		b := encodeParts(c.k, c.new, st.codec(c.n), *heads[i])
 		need := st.blocksFor(b.len())
 		for len(chain) < need {
-			nb, err := st.acquire(bgdl.DPtr(c.n).Rank())
+			err := applyFailpoint(stepBlocks)
+			var nb uint64
 			if err == nil {
-				err = applyFailpoint(stepBlocks)
+				nb, err = st.acquire(bgdl.DPtr(c.n).Rank())
 			}
 			if err != nil {
 				return fail(err)
