@@ -63,3 +63,48 @@ func (st *store) checkFences(n uint64, p imageParts, chain []uint64) error {
 	}
 	return nil
 }
+
+// CheckImplicitIndex verifies the implicit index against the vertex
+// holders, on the calling rank: every (label, ID) of a vertex whose
+// primary block is on the rank finds that vertex, and every entry the rank
+// keeps names a vertex that has that label and ID. It returns ErrIntern
+// naming the first disagreement. Like CheckHolders, it is local and exact
+// only on a quiet database.
+func (db *Database) CheckImplicitIndex() error {
+	if db.IsFreed() {
+		return errFreedDB()
+	}
+	st := db.st
+	err := st.scanRank(db.rank, vertexKind, func(n uint64, r *record) error {
+		for _, key := range r.idKeys() {
+			if key.label == uint32(gdi.LabelNone) {
+				continue
+			}
+			v, found, err := st.ids.Lookup(key.label, dhtKey(key.id))
+			if err != nil {
+				return internal(err)
+			}
+			if !found || v != n {
+				return gdi.Errorf(gdi.ErrIntern, "gdirma: vertex %v, label %d, ID %q: the implicit index finds %v (%v)", bgdl.DPtr(n), key.label, key.id, bgdl.DPtr(v), found)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return internal(st.ids.Range(db.rank, func(label uint32, key []byte, n uint64) error {
+		r, err := st.load(vertexKind, n)
+		if err != nil {
+			return err
+		}
+		if r != nil {
+			for _, k := range r.idKeys() {
+				if k.label == label && string(dhtKey(k.id)) == string(key) {
+					return nil
+				}
+			}
+		}
+		return fmt.Errorf("the implicit index maps label %d, key %q to %v, which has no such label and ID", label, key, bgdl.DPtr(n))
+	}))
+}

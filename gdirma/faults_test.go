@@ -1,6 +1,7 @@
 package gdirma_test
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -171,7 +172,8 @@ func restoreAndCheck(c rma.Comm, img *vfstest.FS, lg *pairLedger, more func(gdi.
 			return fmt.Errorf("restored: %w", err)
 		}
 	}
-	return db.(*gdirma.Database).CheckHolders()
+	gdb := db.(*gdirma.Database)
+	return errors.Join(gdb.CheckHolders(), gdb.CheckImplicitIndex())
 }
 
 // TestRedoLogFullDisk runs out of disk space under commits from several

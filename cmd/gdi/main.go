@@ -4,6 +4,7 @@
 //	gdi gen -scale S [-format edgelist|csv] ...  generate a Kronecker LPG graph
 //	gdi bench oltp -workload W -scale S ...      run a LinkBench-style mix
 //	gdi olap -algo A -graph PATH/NAME ...        run a Graphalytics algorithm
+//	gdi check DIR                               verify a checkpoint and its redo logs
 //
 // Each subcommand lists its flags with -h.
 // Ranks are goroutines (rma/local) unless the binary was built with -tags mpi
@@ -27,6 +28,7 @@ var commands = []command{
 	{"demo", "exercise the foundation layer (rma, bgdl, dht) on several ranks", runDemo},
 	{"gen", "generate a Graph500 Kronecker graph with labels and properties", runGen},
 	{"bench", "generate a graph into a database and run an OLTP workload on it", runBench},
+	{"check", "verify a GDI-RMA checkpoint and its redo logs offline (gdi check DIR)", runCheck},
 	{"olap", "run a graph algorithm on a Graphalytics data set (bfs, khop, pr, wcc, cdlp, lcc, sssp)", runOlap},
 }
 

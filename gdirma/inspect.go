@@ -1,0 +1,99 @@
+package gdirma
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+	"path/filepath"
+
+	"github.com/gdi-go/gdi/gdi"
+)
+
+// CheckpointReport is what InspectCheckpoint found in a checkpoint
+// directory.
+type CheckpointReport struct {
+	Generation    uint64
+	Format, Ranks int
+	LogSeq        uint64 // the last sequence number the checkpoint covers
+	Files         []string
+	Logs          []LogReport
+}
+
+// LogReport describes a rank's redo log beside a checkpoint.
+type LogReport struct {
+	Path    string
+	Exists  bool
+	Base    uint64 // the sequence number of the checkpoint it follows
+	Records int    // records after the checkpoint
+	Catalog int    // of them, metadata changes
+	Torn    int64  // the offset of a torn tail cut off, or -1
+}
+
+// InspectCheckpoint checks the files of the checkpoint in dir offline, in
+// the manner of a restore but without loading it: the manifest's seal and
+// contents, the size and SHA-256 of every rank file, and the redo log of
+// every rank beside it (header, sequence, checksums of every record). It
+// returns what it found, up to the first damage, which is the error:
+// ErrFileFormat or a file error, naming the file.
+func InspectCheckpoint(dir string) (*CheckpointReport, error) {
+	m, err := readManifest(dir)
+	if err != nil {
+		return nil, err
+	}
+	mpath := filepath.Join(dir, manifestName)
+	if _, err := m.check(mpath, Params{}, m.Ranks); err != nil {
+		return nil, err
+	}
+	rep := &CheckpointReport{Generation: m.Generation, Format: m.Format, Ranks: m.Ranks, LogSeq: m.LogSeq}
+	gd := genDir(dir, m.Generation)
+	for _, f := range m.Files {
+		path := filepath.Join(gd, f.Name)
+		if err := checkFileSum(path, f); err != nil {
+			return rep, err
+		}
+		rep.Files = append(rep.Files, path)
+	}
+	for r := range m.Ranks {
+		path := filepath.Join(gd, logFileName(r))
+		lc, err := readLog(path, r, m.Ranks)
+		if err != nil {
+			return rep, err
+		}
+		lr := LogReport{Path: path, Exists: lc.exists, Base: lc.base, Torn: lc.torn}
+		if lc.exists && lc.base != m.LogSeq {
+			return rep, gdi.Errorf(gdi.ErrFileFormat, "gdirma: redo log file %s follows the checkpoint of sequence number %d, not the one beside it (%d)", path, lc.base, m.LogSeq)
+		}
+		for _, rec := range lc.records {
+			if rec.seq > m.LogSeq {
+				lr.Records++
+				if rec.typ != recWrites {
+					lr.Catalog++
+				}
+			}
+		}
+		rep.Logs = append(rep.Logs, lr)
+	}
+	return rep, nil
+}
+
+// checkFileSum checks the size and SHA-256 of the rank file at path
+// against the manifest's fst.
+func checkFileSum(path string, fst fileState) error {
+	f, err := fsys.Open(path)
+	if err != nil {
+		return fileErr(path, err)
+	}
+	defer f.Close()
+	sum := sha256.New()
+	n, err := io.Copy(sum, f)
+	if err != nil {
+		return fileErr(path, err)
+	}
+	if n != fst.Size {
+		return gdi.Errorf(gdi.ErrFileFormat, "gdirma: checkpoint file %s: %d bytes, the manifest says %d (truncated or overwritten)", path, n, fst.Size)
+	}
+	if got := hex.EncodeToString(sum.Sum(nil)); got != fst.SHA256 {
+		return gdi.Errorf(gdi.ErrFileFormat, "gdirma: checkpoint file %s: SHA-256 %s, the manifest says %s", path, got, fst.SHA256)
+	}
+	return nil
+}
