@@ -274,12 +274,13 @@
 //     the manifest's exactly), then records of a length, a CRC-32C of the
 //     payload and a CRC-32C of the record header. A rank numbers its
 //     records under its log's lock, so they are in the file in the order
-//     of their numbers. A bad record that no whole record follows is a
-//     torn tail (a write a crash cut short) and ignored. A bad record with
-//     a whole record after it is an error (ErrFileFormat naming the file
+//     of their numbers, and every write ends with a seal record, which
+//     holds no data. A bad record that no whole record follows is a torn
+//     tail (a write a crash cut short) and ignored. A bad record with a
+//     whole record after it is an error (ErrFileFormat naming the file
 //     and offset): silently stopping at the damage would drop commits
-//     after it that were acknowledged. (A bad last record cannot be told
-//     from a torn one, so damage to the last record is not detected.)
+//     after it that were acknowledged. The seal makes that hold for the
+//     last record with data too; damage to the last seal is harmless.
 //   - Write-ahead: a commit's writes to the data window are staged
 //     (staged.go) and logged before they are published, all while the
 //     commit holds its write locks. If the log refuses the record, apply

@@ -64,7 +64,13 @@ func ParseLogMode(s string) (LogMode, error) {
 //	        two words (uint32 each), then the payload:
 //	        sequence number (uint64), type (byte), and for recWrites a
 //	        count (uint32) of writes, each rank (uint32), offset (uint64),
-//	        length (uint32) and bytes; for recCatalog the catalog as JSON
+//	        length (uint32) and bytes; for recDelta a catalog.Delta as
+//	        JSON (recCatalog, the whole catalog, in older logs); recSeal
+//	        has nothing more
+//
+// Every write of records ends with a seal record, so that the last record
+// with data is always followed by a whole record: damage to it is told
+// from a torn write (see readLog).
 //
 // all little-endian.
 const (
@@ -75,6 +81,7 @@ const (
 	recWrites     = 1
 	recCatalog    = 2 // the whole catalog (logs of older versions)
 	recDelta      = 3 // a catalog.Delta
+	recSeal       = 4 // the end of a write: no data, sequence number 0
 	// maxRecord bounds a record's length: a larger one is corrupt.
 	maxRecord = 1 << 30
 )
@@ -162,6 +169,9 @@ func (l *redoLog) logCatalog(js []byte) error {
 	return l.append(p)
 }
 
+// sealBytes is the seal record that ends every write.
+var sealBytes = sealRecord(append(make([]byte, recHeaderSize+8), recSeal), 0)
+
 // sealRecord numbers the record p (recHeaderSize bytes of header, then the
 // payload, which starts with room for the sequence number) with seq and
 // fills in its header.
@@ -230,6 +240,10 @@ func (l *redoLog) writeLocked() error {
 	}
 	l.busy = true
 	buf, ws, f, size, cut := l.pending, l.waiters, l.f, l.size, l.cut
+	queued := len(buf)
+	if queued > 0 {
+		buf = append(buf, sealBytes...)
+	}
 	l.pending, l.spare, l.waiters = l.spare[:0], nil, nil
 	l.mu.Unlock()
 	cut, err := writeOut(f, buf, size, cut)
@@ -238,7 +252,7 @@ func (l *redoLog) writeLocked() error {
 	if err != nil {
 		l.err = logFileErr(l.path, err)
 		if l.mode == LogAsync {
-			l.pending = append(buf, l.pending...)
+			l.pending = append(buf[:queued], l.pending...)
 		}
 	} else {
 		l.size += int64(len(buf))
@@ -475,6 +489,10 @@ func readLog(path string, rank, ranks int) (logContent, error) {
 		if err != nil {
 			return lc, bad("record at offset %d: %v", off, err)
 		}
+		if rec.typ == recSeal {
+			off = end
+			continue
+		}
 		if rec.seq <= last {
 			return lc, bad("record at offset %d: sequence number %d after %d", off, rec.seq, last)
 		}
@@ -527,6 +545,11 @@ func decodeLogRecord(p []byte) (logRecord, error) {
 	switch r.typ {
 	case recCatalog, recDelta:
 		r.js = p
+		return r, nil
+	case recSeal:
+		if r.seq != 0 || len(p) != 0 {
+			return r, errors.New("a seal with data")
+		}
 		return r, nil
 	case recWrites:
 	default:

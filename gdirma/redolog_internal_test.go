@@ -50,14 +50,17 @@ func logOneRank(t *testing.T, dir string) {
 	}
 }
 
-// recordOffsets lists where the records of a log file start.
-func recordOffsets(b []byte) []int {
-	var out []int
+// recordOffsets lists where the records of a log file with data start
+// (not the seals that end each write), and the end of the last one.
+func recordOffsets(b []byte) (offs []int, end int) {
 	for off := logHeaderSize; off+recHeaderSize <= len(b); {
-		out = append(out, off)
-		off += recHeaderSize + int(binary.LittleEndian.Uint32(b[off:]))
+		next := off + recHeaderSize + int(binary.LittleEndian.Uint32(b[off:]))
+		if b[off+recHeaderSize+8] != recSeal {
+			offs, end = append(offs, off), next
+		}
+		off = next
 	}
-	return out
+	return offs, end
 }
 
 // present restores dir and reports which of v1 to v3 exist.
@@ -118,7 +121,7 @@ func TestRedoLogTornTail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	offs := recordOffsets(full)
+	offs, end := recordOffsets(full)
 	if len(offs) != 4 { // the label, then v1 to v3
 		t.Fatalf("%d records, want 4", len(offs))
 	}
@@ -128,15 +131,17 @@ func TestRedoLogTornTail(t *testing.T) {
 			t.Fatal(err)
 		}
 		lc, err := readLog(path, 0, 1)
-		want := 3
-		if cut == len(full) {
-			want = 4
+		want, torn := 3, int64(last)
+		switch {
+		case cut == len(full), cut == end:
+			want, torn = 4, -1
+		case cut > end: // the seal after the last record is torn
+			want, torn = 4, int64(end)
+		case cut == last:
+			torn = -1
 		}
-		if err != nil || len(lc.records) != want {
-			t.Fatalf("cut at %d of %d: %d records, %v; want %d", cut, len(full), len(lc.records), err, want)
-		}
-		if cut > last && cut < len(full) && lc.torn != int64(last) {
-			t.Fatalf("cut at %d: torn tail at %d, want %d", cut, lc.torn, last)
+		if err != nil || len(lc.records) != want || lc.torn != torn {
+			t.Fatalf("cut at %d of %d: %d records, torn tail at %d, %v; want %d, %d", cut, len(full), len(lc.records), lc.torn, err, want, torn)
 		}
 	}
 	// Restores: the whole log, a cut in the middle of the last record, and
@@ -147,7 +152,7 @@ func TestRedoLogTornTail(t *testing.T) {
 		want string
 	}{
 		{"whole", full, "v1 v2 v3 "},
-		{"cut", full[:last+(len(full)-last)/2], "v1 v2 "},
+		{"cut", full[:last+(end-last)/2], "v1 v2 "},
 		{"cut-header", full[:last+5], "v1 v2 "},
 		{"zeros", append(append([]byte(nil), full...), make([]byte, 300)...), "v1 v2 v3 "},
 	} {
@@ -174,7 +179,7 @@ func TestRedoLogCorrupt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	offs := recordOffsets(full)
+	offs, _ := recordOffsets(full)
 	for i, at := range []int{offs[2] + recHeaderSize + 3, offs[1] + 1, offs[3] - 1} {
 		b := append([]byte(nil), full...)
 		b[at] ^= 0x40

@@ -1,0 +1,108 @@
+package gdirma
+
+import (
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/internal/vfs"
+	"github.com/gdi-go/gdi/internal/vfs/vfstest"
+	"github.com/gdi-go/gdi/rma"
+	"github.com/gdi-go/gdi/rma/local"
+)
+
+// TestEveryByteFlipped makes a small checkpoint with a synced log (a
+// label and three commits), then flips each byte of the manifest, the
+// rank file and the log in turn (every seventh of the rank file in
+// -short): InspectCheckpoint, which reads them as a restore does, must
+// name the file in an error, or else the flip must be harmless: the log
+// reads as the same records.
+func TestEveryByteFlipped(t *testing.T) {
+	const dir = "/flip/log"
+	f := vfstest.New("/flip")
+	old := fsys
+	fsys = f
+	defer func() { fsys = old }()
+	err := local.Run(1, func(c rma.Comm) error {
+		db, err := Driver{}.CreateDatabase(c, Params{BlockSize: 64, MemoryPerRank: 1 << 10, DHTEntries: 64, DHTBuckets: 16, IndexMemoryPerRank: 4 * indexNodeSize, Log: LogSync, LogDir: dir})
+		if err != nil {
+			return err
+		}
+		defer db.Free()
+		l, err := db.CreateLabel("L")
+		if err != nil {
+			return err
+		}
+		for i := range 3 {
+			err := InTx(db, func(tx gdi.Transaction) error {
+				v, err := tx.CreateVertex([]byte(fmt.Sprintf("v%d", i)))
+				if err != nil {
+					return err
+				}
+				return v.AddLabel(l)
+			})
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := readManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gd := genDir(dir, m.Generation)
+	logPath := filepath.Join(gd, logFileName(0))
+	want, err := readLog(logPath, 0, 1)
+	if err != nil || len(want.records) != 4 {
+		t.Fatalf("the log: %d records, %v; want 4", len(want.records), err)
+	}
+	for _, c := range []struct {
+		path   string
+		stride int
+	}{
+		{filepath.Join(dir, manifestName), 1},
+		{logPath, 1},
+		{filepath.Join(gd, rankFileName(0)), 1},
+	} {
+		orig, err := vfs.ReadFile(f, c.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stride := c.stride
+		if testing.Short() && strings.HasSuffix(c.path, ".ckpt") {
+			stride = 7
+		}
+		for i := 0; i < len(orig); i += stride {
+			b := []byte(string(orig))
+			b[i] ^= 0xff
+			if err := vfs.WriteFileSync(f, c.path, b); err != nil {
+				t.Fatal(err)
+			}
+			_, err := InspectCheckpoint(dir)
+			switch {
+			case err != nil && !strings.Contains(err.Error(), c.path):
+				t.Fatalf("%s, byte %d flipped: %v, an error that does not name the file", c.path, i, err)
+			case err == nil && c.path != logPath:
+				t.Fatalf("%s, byte %d flipped: not detected", c.path, i)
+			case err == nil:
+				got, _ := readLog(logPath, 0, 1)
+				if !reflect.DeepEqual(got.records, want.records) {
+					t.Fatalf("%s, byte %d flipped: not detected, and the log reads as other records", c.path, i)
+				}
+			}
+		}
+		if err := vfs.WriteFileSync(f, c.path, orig); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := InspectCheckpoint(dir); err != nil {
+		t.Fatalf("the checkpoint put back: %v", err)
+	}
+}
