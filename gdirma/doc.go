@@ -183,10 +183,13 @@
 // in the commit of the vertex, under its write lock; changes of an index's
 // sets, metadata rewrites and BulkLoad rebuild the trees collectively.
 // Edges have entries too (lightweight ones on the rank of their origin).
-// An index whose entries do not fit Params.IndexMemoryPerRank scans the
-// holders of all ranks up to their high-water marks instead. Edge and
-// neighbour filters evaluate the constraint on the copies of the
-// transaction.
+// The old tree of an index being changed stays until the new one is
+// complete on every rank: a change whose entries do not fit
+// Params.IndexMemoryPerRank (next to the old ones) fails with ErrNoMemory
+// on every rank and changes nothing. After BulkLoad, a metadata rewrite
+// or recovery, an index whose entries do not fit scans the holders of all
+// ranks up to their high-water marks instead. Edge and neighbour filters
+// evaluate the constraint on the copies of the transaction.
 //
 // # Checkpoints
 //
