@@ -42,7 +42,8 @@ import (
 // Entries change in the commit that changes the object, while it holds the
 // write lock, so a commit's entries are in every index once Commit
 // returns. Changes of L or P, metadata rewrites and BulkLoad rebuild the
-// trees (collectively).
+// trees (collectively); see indexTrees for how a rebuild and the commits
+// that run meanwhile keep every entry exactly once.
 const (
 	keyAll   = 0
 	keyLabel = 1
@@ -56,7 +57,22 @@ const (
 )
 
 // indexTrees maps index numbers to their trees and sets, on one rank.
+//
+// gate keeps rebuilds and commits apart, so that no entry is lost or left
+// behind. A commit that writes holds it shared from before it locks its
+// first holder until it has released them all (Transaction.commit). A
+// collective change of an index's tree (swapTree) takes it exclusively on
+// every rank, then passes a barrier before it reads the first holder, and
+// holds it until the new tree (or, on failure, the old one) is in defs.
+// So every commit, on any rank, either ended before any rank's rebuild
+// read the holders, which then make its entries in the new tree, or starts
+// after its own rank has put the new tree in place, and makes them itself.
+// No commit writes to a tree being built or dropped, and no holder a
+// rebuild reads is locked. A commit waits for the gate holding nothing,
+// and a rebuild waits only for commits that hold it, which wait for
+// nothing but bounded holder locks, so the gate cannot deadlock.
 type indexTrees struct {
+	gate sync.RWMutex
 	mu   sync.RWMutex // guards defs
 	defs map[uint32]*treeDef
 }
@@ -329,6 +345,7 @@ func (db *Database) indexChanged(def catalog.IndexDef) error {
 		return catalog.Unchanged(err)
 	}
 	if old != nil {
+		// No commit uses it any more (see indexTrees).
 		if err := db.st.forest.Drop(old.tree); err != nil {
 			return indexErr(err)
 		}
@@ -338,16 +355,21 @@ func (db *Database) indexChanged(def catalog.IndexDef) error {
 
 // swapTree builds the tree of index def (none if def is freed) and puts
 // it in place of the index's tree, which it returns for the caller to
-// drop (collective). Meanwhile the index has no tree, so queries scan. On
-// an error, alike on every rank, the old tree is back in place as it was.
+// drop (collective). It holds the gate exclusively throughout (see
+// indexTrees); meanwhile the index has no tree, so queries scan. On an
+// error, alike on every rank, the old tree is back in place as it was.
 func (db *Database) swapTree(def catalog.IndexDef) (old *treeDef, err error) {
 	idx := db.st.idx
+	idx.gate.Lock()
+	defer idx.gate.Unlock()
 	idx.mu.Lock()
 	old = idx.defs[def.Num]
 	delete(idx.defs, def.Num)
 	idx.mu.Unlock()
+	// Every rank holds its gate: no commit writes holders or entries.
+	err = db.Barrier()
 	var d *treeDef
-	if !def.Freed {
+	if err == nil && !def.Freed {
 		d, err = db.buildTree(def)
 	}
 	idx.mu.Lock()
@@ -382,7 +404,8 @@ func (db *Database) buildIndex(def catalog.IndexDef) error {
 }
 
 // buildTree creates a tree for index def and fills this rank's part with
-// the entries of the rank's holders (collective). It fails alike on every rank,
+// the entries of the rank's holders (collective); the caller makes sure
+// that no commit changes holders meanwhile. It fails alike on every rank,
 // with ErrNoMemory if the entries do not fit on some rank, and then leaves
 // no tree behind. An index without labels and property types has no
 // entries: if no tree slot is left, it gets none (nil, nil).
