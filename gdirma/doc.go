@@ -183,10 +183,16 @@
 // in the commit of the vertex, under its write lock; changes of an index's
 // sets, metadata rewrites and BulkLoad rebuild the trees collectively.
 // Edges have entries too (lightweight ones on the rank of their origin).
-// An index whose entries do not fit Params.IndexMemoryPerRank scans the
-// holders of all ranks up to their high-water marks instead. Edge and
-// neighbour filters evaluate the constraint on the copies of the
-// transaction.
+// While a collective change rebuilds a tree, the commits of every rank
+// wait for it (before they lock anything), so that the entries of each
+// commit are made by the rebuild or by the commit itself, never by
+// neither. The old tree of an index being changed stays until the new one
+// is complete on every rank: a change whose entries do not fit
+// Params.IndexMemoryPerRank (next to the old ones) fails with ErrNoMemory
+// on every rank and changes nothing. After BulkLoad, a metadata rewrite
+// or recovery, an index whose entries do not fit scans the holders of all
+// ranks up to their high-water marks instead. Edge and neighbour filters
+// evaluate the constraint on the copies of the transaction.
 //
 // # Checkpoints
 //

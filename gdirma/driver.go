@@ -33,7 +33,9 @@ type Params struct {
 	DHTEntries int
 	// IndexMemoryPerRank is the size of each rank's memory for the
 	// entries of explicit indexes, in bytes. Default 4 MiB, at least 4
-	// KiB. An index whose entries do not fit is left without: its queries
+	// KiB. A change of an index whose entries do not fit fails with
+	// ErrNoMemory and changes nothing; after BulkLoad, a metadata rewrite
+	// or recovery, such an index is left without entries: its queries
 	// scan the graph.
 	IndexMemoryPerRank int
 	// Restore, if not empty, is the directory of a checkpoint

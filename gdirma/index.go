@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"math"
 	"slices"
 	"sync"
@@ -43,7 +42,8 @@ import (
 // Entries change in the commit that changes the object, while it holds the
 // write lock, so a commit's entries are in every index once Commit
 // returns. Changes of L or P, metadata rewrites and BulkLoad rebuild the
-// trees (collectively).
+// trees (collectively); see indexTrees for how a rebuild and the commits
+// that run meanwhile keep every entry exactly once.
 const (
 	keyAll   = 0
 	keyLabel = 1
@@ -57,8 +57,23 @@ const (
 )
 
 // indexTrees maps index numbers to their trees and sets, on one rank.
+//
+// gate keeps rebuilds and commits apart, so that no entry is lost or left
+// behind. A commit that writes holds it shared from before it locks its
+// first holder until it has released them all (Transaction.commit). A
+// collective change of an index's tree (swapTree) takes it exclusively on
+// every rank, then passes a barrier before it reads the first holder, and
+// holds it until the new tree (or, on failure, the old one) is in defs.
+// So every commit, on any rank, either ended before any rank's rebuild
+// read the holders, which then make its entries in the new tree, or starts
+// after its own rank has put the new tree in place, and makes them itself.
+// No commit writes to a tree being built or dropped, and no holder a
+// rebuild reads is locked. A commit waits for the gate holding nothing,
+// and a rebuild waits only for commits that hold it, which wait for
+// nothing but bounded holder locks, so the gate cannot deadlock.
 type indexTrees struct {
-	mu   sync.RWMutex
+	gate sync.RWMutex
+	mu   sync.RWMutex // guards defs
 	defs map[uint32]*treeDef
 }
 
@@ -320,79 +335,66 @@ func indexErr(err error) error {
 }
 
 // indexChanged is the catalog's index hook: it makes, rebuilds or drops
-// the tree of an index (collective, like the calls that invoke it).
+// the tree of an index (collective, like the calls that invoke it). It
+// applies the change on every rank, or fails alike on every rank having
+// changed nothing (catalog.Unchanged), so that the catalog takes back its
+// part too: ErrNoMemory if the new entries do not fit.
 func (db *Database) indexChanged(def catalog.IndexDef) error {
-	db.st.idx.mu.Lock()
-	old := db.st.idx.defs[def.Num]
-	delete(db.st.idx.defs, def.Num)
-	db.st.idx.mu.Unlock()
+	old, err := db.swapTree(def)
+	if err != nil {
+		return catalog.Unchanged(err)
+	}
 	if old != nil {
+		// No commit uses it any more (see indexTrees).
 		if err := db.st.forest.Drop(old.tree); err != nil {
 			return indexErr(err)
 		}
 	}
-	if def.Freed {
-		return nil
-	}
-	return db.buildIndex(def)
+	return nil
 }
 
-// buildIndex creates the tree of index def and fills this rank's part
-// with the entries of the rank's vertices (collective). If the forest has
-// no room, on any rank, the index is left without entries: its queries
-// scan, as they did before.
-func (db *Database) buildIndex(def catalog.IndexDef) error {
-	t, err := db.st.forest.Create()
-	if errors.Is(err, index.ErrFull) {
-		return nil // no tree slot left, alike on every rank
+// swapTree builds the tree of index def (none if def is freed) and puts
+// it in place of the index's tree, which it returns for the caller to
+// drop (collective). It holds the gate exclusively throughout (see
+// indexTrees); meanwhile the index has no tree, so queries scan. On an
+// error, alike on every rank, the old tree is back in place as it was.
+func (db *Database) swapTree(def catalog.IndexDef) (old *treeDef, err error) {
+	idx := db.st.idx
+	idx.gate.Lock()
+	defer idx.gate.Unlock()
+	idx.mu.Lock()
+	old = idx.defs[def.Num]
+	delete(idx.defs, def.Num)
+	idx.mu.Unlock()
+	// Every rank holds its gate: no commit writes holders or entries.
+	err = db.Barrier()
+	var d *treeDef
+	if err == nil && !def.Freed {
+		d, err = db.buildTree(def)
 	}
+	idx.mu.Lock()
+	defer idx.mu.Unlock()
 	if err != nil {
-		return indexErr(err)
+		if old != nil {
+			idx.defs[def.Num] = old
+		}
+		return nil, err
 	}
-	d := &treeDef{tree: t, labels: def.Labels, ptypes: def.Ptypes}
-	var local error
-	if len(d.labels)+len(d.ptypes) > 0 {
-		var ops []index.Op
-		flush := func() error {
-			err := db.st.forest.Apply(t, db.rank, ops)
-			ops = ops[:0]
-			return err
-		}
-		local = db.st.scanRank(db.rank, vertexKind, func(n uint64, r *record) error {
-			for _, k := range d.keys(vertexKind, r) {
-				ops = append(ops, index.Op{Key: k, Val: n})
-			}
-			if len(ops) >= 4096 {
-				return flush()
-			}
-			return nil
-		})
-		if local == nil {
-			local = flush()
-		}
-		// Edges: each found once, through its origin; the entries go to
-		// the rank of the edge's holder (of the origin, if it has none).
-		if local == nil {
-			local = db.st.scanRank(db.rank, vertexKind, func(v uint64, r *record) error {
-				return db.st.originEdges(v, r, func(e uint64, er *record, home int) error {
-					for _, k := range d.keys(edgeKind, er) {
-						if _, err := db.st.forest.Insert(t, home, k, e); err != nil {
-							return err
-						}
-					}
-					return nil
-				})
-			})
-		}
+	if d != nil {
+		idx.defs[def.Num] = d
 	}
-	if err := db.Agree(fmt.Sprintf("index %d entries", def.Num), local); err != nil {
-		// Out of room somewhere: no entries anywhere, queries scan.
-		if err := db.st.forest.Drop(t); err != nil {
-			return indexErr(err)
-		}
-		if gdi.ErrorClass(err) == gdi.ErrNoMemory || errors.Is(local, index.ErrFull) {
-			return nil
-		}
+	return old, nil
+}
+
+// buildIndex builds the tree of index def, which has none, on a quiet
+// database (collective). An index whose entries do not fit is left
+// without a tree, alike on every rank: its queries scan.
+func (db *Database) buildIndex(def catalog.IndexDef) error {
+	d, err := db.buildTree(def)
+	if gdi.ErrorClass(err) == gdi.ErrNoMemory {
+		return nil
+	}
+	if err != nil || d == nil {
 		return err
 	}
 	db.st.idx.mu.Lock()
@@ -401,12 +403,92 @@ func (db *Database) buildIndex(def catalog.IndexDef) error {
 	return nil
 }
 
+// buildTree creates a tree for index def and fills this rank's part with
+// the entries of the rank's holders (collective); the caller makes sure
+// that no commit changes holders meanwhile. It fails alike on every rank,
+// with ErrNoMemory if the entries do not fit on some rank, and then leaves
+// no tree behind. An index without labels and property types has no
+// entries: if no tree slot is left, it gets none (nil, nil).
+func (db *Database) buildTree(def catalog.IndexDef) (*treeDef, error) {
+	t, err := db.st.forest.Create()
+	switch {
+	case errors.Is(err, index.ErrFull) && len(def.Labels)+len(def.Ptypes) == 0:
+		return nil, nil // alike on every rank, as the tree slots are
+	case err != nil:
+		return nil, indexErr(err)
+	}
+	d := &treeDef{tree: t, labels: def.Labels, ptypes: def.Ptypes}
+	var local error
+	if len(d.labels)+len(d.ptypes) > 0 {
+		local = db.fillTree(d)
+	}
+	if err := agreeDetail(db.comm, local); err != nil {
+		if derr := db.st.forest.Drop(t); derr != nil {
+			return nil, indexErr(derr)
+		}
+		return nil, err
+	}
+	return d, nil
+}
+
+// fillTree inserts the entries of this rank's vertices, and of the edges
+// whose origins they are, into tree d. Edge entries go to the rank of the
+// edge's holder (of the origin, if it has none). Forest errors come back
+// as gdi errors (indexErr).
+func (db *Database) fillTree(d *treeDef) error {
+	var ops []index.Op
+	flush := func() error {
+		err := db.st.forest.Apply(d.tree, db.rank, ops)
+		ops = ops[:0]
+		return err
+	}
+	err := db.st.scanRank(db.rank, vertexKind, func(n uint64, r *record) error {
+		for _, k := range d.keys(vertexKind, r) {
+			ops = append(ops, index.Op{Key: k, Val: n})
+		}
+		if len(ops) >= 4096 {
+			return flush()
+		}
+		return nil
+	})
+	if err == nil {
+		err = flush()
+	}
+	if err == nil {
+		err = db.st.scanRank(db.rank, vertexKind, func(v uint64, r *record) error {
+			return db.st.originEdges(v, r, func(e uint64, er *record, home int) error {
+				for _, k := range d.keys(edgeKind, er) {
+					if _, err := db.st.forest.Insert(d.tree, home, k, e); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+		})
+	}
+	if err != nil && gdi.ErrorClass(err) == gdi.ErrErrorCode { // of the forest
+		err = indexErr(err)
+	}
+	return err
+}
+
 // rebuildIndexes rebuilds the trees of all indexes, after changes that
 // bypass commits (BulkLoad) or change many holders and the index sets at
-// once (metadata rewrites). Collective.
+// once (metadata rewrites), on a quiet database. Collective. The old trees
+// are stale, so each goes before its new one is built (buildIndex).
 func (db *Database) rebuildIndexes() error {
 	for _, def := range db.IndexDefs() {
-		if err := db.indexChanged(def); err != nil {
+		st := db.st
+		st.idx.mu.Lock()
+		old := st.idx.defs[def.Num]
+		delete(st.idx.defs, def.Num)
+		st.idx.mu.Unlock()
+		if old != nil {
+			if err := st.forest.Drop(old.tree); err != nil {
+				return indexErr(err)
+			}
+		}
+		if err := db.buildIndex(def); err != nil {
 			return err
 		}
 	}

@@ -659,6 +659,10 @@ func (tx *Transaction) commit() error {
 	st.held = ls
 	var freed []uint64
 	err := func() error {
+		// Collective index changes wait for the install, and it for them,
+		// before any lock is taken (see indexTrees).
+		st0.idx.gate.RLock()
+		defer st0.idx.gate.RUnlock()
 		// Only commits that rescan many holders wait, with their locks
 		// held, for holders others lock; the scan gate keeps two of them
 		// from waiting on each other. It is taken before any holder lock.

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -44,7 +45,7 @@ func (cat *Catalog) CreateIndex(t gdi.IndexType, hint int) (gdi.Index, error) {
 	cat.indexes = append(cat.indexes, x)
 	def := x.defLocked()
 	cat.mu.Unlock()
-	return x, cat.callIndexHook(def)
+	return x, cat.callIndexHook(def, nil)
 }
 
 // IndexDef is what a backend that keeps index entries needs to know of an
@@ -59,20 +60,47 @@ type IndexDef struct {
 // SetIndexHook makes the catalog call hook, on every rank, after each
 // collective call that creates an index, changes its L or P, or frees it,
 // with the index as it is then. An error of the hook is the call's error.
+// A hook that fails alike on every rank having changed nothing says so
+// with Unchanged: a change of L or P then takes back its change of the
+// catalog too, so that the call changes nothing.
 func (cat *Catalog) SetIndexHook(hook func(IndexDef) error) {
 	cat.mu.Lock()
 	defer cat.mu.Unlock()
 	cat.indexHook = hook
 }
 
-func (cat *Catalog) callIndexHook(def IndexDef) error {
+// Unchanged marks err, an error of the index hook, as one after which the
+// backend changed nothing, on every rank (see SetIndexHook). The call
+// returns err itself.
+func Unchanged(err error) error {
+	if err == nil {
+		return nil
+	}
+	return unchanged{err}
+}
+
+type unchanged struct{ error }
+
+func (u unchanged) Unwrap() error { return u.error }
+
+// callIndexHook calls the hook with def. If the hook changed nothing
+// (Unchanged), it calls undo, if not nil, to take back the catalog's part.
+func (cat *Catalog) callIndexHook(def IndexDef, undo func()) error {
 	cat.mu.RLock()
 	hook := cat.indexHook
 	cat.mu.RUnlock()
 	if hook == nil {
 		return nil
 	}
-	return hook(def)
+	err := hook(def)
+	var u unchanged
+	if errors.As(err, &u) {
+		if undo != nil {
+			undo()
+		}
+		return u.error
+	}
+	return err
 }
 
 // IndexDefs returns the indexes that are not freed.
@@ -173,6 +201,7 @@ func (x *Index) change(call string, add bool, ls []gdi.Label, ps []gdi.PropertyT
 		return err
 	}
 	cat.mu.Lock()
+	oldL, oldP := slices.Clone(x.labels), slices.Clone(x.ptypes)
 	if add {
 		for _, n := range lnums {
 			if !slices.Contains(x.labels, n) {
@@ -190,7 +219,11 @@ func (x *Index) change(call string, add bool, ls []gdi.Label, ps []gdi.PropertyT
 	}
 	def := x.defLocked()
 	cat.mu.Unlock()
-	return cat.callIndexHook(def)
+	return cat.callIndexHook(def, func() {
+		cat.mu.Lock()
+		x.labels, x.ptypes = oldL, oldP
+		cat.mu.Unlock()
+	})
 }
 
 // AddLabel adds l to L (collective).
@@ -242,7 +275,7 @@ func (x *Index) Free() error {
 	cat.indexes = removeItem(cat.indexes, x)
 	def := x.defLocked()
 	cat.mu.Unlock()
-	return cat.callIndexHook(def)
+	return cat.callIndexHook(def, nil)
 }
 
 // forgetLabelLocked and forgetPtypeLocked remove freed metadata from every index of
