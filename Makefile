@@ -42,6 +42,7 @@ fuzz:
 # Long randomized runs: the stress tests without -short, several times.
 stress:
 	$(GO) test -race -count 3 -timeout 60m -run 'Stress|Linearizab|Metamorphic|PowerLoss|FullDisk' ./...
+	GDI_CRASH_LOCAL_RUNS=$(CRASH_RUNS) $(GO) test -count 1 -timeout 60m -run '^TestCrashLocal$$' -v ./gdirma
 	$(MAKE) --no-print-directory test-crash
 
 # ---------------------------------------------------------------------------
@@ -77,19 +78,27 @@ MPI_BENCH_COUNT ?= 5
 
 .PHONY: test-mpi bench-mpi
 
-# The crash test (gdirma/crash_test.go): CRASH_RUNS times, an Open MPI job
-# of CRASH_NP processes runs transactions with a synced redo log, one of
-# them is killed with SIGKILL at a random moment, and a second job restores
-# the database from the checkpoint and the logs and checks that every
-# acknowledged transaction is there, none partially, and the invariants.
+# The crash test (gdirma/crash_test.go): CRASH_RUNS times for each log
+# mode of CRASH_LOGS, an Open MPI job of CRASH_NP processes, each with
+# several goroutines committing, runs transactions and checkpoints with a
+# redo log, one process chosen at random is killed with SIGKILL at a
+# random moment, and a second job restores the database from the
+# checkpoint and the logs and checks that every acknowledged transaction
+# is there (synced log) or a prefix of them (async), none partially, and
+# the invariants. TestCrashLocal (in go test) does the same with local
+# ranks in a child process; make stress runs it CRASH_RUNS times a mode.
 CRASH_RUNS ?= 20
 CRASH_NP ?= 2
+CRASH_LOGS ?= sync async
 test-crash:
 	@set -eu; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
 	$(GO) test -c -tags mpi -o "$$tmp/gdirma.test" ./gdirma; \
-	GDI_CRASH_RUNS=$(CRASH_RUNS) GDI_CRASH_NP=$(CRASH_NP) \
-	GDI_CRASH_MPIRUN="$(MPIRUN) $(MPIRUN_FLAGS)" TMPDIR="$$tmp" \
-		timeout -k 30 $(MPI_TIMEOUT) "$$tmp/gdirma.test" -test.run '^TestCrash$$' -test.v -test.timeout 20m
+	for log in $(CRASH_LOGS); do \
+		echo "test-crash: $(CRASH_RUNS) runs, $(CRASH_NP) processes, log $$log"; \
+		GDI_CRASH_RUNS=$(CRASH_RUNS) GDI_CRASH_NP=$(CRASH_NP) GDI_CRASH_LOG=$$log \
+		GDI_CRASH_MPIRUN="$(MPIRUN) $(MPIRUN_FLAGS)" TMPDIR="$$tmp" \
+			timeout -k 30 $(MPI_TIMEOUT) "$$tmp/gdirma.test" -test.run '^TestCrash$$' -test.v -test.timeout 20m; \
+	done
 
 test-mpi:
 	@set -u; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \

@@ -29,6 +29,15 @@ type Backend struct {
 	// Skip names cases (by Case.Name) the backend does not pass yet, each
 	// with the reason, which the subtest reports with t.Skip.
 	Skip map[string]string
+	// Restore, for a backend whose databases are gdi.Checkpointers,
+	// returns the params with which Driver.CreateDatabase creates a
+	// database from the checkpoint in dir. The Checkpoint cases are
+	// skipped without it.
+	Restore func(dir string) any
+	// SmallIndexParams, if set, returns params for a database whose
+	// explicit indexes hold at most a few hundred entries per rank; the
+	// cases of running out of index memory are skipped without it.
+	SmallIndexParams func() any
 }
 
 // Case is one rule of the GDI contract, checked on every rank. Run is called
@@ -249,6 +258,7 @@ var Cases = concat(
 	csvCases,
 	rewriterCases,
 	datatypeCases,
+	checkpointCases,
 )
 
 func concat(lists ...[]Case) []Case {

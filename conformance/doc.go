@@ -35,10 +35,12 @@
 //     rank; single-process transactions use application-level IDs that
 //     are unique to the rank, so the ranks' data never collide except
 //     where a case means it to (isolation and uniqueness races).
-//   - Cases that need the optional capabilities gdi.MetadataRewriter or
-//     gdi.CSVLoader, or two ranks in one process (to hand one rank's
-//     handles to another), are skipped, with the reason, when the backend
-//     or launcher lacks them. Nothing is skipped silently.
+//   - Cases that need the optional capabilities gdi.MetadataRewriter,
+//     gdi.CSVLoader or gdi.Checkpointer (with Backend.Restore), a database
+//     with little index memory (Backend.SmallIndexParams), or two ranks in
+//     one process (to hand one rank's handles to another), are skipped,
+//     with the reason, when the backend or launcher lacks them. Nothing is
+//     skipped silently.
 //   - CSV fixtures are mostly in-memory file systems (gdi.CSVFile.FS); one
 //     case reads an operating system path in a temporary directory that
 //     the ranks of one process share.

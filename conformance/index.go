@@ -1,6 +1,8 @@
 package conformance
 
 import (
+	"fmt"
+
 	"github.com/gdi-go/gdi/gdi"
 )
 
@@ -21,6 +23,8 @@ var indexCases = []Case{
 	c("Index/local-queries-partition-global", indexLocalPartition),
 	c("Index/constraint-outside-index", indexUncovered),
 	c("Index/free-label-removes-it-from-index", indexFreeLabel),
+	c("Index/changes-racing-commits-lose-no-entry", indexChangesRacingCommits),
+	c("Index/out-of-memory-fails-alike-and-changes-nothing", indexOutOfMemory),
 }
 
 func indexCreateFree(e *Env) {
@@ -460,4 +464,77 @@ func indexFreeLabel(e *Env) {
 	indexQuery(e, idx, nil, nil, "index after FreePropertyType")
 	is(idx.AddLabel(m.a), gdi.ErrLabel, "Index.AddLabel(freed label)")
 	is(idx.AddPropertyType(m.p), gdi.ErrPropertyType, "Index.AddPropertyType(freed property type)")
+}
+
+// indexChangesRacingCommits: collective changes of an index's labels,
+// made while goroutines of every rank commit vertices that the index
+// covers, lose no entry: afterwards the index finds every vertex
+// committed, once.
+func indexChangesRacingCommits(e *Env) {
+	a := e.label("A")
+	idx := must(e.DB.CreateIndex(gdi.HashTableIndex, 0))
+	okf(idx.AddLabel(a), "AddLabel")
+	const goroutines, perGoroutine, toggles = 3, 15, 5
+	for g := range goroutines {
+		e.Go(func() {
+			for i := range perGoroutine {
+				e.update(func(tx gdi.Transaction) { vertex(tx, e.id(fmt.Sprintf("g%d-%d", g, i)), ls(a)) })
+			}
+		})
+	}
+	for range toggles {
+		okf(idx.RemoveLabel(a), "RemoveLabel while other goroutines commit")
+		okf(idx.AddLabel(a), "AddLabel while other goroutines commit")
+	}
+	e.Wait()
+	var want []string
+	for g := range goroutines {
+		for i := range perGoroutine {
+			want = append(want, fmt.Sprintf("g%d-%d", g, i))
+		}
+	}
+	indexQuery(e, idx, nil, want, "index {A} after its changes raced commits")
+}
+
+// indexOutOfMemory: a change of an index whose entries do not fit fails
+// on every rank alike, with ErrNoMemory, and changes nothing: the index
+// keeps its labels and answers as before, and takes later changes.
+func indexOutOfMemory(e *Env) {
+	if e.backend.SmallIndexParams == nil {
+		e.Skipf("%s gives no SmallIndexParams", e.backend.Name)
+	}
+	db, err := e.backend.Driver.CreateDatabase(e.Comm, e.backend.SmallIndexParams())
+	okf(err, "CreateDatabase with little index memory")
+	e.extra = append(e.extra, db)
+	a, err := db.CreateLabel("A")
+	okf(err, "CreateLabel")
+	b, err := db.CreateLabel("B")
+	okf(err, "CreateLabel")
+	idx := must(db.CreateIndex(gdi.HashTableIndex, 0))
+	okf(idx.AddLabel(b), "AddLabel(B)")
+	many := 0
+	if e.Rank() == 0 {
+		many = 3000
+	}
+	for k := 0; k < many; k += 100 {
+		tx := must(db.StartTransaction())
+		for i := k; i < k+100; i++ {
+			vertex(tx, e.id(fmt.Sprint("a", i)), ls(a))
+		}
+		commit(tx)
+	}
+	tx := must(db.StartTransaction())
+	vertex(tx, e.id("b"), ls(b))
+	commit(tx)
+	e.barrier()
+	err = idx.AddLabel(a)
+	is(err, gdi.ErrNoMemory, "AddLabel of a label with more vertices than the index memory holds")
+	e.sameOnAllRanks(uint64(gdi.ErrorClass(err)), "the class of the failed AddLabel's error")
+	sameSet(must(idx.Labels()), ls(b), "Labels() after the failed AddLabel")
+	e.barrier()
+	tx = must(db.StartTransaction())
+	got := idsOfVertices(tx, must(tx.VerticesOfIndex(idx, nil)))
+	abortQuietly(tx)
+	sameStrings(got, forRanks(e.Size(), "b"), "the index after the failed AddLabel")
+	okf(idx.RemoveLabel(b), "RemoveLabel after the failed AddLabel")
 }

@@ -9,9 +9,11 @@ package gdi
 // Checkpoint is collective and needs a quiet database: ErrConsistency if
 // any rank has an open transaction. Every rank passes the same dir, which
 // all ranks must reach as the same directory. A checkpoint already in dir
-// is replaced; until the new one is complete, dir holds none. File errors
-// are ErrNoSuchFile, ErrAccess, ErrNoSpace, ErrQuota, ErrReadOnlyFile or
-// ErrIO, and name the file; every rank returns the same class.
+// is replaced atomically: until the new one is complete and durable, the
+// old one stays, so an error or a crash at any moment leaves dir holding
+// one whole checkpoint. File errors are ErrNoSuchFile, ErrAccess,
+// ErrNoSpace, ErrQuota, ErrReadOnlyFile or ErrIO, and name the file;
+// every rank returns the same class.
 type Checkpointer interface {
 	Checkpoint(dir string) error
 }

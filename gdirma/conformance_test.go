@@ -47,6 +47,12 @@ func TestConformance(t *testing.T) {
 				Params: func() any { return gdirma.Params{BlockSize: bs, MemoryPerRank: 1 << 20} },
 				Ranks:  []int{1, 2, 4},
 				Skip:   skips(),
+				Restore: func(dir string) any {
+					return gdirma.Params{Restore: dir}
+				},
+				SmallIndexParams: func() any {
+					return gdirma.Params{BlockSize: bs, MemoryPerRank: 16 << 20, IndexMemoryPerRank: 8 << 10}
+				},
 			})
 		})
 	}

@@ -3,8 +3,10 @@ package gdirma_test
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -12,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -23,36 +26,71 @@ import (
 	"github.com/gdi-go/gdi/rma/mpi"
 )
 
-// The crash test (make test-crash): TestCrash, run by hand as a driver
-// (GDI_CRASH_RUNS set, not under mpirun), starts an Open MPI job of this
-// test binary (built with -tags mpi) that runs an OLTP load with a synced
-// redo log, kills one of its processes with SIGKILL at a random moment,
-// and runs a second job that restores the database and checks it. Under
-// mpirun TestCrash is one of the two jobs (GDI_CRASH_PHASE load or
-// check); anywhere else it is skipped.
+// The crash test: a load of transactions with the redo log on, killed
+// with SIGKILL at a random moment, then restored and checked. It runs in
+// the cells of a matrix: the log synced or async (GDI_CRASH_LOG), and the
+// ranks either Open MPI processes (make test-crash: TestCrash run by hand
+// as a driver, GDI_CRASH_RUNS set, starts mpirun jobs of this test binary,
+// built with -tags mpi, and kills one process, chosen at random) or local
+// ranks in one child process (TestCrashLocal starts this test binary as
+// the child and kills it). Either way the jobs are TestCrash with
+// GDI_CRASH_PHASE load or check; anywhere else TestCrash is skipped.
 //
-// The load: transaction k of rank r (k = 1, 2, ...) sets the property k
-// of the vertex counter-r to k, creates the vertices r-k-0, r-k-1, r-k-2
-// with edges 0→1, 1→2, 2→0, deletes r-(k-3)-2 (and its edges), and sets
-// the property last of the vertex hub (shared by all ranks, so commits of
-// different ranks conflict and the log's order matters) to "r-k". After
-// each acknowledged commit the rank appends k to acked-r, synced.
+// The load: every rank runs GDI_CRASH_GOROUTINES writers (3 by default),
+// named r.g. Transaction k of writer w (k = 1, 2, ...) sets the property k
+// of the vertex counter-w to k, creates the vertices w-k-0, w-k-1, w-k-2
+// with edges 0→1, 1→2, 2→0, deletes w-(k-3)-2 (and its edges), and sets
+// the property last of the vertex hub (shared by all writers, so commits
+// conflict and the log's order matters) to "w-k". After each acknowledged
+// commit the writer appends k to acked-w, synced. Every crashEpoch the
+// writers pause and the ranks take a checkpoint to the log directory, so
+// that kills land in checkpoints too.
+//
+// The check: every writer's counter c names its last transaction that
+// survived; transactions 1 to c are there whole, and none after them at
+// all. With a synced log c is at least the last acknowledged k (and at
+// most one more: a commit in flight); with an async log at most one more
+// than it (a lost tail is allowed).
+
+const crashEpoch = 300 * time.Millisecond
 
 const crashParamsMem = 4 << 20
 
 func crashParams(dir string) gdirma.Params {
-	return gdirma.Params{BlockSize: 256, MemoryPerRank: crashParamsMem, Log: gdirma.LogSync, LogDir: dir}
+	mode, _ := gdirma.ParseLogMode(cmp.Or(os.Getenv("GDI_CRASH_LOG"), "sync"))
+	return gdirma.Params{BlockSize: 256, MemoryPerRank: crashParamsMem, Log: mode, LogDir: dir}
+}
+
+// crashGoroutines is the number of writers per rank.
+func crashGoroutines() int {
+	g, err := strconv.Atoi(os.Getenv("GDI_CRASH_GOROUTINES"))
+	if err != nil || g < 1 {
+		return 3
+	}
+	return g
+}
+
+// crashWriters names the writers of every rank, rank by rank.
+func crashWriters(ranks int) []string {
+	var out []string
+	for r := range ranks {
+		for g := range crashGoroutines() {
+			out = append(out, fmt.Sprintf("%d.%d", r, g))
+		}
+	}
+	return out
 }
 
 func TestCrash(t *testing.T) {
 	phase, dir := os.Getenv("GDI_CRASH_PHASE"), os.Getenv("GDI_CRASH_DIR")
+	job := mpi.InMPIRun() || os.Getenv("GDI_CRASH_LOCAL") != ""
 	switch {
-	case mpi.InMPIRun() && phase == "load":
+	case job && phase == "load":
 		err := launch.Run(crashRanks(), func(c rma.Comm) error { return crashLoad(c, dir) })
 		if err != nil {
 			t.Fatal(err)
 		}
-	case mpi.InMPIRun() && phase == "check":
+	case job && phase == "check":
 		err := launch.Run(crashRanks(), func(c rma.Comm) error { return crashCheck(c, dir) })
 		if err != nil {
 			t.Fatal(err)
@@ -61,14 +99,14 @@ func TestCrash(t *testing.T) {
 			t.Fatal(err)
 		}
 	case !mpi.InMPIRun() && os.Getenv("GDI_CRASH_RUNS") != "":
-		crashDrive(t)
+		crashDriveMPI(t)
 	default:
 		t.Skip("the crash test runs under make test-crash")
 	}
 }
 
 func crashRanks() int {
-	n, err := strconv.Atoi(os.Getenv("OMPI_COMM_WORLD_SIZE"))
+	n, err := strconv.Atoi(cmp.Or(os.Getenv("OMPI_COMM_WORLD_SIZE"), os.Getenv("GDI_CRASH_LOCAL")))
 	if err != nil {
 		return 2
 	}
@@ -136,6 +174,8 @@ func crashLoad(c rma.Comm, dir string) error {
 	if err := s.allIndex.AddLabelsAndPropertyTypes([]gdi.Label{gdi.LabelNone, s.v, s.c}, nil); err != nil {
 		return err
 	}
+	writers := crashWriters(c.Size())
+	mine := writers[me*crashGoroutines() : (me+1)*crashGoroutines()]
 	if err := crashRetry(db, func(tx gdi.Transaction) error {
 		if me == 0 {
 			h, err := tx.CreateVertex([]byte("hub"))
@@ -146,11 +186,16 @@ func crashLoad(c rma.Comm, dir string) error {
 				return err
 			}
 		}
-		v, err := tx.CreateVertex([]byte(fmt.Sprintf("counter-%d", me)))
-		if err != nil {
-			return err
+		for _, w := range mine {
+			v, err := tx.CreateVertex([]byte("counter-" + w))
+			if err != nil {
+				return err
+			}
+			if err := errors.Join(v.AddLabel(s.c), v.AddProperty(s.k, gdi.Int64s(0))); err != nil {
+				return err
+			}
 		}
-		return errors.Join(v.AddLabel(s.c), v.AddProperty(s.k, gdi.Int64s(0)))
+		return nil
 	}); err != nil {
 		return err
 	}
@@ -158,10 +203,6 @@ func crashLoad(c rma.Comm, dir string) error {
 		return err
 	}
 	if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("pid-%d", me)), []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
-		return err
-	}
-	acked, err := os.OpenFile(filepath.Join(dir, fmt.Sprintf("acked-%d", me)), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
-	if err != nil {
 		return err
 	}
 	if err := c.Barrier(); err != nil {
@@ -172,25 +213,65 @@ func crashLoad(c rma.Comm, dir string) error {
 			return err
 		}
 	}
+	next := make([]int, len(mine)) // the next transaction of each writer
+	for i := range next {
+		next[i] = 1
+	}
 	deadline := time.Now().Add(2 * time.Minute) // the driver kills us long before
-	for k := 1; time.Now().Before(deadline); k++ {
-		if err := crashTx(db, &s, me, k); err != nil {
-			return fmt.Errorf("rank %d, transaction %d: %w", me, k, err)
+	for time.Now().Before(deadline) {
+		if err := crashEpochOf(db, &s, dir, mine, next); err != nil {
+			return fmt.Errorf("rank %d: %w", me, err)
 		}
-		if _, err := fmt.Fprintf(acked, "%d\n", k); err != nil {
+		if err := c.Barrier(); err != nil {
 			return err
 		}
-		if err := acked.Sync(); err != nil {
-			return err
+		if err := db.(*gdirma.Database).Checkpoint(dir); err != nil {
+			return fmt.Errorf("rank %d: checkpoint: %w", me, err)
 		}
 	}
 	return errors.New("not killed")
 }
 
+// crashEpochOf runs the writers mine, each from transaction next[i], for
+// crashEpoch, recording every acknowledged transaction in acked-<writer>.
+func crashEpochOf(db gdi.Database, s *crashSchema, dir string, mine []string, next []int) error {
+	var wg sync.WaitGroup
+	errs := make([]error, len(mine))
+	end := time.Now().Add(crashEpoch)
+	for i, w := range mine {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			acked, err := os.OpenFile(filepath.Join(dir, "acked-"+w), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			defer acked.Close()
+			for ; time.Now().Before(end); next[i]++ {
+				if err := crashTx(db, s, w, next[i]); err != nil {
+					errs[i] = fmt.Errorf("writer %s, transaction %d: %w", w, next[i], err)
+					return
+				}
+				if _, err := fmt.Fprintf(acked, "%d\n", next[i]); err != nil {
+					errs[i] = err
+					return
+				}
+				if err := acked.Sync(); err != nil {
+					errs[i] = err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
 // crashTx runs transaction k of rank me, retrying until it commits.
-func crashTx(db gdi.Database, s *crashSchema, me, k int) error {
+func crashTx(db gdi.Database, s *crashSchema, w string, k int) error {
 	return crashRetry(db, func(tx gdi.Transaction) error {
-		cnt, ok, err := findVertex(tx, s.c, fmt.Sprintf("counter-%d", me))
+		cnt, ok, err := findVertex(tx, s.c, "counter-"+w)
 		if err != nil || !ok {
 			return fmt.Errorf("counter: %v %w", ok, err)
 		}
@@ -206,7 +287,7 @@ func crashTx(db gdi.Database, s *crashSchema, me, k int) error {
 		}
 		var v [3]gdi.VertexHolder
 		for i := range v {
-			if v[i], err = tx.CreateVertex([]byte(fmt.Sprintf("%d-%d-%d", me, k, i))); err != nil {
+			if v[i], err = tx.CreateVertex([]byte(fmt.Sprintf("%s-%d-%d", w, k, i))); err != nil {
 				return err
 			}
 			if err := v[i].AddLabel(s.v); err != nil {
@@ -219,9 +300,9 @@ func crashTx(db gdi.Database, s *crashSchema, me, k int) error {
 			}
 		}
 		if k > 3 {
-			old, ok, err := findVertex(tx, s.v, fmt.Sprintf("%d-%d-2", me, k-3))
+			old, ok, err := findVertex(tx, s.v, fmt.Sprintf("%s-%d-2", w, k-3))
 			if err != nil || !ok {
-				return fmt.Errorf("vertex %d-%d-2: %v %w", me, k-3, ok, err)
+				return fmt.Errorf("vertex %s-%d-2: %v %w", w, k-3, ok, err)
 			}
 			if err := old.Free(); err != nil {
 				return err
@@ -231,7 +312,7 @@ func crashTx(db gdi.Database, s *crashSchema, me, k int) error {
 		if err != nil || !ok {
 			return fmt.Errorf("hub: %v %w", ok, err)
 		}
-		return hub.UpdateProperty(s.last, gdi.Chars(fmt.Sprintf("%d-%d", me, k)))
+		return hub.UpdateProperty(s.last, gdi.Chars(fmt.Sprintf("%s-%d", w, k)))
 	})
 }
 
@@ -270,17 +351,17 @@ func crashCheck(c rma.Comm, dir string) error {
 	}
 	fmt.Printf("crash check: rank %d: counters %v verified\n", c.Rank(), counts)
 	// The restored database goes on: its free lists, DHT and counters work.
-	me := c.Rank()
-	for k := counts[me] + 1; k <= counts[me]+5; k++ {
-		if err := crashTx(db, &s, me, k); err != nil {
-			return fmt.Errorf("after the restore: rank %d, transaction %d: %w", me, k, err)
+	writers := crashWriters(c.Size())
+	g := crashGoroutines()
+	for _, w := range writers[c.Rank()*g : (c.Rank()+1)*g] {
+		for k := counts[w] + 1; k <= counts[w]+5; k++ {
+			if err := crashTx(db, &s, w, k); err != nil {
+				return fmt.Errorf("after the restore: writer %s, transaction %d: %w", w, k, err)
+			}
 		}
 	}
 	if err := c.Barrier(); err != nil {
 		return err
-	}
-	for r := range counts {
-		counts[r] += 5
 	}
 	if _, err := crashVerify(c, db, &s, ""); err != nil {
 		return fmt.Errorf("after more transactions: %w", err)
@@ -291,7 +372,7 @@ func crashCheck(c rma.Comm, dir string) error {
 // crashVerify checks the database (every rank checks its own holders,
 // rank 0 the rest) and returns the counters. With dir set it also checks
 // the acknowledged transactions recorded there.
-func crashVerify(c rma.Comm, db gdi.Database, s *crashSchema, dir string) ([]int, error) {
+func crashVerify(c rma.Comm, db gdi.Database, s *crashSchema, dir string) (map[string]int, error) {
 	if err := db.(*gdirma.Database).CheckHolders(); err != nil {
 		return nil, err
 	}
@@ -300,50 +381,56 @@ func crashVerify(c rma.Comm, db gdi.Database, s *crashSchema, dir string) ([]int
 		return nil, err
 	}
 	defer tx.Abort()
-	counts := make([]int, c.Size())
-	for r := range counts {
-		cnt, ok, err := findVertex(tx, s.c, fmt.Sprintf("counter-%d", r))
+	counts := map[string]int{}
+	writers := crashWriters(c.Size())
+	for _, w := range writers {
+		cnt, ok, err := findVertex(tx, s.c, "counter-"+w)
 		if err != nil || !ok {
-			return nil, fmt.Errorf("counter-%d: %v %w", r, ok, err)
+			return nil, fmt.Errorf("counter-%s: %v %w", w, ok, err)
 		}
 		vs, err := cnt.Properties(s.k)
 		if err != nil || len(vs) != 1 {
-			return nil, fmt.Errorf("counter-%d: %v %w", r, vs, err)
+			return nil, fmt.Errorf("counter-%s: %v %w", w, vs, err)
 		}
 		x, err := vs[0].Int64Slice()
 		if err != nil {
 			return nil, err
 		}
-		counts[r] = int(x[0])
+		counts[w] = int(x[0])
 	}
 	if c.Rank() != 0 {
 		return counts, c.Barrier()
 	}
+	async := crashParams(dir).Log == gdirma.LogAsync
 	check := func() error {
 		want := 0
-		for r, cr := range counts {
+		for _, w := range writers {
+			cw := counts[w]
 			if dir != "" {
-				acked, err := readAcked(filepath.Join(dir, fmt.Sprintf("acked-%d", r)))
+				acked, err := readAcked(filepath.Join(dir, "acked-"+w))
 				if err != nil {
 					return err
 				}
-				if acked > cr {
-					return fmt.Errorf("rank %d: transaction %d was acknowledged, but the counter says %d: lost", r, acked, cr)
+				switch {
+				case acked > cw && !async:
+					return fmt.Errorf("writer %s: transaction %d was acknowledged, but the counter says %d: lost", w, acked, cw)
+				case cw > acked+1:
+					return fmt.Errorf("writer %s: the counter says %d, but only %d was acknowledged, and one more in flight", w, cw, acked)
 				}
 			}
-			// Transactions 1 to cr whole, cr+1 and cr+2 not at all.
-			for k := 1; k <= cr+2; k++ {
+			// Transactions 1 to cw whole, cw+1 and cw+2 not at all.
+			for k := 1; k <= cw+2; k++ {
 				var has [3]bool
 				var u [3]gdi.VertexUID
 				for i := range 3 {
-					u[i], has[i], err = tx.TranslateVertexID(s.v, []byte(fmt.Sprintf("%d-%d-%d", r, k, i)))
+					u[i], has[i], err = tx.TranslateVertexID(s.v, []byte(fmt.Sprintf("%s-%d-%d", w, k, i)))
 					if err != nil {
 						return err
 					}
 				}
-				wantHas := [3]bool{k <= cr, k <= cr, k <= cr && k > cr-3}
+				wantHas := [3]bool{k <= cw, k <= cw, k <= cw && k > cw-3}
 				if has != wantHas {
-					return fmt.Errorf("rank %d, counter %d: transaction %d has vertices %v, want %v (partial or lost)", r, cr, k, has, wantHas)
+					return fmt.Errorf("writer %s, counter %d: transaction %d has vertices %v, want %v (partial or lost)", w, cw, k, has, wantHas)
 				}
 				for i := range 3 {
 					if !has[i] || !has[(i+1)%3] {
@@ -358,11 +445,11 @@ func crashVerify(c rma.Comm, db gdi.Database, s *crashSchema, dir string) ([]int
 						return err
 					}
 					if !slices.Contains(ns, u[(i+1)%3]) {
-						return fmt.Errorf("rank %d, transaction %d: edge %d→%d missing", r, k, i, (i+1)%3)
+						return fmt.Errorf("writer %s, transaction %d: edge %d→%d missing", w, k, i, (i+1)%3)
 					}
 				}
 			}
-			want += 2*cr + min(cr, 3)
+			want += 2*cw + min(cw, 3)
 		}
 		hub, ok, err := findVertex(tx, s.c, "hub")
 		if err != nil || !ok {
@@ -373,8 +460,9 @@ func crashVerify(c rma.Comm, db gdi.Database, s *crashSchema, dir string) ([]int
 			return fmt.Errorf("hub: %v %w", vs, err)
 		}
 		if last := vs[0].RawString(); last != "" {
-			var r, k int
-			if _, err := fmt.Sscanf(last, "%d-%d", &r, &k); err != nil || r >= len(counts) || k < 1 || k > counts[r] {
+			w, ks, _ := strings.Cut(last, "-")
+			k, err := strconv.Atoi(ks)
+			if cw, ok := counts[w]; err != nil || !ok || k < 1 || k > cw {
 				return fmt.Errorf("hub names transaction %q, which is not committed (counters %v)", last, counts)
 			}
 		}
@@ -440,6 +528,9 @@ func crashVerify(c rma.Comm, db gdi.Database, s *crashSchema, dir string) ([]int
 // readAcked returns the last number in an acked file (0 if none).
 func readAcked(path string) (int, error) {
 	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil // nothing acknowledged
+	}
 	if err != nil {
 		return 0, err
 	}
@@ -458,17 +549,45 @@ func readAcked(path string) (int, error) {
 	return last, nil
 }
 
-// crashDrive runs GDI_CRASH_RUNS rounds of load, kill and check.
-func crashDrive(t *testing.T) {
+// TestCrashLocal runs the crash test's cells of local ranks: a child
+// process (this test binary) runs the load on GDI_CRASH_NP local ranks (2)
+// and is killed; a second child restores and checks. It runs each log mode
+// GDI_CRASH_LOCAL_RUNS times (1 by default; make stress runs 20).
+func TestCrashLocal(t *testing.T) {
+	if mpi.InMPIRun() || os.Getenv("GDI_CRASH_PHASE") != "" {
+		t.Skip("the driver of the local crash test runs outside mpirun")
+	}
+	runs := 1
+	if s := os.Getenv("GDI_CRASH_LOCAL_RUNS"); s != "" {
+		var err error
+		if runs, err = strconv.Atoi(s); err != nil {
+			t.Fatalf("GDI_CRASH_LOCAL_RUNS=%q", s)
+		}
+	}
+	np := crashNP(t)
+	bin, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range []string{"sync", "async"} {
+		t.Run(mode, func(t *testing.T) {
+			crashDrive(t, runs, np, func(phase, dir string) *exec.Cmd {
+				cmd := exec.Command(bin, "-test.run", "^TestCrash$", "-test.timeout", "10m")
+				cmd.Env = append(os.Environ(), "GDI_CRASH_PHASE="+phase, "GDI_CRASH_DIR="+dir,
+					"GDI_CRASH_LOCAL="+strconv.Itoa(np), "GDI_CRASH_LOG="+mode)
+				return cmd
+			})
+		})
+	}
+}
+
+// crashDriveMPI runs GDI_CRASH_RUNS rounds of load, kill and check as
+// mpirun jobs of GDI_CRASH_NP processes, with the log mode of
+// GDI_CRASH_LOG.
+func crashDriveMPI(t *testing.T) {
 	runs, err := strconv.Atoi(os.Getenv("GDI_CRASH_RUNS"))
 	if err != nil || runs < 1 {
 		t.Fatalf("GDI_CRASH_RUNS=%q", os.Getenv("GDI_CRASH_RUNS"))
-	}
-	np := 2
-	if s := os.Getenv("GDI_CRASH_NP"); s != "" {
-		if np, err = strconv.Atoi(s); err != nil {
-			t.Fatal(err)
-		}
 	}
 	mpirun := strings.Fields(os.Getenv("GDI_CRASH_MPIRUN"))
 	if len(mpirun) == 0 {
@@ -478,20 +597,40 @@ func crashDrive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	np := crashNP(t)
+	crashDrive(t, runs, np, func(phase, dir string) *exec.Cmd {
+		args := append(slices.Clone(mpirun[1:]), "-n", strconv.Itoa(np),
+			"-x", "GDI_CRASH_PHASE="+phase, "-x", "GDI_CRASH_DIR="+dir,
+			"-x", "GDI_CRASH_LOG="+cmp.Or(os.Getenv("GDI_CRASH_LOG"), "sync"),
+			bin, "-test.run", "^TestCrash$", "-test.timeout", "10m")
+		return exec.Command(mpirun[0], args...)
+	})
+}
+
+// crashNP is the number of ranks of the crash test, GDI_CRASH_NP (2).
+func crashNP(t *testing.T) int {
+	s := os.Getenv("GDI_CRASH_NP")
+	if s == "" {
+		return 2
+	}
+	np, err := strconv.Atoi(s)
+	if err != nil || np < 1 {
+		t.Fatalf("GDI_CRASH_NP=%q", s)
+	}
+	return np
+}
+
+// crashDrive runs runs rounds of load, kill and check, with jobs of np
+// ranks made by job: it starts the load, waits until it is ready, kills
+// the process of a random rank at a random moment, and runs the check.
+func crashDrive(t *testing.T, runs, np int, job func(phase, dir string) *exec.Cmd) {
 	for run := 1; run <= runs; run++ {
 		dir := filepath.Join(t.TempDir(), fmt.Sprintf("run-%d", run))
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		job := func(phase string) *exec.Cmd {
-			args := append(slices.Clone(mpirun[1:]), "-n", strconv.Itoa(np),
-				"-x", "GDI_CRASH_PHASE="+phase, "-x", "GDI_CRASH_DIR="+dir,
-				bin, "-test.run", "^TestCrash$", "-test.timeout", "10m")
-			cmd := exec.Command(mpirun[0], args...)
-			cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-			return cmd
-		}
-		load := job("load")
+		load := job("load", dir)
+		load.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 		var out bytes.Buffer
 		load.Stdout, load.Stderr = &out, &out
 		if err := load.Start(); err != nil {
@@ -534,16 +673,15 @@ func crashDrive(t *testing.T) {
 			syscall.Kill(-load.Process.Pid, syscall.SIGKILL)
 			<-exited
 		}
-		var acked []int
-		for r := range np {
-			a, err := readAcked(filepath.Join(dir, fmt.Sprintf("acked-%d", r)))
+		acked := map[string]int{}
+		for _, w := range crashWriters(np) {
+			a, err := readAcked(filepath.Join(dir, "acked-"+w))
 			if err != nil {
 				t.Fatal(err)
 			}
-			acked = append(acked, a)
+			acked[w] = a
 		}
-		check := job("check")
-		cout, err := check.CombinedOutput()
+		cout, err := job("check", dir).CombinedOutput()
 		if err != nil {
 			t.Fatalf("run %d (rank %d killed, acked %v): the check failed: %v\n%s\nload output:\n%s", run, victim, acked, err, cout, out.String())
 		}
