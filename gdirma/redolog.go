@@ -110,9 +110,12 @@ type redoLog struct {
 	cut     bool         // the file may hold part of a failed write past size
 	pending []byte       // records not yet written
 	waiters []*logWaiter // sync mode: the appenders of the records in pending
-	oldest  time.Time    // async mode: when the oldest pending record came
-	busy    bool         // a goroutine writes and syncs
-	err     error        // the error of the last write, until one succeeds
+	// oldest is when the oldest record not yet synced was queued (pending
+	// or in a write under way), and pendingSince the oldest pending one;
+	// zero if there is none.
+	oldest, pendingSince time.Time
+	busy                 bool  // a goroutine writes and syncs
+	err                  error // the error of the last write, until one succeeds
 	// stale is set when the log no longer follows the checkpoint in the
 	// log directory, because a call that wrote holders outside commits
 	// could not checkpoint: commits fail until a checkpoint succeeds.
@@ -200,7 +203,7 @@ func (l *redoLog) append(rec []byte) error {
 	case l.stale != nil:
 		return l.stale
 	}
-	if l.mode == LogAsync && (l.err != nil || len(l.pending) > 0 && time.Since(l.oldest) > AsyncMaxLag) {
+	if l.mode == LogAsync && (l.err != nil || !l.oldest.IsZero() && time.Since(l.oldest) > AsyncMaxLag) {
 		if err := l.flushLocked(); err != nil {
 			return err
 		}
@@ -210,7 +213,10 @@ func (l *redoLog) append(rec []byte) error {
 		return internal(err)
 	}
 	if len(l.pending) == 0 {
-		l.oldest = time.Now()
+		l.pendingSince = time.Now()
+		if l.oldest.IsZero() {
+			l.oldest = l.pendingSince
+		}
 	}
 	l.pending = append(l.pending, sealRecord(rec, seq+1)...)
 	if l.mode != LogSync {
@@ -240,6 +246,7 @@ func (l *redoLog) writeLocked() error {
 	}
 	l.busy = true
 	buf, ws, f, size, cut := l.pending, l.waiters, l.f, l.size, l.cut
+	l.pendingSince = time.Time{}
 	queued := len(buf)
 	if queued > 0 {
 		buf = append(buf, sealBytes...)
@@ -251,13 +258,15 @@ func (l *redoLog) writeLocked() error {
 	l.busy, l.cut = false, cut
 	if err != nil {
 		l.err = logFileErr(l.path, err)
-		if l.mode == LogAsync {
+		if l.mode == LogAsync && queued > 0 {
 			l.pending = append(buf[:queued], l.pending...)
+			l.pendingSince = l.oldest
 		}
 	} else {
 		l.size += int64(len(buf))
 		l.err = nil
 		l.spare = buf[:0]
+		l.oldest = l.pendingSince
 	}
 	for _, w := range ws {
 		w.done, w.err = true, l.err

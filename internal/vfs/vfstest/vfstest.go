@@ -86,7 +86,8 @@ type FS struct {
 	crashAt int              // the crash point (0: none)
 	crashed bool
 	fail    [numOps]failpoint
-	space   int64 // bytes that writes may still add; <0 unlimited
+	space   int64         // bytes that writes may still add; <0 unlimited
+	hold    chan struct{} // while not nil, writes wait for it to close
 }
 
 type node struct {
@@ -135,6 +136,23 @@ func (f *FS) SetSpace(n int64) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.space = n
+}
+
+// HoldWrites makes every write wait, as on a stalled disk, until release
+// is called.
+func (f *FS) HoldWrites() (release func()) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	ch := make(chan struct{})
+	f.hold = ch
+	return func() {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		if f.hold == ch {
+			f.hold = nil
+		}
+		close(ch)
+	}
 }
 
 // CrashAfter makes the process crash after n more mutating operations
@@ -497,6 +515,12 @@ func (h *file) Read(p []byte) (int, error) {
 
 func (h *file) Write(p []byte) (int, error) {
 	h.fs.mu.Lock()
+	for h.fs.hold != nil {
+		ch := h.fs.hold
+		h.fs.mu.Unlock()
+		<-ch
+		h.fs.mu.Lock()
+	}
 	defer h.fs.mu.Unlock()
 	if !h.write || h.closed {
 		return 0, &fs.PathError{Op: "write", Path: h.name, Err: fs.ErrInvalid}

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/gdi-go/gdi/internal/vfs"
 )
@@ -121,5 +122,26 @@ func TestSpaceAndFailpoints(t *testing.T) {
 	}
 	if got, _ := content(f.Image(KeepAll, nil), "/d/x"); got != "1abc" {
 		t.Errorf("image after the crash: %q, want 1abc", got)
+	}
+}
+
+func TestHoldWrites(t *testing.T) {
+	f := New("/d")
+	h, _ := f.Create("/d/x")
+	release := f.HoldWrites()
+	done := make(chan struct{})
+	go func() {
+		h.Write([]byte("held"))
+		close(done)
+	}()
+	select {
+	case <-done:
+		t.Fatal("a write went through while writes were held")
+	case <-time.After(20 * time.Millisecond):
+	}
+	release()
+	<-done
+	if got, _ := content(f, "/d/x"); got != "held" {
+		t.Errorf("after the release: %q", got)
 	}
 }
