@@ -318,9 +318,13 @@
 //     on (it would have had to wait for its locks, taken after the sync).
 //     With async logs a lost record may have successors that depend on it,
 //     so replay stops before the first missing number: a prefix of the
-//     commits in their order, which is a state the database was in. Each
-//     rank gets the writes to its part of the data window (Alltoallv),
-//     applies them in number order, then the derived state is rebuilt
+//     commits in their order, which is a state the database was in. The
+//     logs are read record by record, twice: once for the numbers and the
+//     catalog changes, then in rounds of at most 4096 records per rank,
+//     each bounded by the least last number of the ranks' full rounds. In
+//     each round every rank gets the writes to its part of the data
+//     window (Alltoallv) and applies them in number order; a rank holds
+//     one round of its log in memory. Then the derived state is rebuilt
 //     from the holders: the blocks of the chains of all primary blocks are
 //     in use and the rest free (bgdl.Pool.Rebuild), the high-water marks
 //     follow, each rank's commit counter is raised above every version in

@@ -137,3 +137,11 @@ func FlushLog(db *Database) error { return db.log.flush() }
 
 // LogModeOf returns the mode of db's redo log.
 func LogModeOf(db *Database) LogMode { return db.params.Log }
+
+// SetReplayRound sets the records per round of a replay until restore is
+// called.
+func SetReplayRound(n int) (restore func()) {
+	old := replayRound
+	replayRound = n
+	return func() { replayRound = old }
+}

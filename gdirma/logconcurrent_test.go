@@ -1,6 +1,7 @@
 package gdirma_test
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"sync"
@@ -16,9 +17,12 @@ import (
 // log on, frees the database without a checkpoint and restores it from
 // the logs: every acknowledged commit must be there. It guards the rule
 // that a rank's records reach its log in the order of their sequence
-// numbers, whatever the number of goroutines committing.
+// numbers, whatever the number of goroutines committing, and that a
+// replay in rounds applies them in that order.
 func TestRedoLogGoroutines(t *testing.T) {
 	const goroutines = 4
+	// Many rounds of replay, whose records interleave between the ranks.
+	defer gdirma.SetReplayRound(7)()
 	perG := ranktest.Iterations(40, 400)
 	for _, mode := range []gdirma.LogMode{gdirma.LogSync, gdirma.LogAsync} {
 		t.Run(string(mode), func(t *testing.T) {
@@ -129,4 +133,90 @@ func expectVertices(db gdi.Database, label string, ids []string) error {
 		return fmt.Errorf("%d of %d acknowledged commits lost (vertex %s among them)", missing, len(ids), first)
 	}
 	return nil
+}
+
+// TestRedoLogReplayOrder has rank 0 set a property of one vertex ten
+// times, then rank 1 twice, and restores with rounds of five records: the
+// records of rank 1 come before rank 0's second round in its log order,
+// but after it in the global one, so a replay that did not bound each
+// round by the other ranks' would leave rank 0's last value.
+func TestRedoLogReplayOrder(t *testing.T) {
+	defer gdirma.SetReplayRound(5)()
+	base := t.TempDir()
+	ranktest.Run(t, 2, func(c rma.Comm) error {
+		dir, err := sharedDir(c, filepath.Join(base, "log"))
+		if err != nil {
+			return err
+		}
+		p := ckptParams
+		p.Log, p.LogDir = gdirma.LogSync, dir
+		db, err := gdirma.Driver{}.CreateDatabase(c, p)
+		if err != nil {
+			return err
+		}
+		l, err1 := db.CreateLabel("L")
+		pt, err2 := db.CreatePropertyType(gdi.PropertyTypeInfo{Name: "v", Entity: gdi.SingleEntity, Datatype: gdi.Int64, Size: gdi.FixedSize, Count: 1})
+		if err := errors.Join(err1, err2); err != nil {
+			return err
+		}
+		set := func(x int64) error {
+			return retry(db, func(tx gdi.Transaction) error {
+				v, ok, err := findVertex(tx, l, "hub")
+				if err != nil || !ok {
+					return fmt.Errorf("hub: %v %w", ok, err)
+				}
+				return v.SetProperty(pt, gdi.Int64s(x))
+			})
+		}
+		if c.Rank() == 0 {
+			err := retry(db, func(tx gdi.Transaction) error {
+				v, err := tx.CreateVertex([]byte("hub"))
+				if err != nil {
+					return err
+				}
+				return errors.Join(v.AddLabel(l), v.AddProperty(pt, gdi.Int64s(0)))
+			})
+			for x := int64(1); x <= 10 && err == nil; x++ {
+				err = set(x)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		if err := c.Barrier(); err != nil {
+			return err
+		}
+		if c.Rank() == 1 {
+			if err := errors.Join(set(101), set(102)); err != nil {
+				return err
+			}
+		}
+		if err := c.Barrier(); err != nil {
+			return err
+		}
+		if err := db.Free(); err != nil {
+			return err
+		}
+		rdb, err := gdirma.Driver{}.CreateDatabase(c, gdirma.Params{Restore: dir, LogDir: dir})
+		if err != nil {
+			return fmt.Errorf("restore: %w", err)
+		}
+		defer rdb.Free()
+		rl, _ := rdb.LabelFromName("L")
+		rp, _ := rdb.PropertyTypeFromName("v")
+		return gdirma.InTx(rdb, func(tx gdi.Transaction) error {
+			v, ok, err := findVertex(tx, rl, "hub")
+			if err != nil || !ok {
+				return fmt.Errorf("hub after the restore: %v %w", ok, err)
+			}
+			vs, err := v.Properties(rp)
+			if err != nil || len(vs) != 1 {
+				return fmt.Errorf("hub's property: %v %w", vs, err)
+			}
+			if x, _ := vs[0].Int64Slice(); len(x) != 1 || x[0] != 102 {
+				return fmt.Errorf("hub's property is %v after the restore, want 102", x)
+			}
+			return nil
+		})
+	})
 }

@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 	"slices"
 
@@ -109,54 +111,104 @@ func (db *Database) indexHook(def catalog.IndexDef) error {
 // replay applies the records of the logs in dir, the directory of the
 // checkpoint with sequence number ckptSeq just restored, and rebuilds what
 // follows from the holders (collective). A log must follow exactly that
-// checkpoint.
+// checkpoint. A first pass over each rank's log checks it and gathers its
+// sequence numbers (to find the global order and, after an async log, the
+// first gap) and its catalog changes; a second pass applies the writes in
+// rounds (applyLog), so that a rank holds one round of its log in memory,
+// not the whole.
 func (db *Database) replay(dir string, ckptSeq uint64) error {
-	st := db.st
 	path := filepath.Join(dir, logFileName(db.rank))
-	lc, local := readLog(path, db.rank, st.size)
-	if local == nil && lc.exists && lc.base != ckptSeq {
-		local = gdi.Errorf(gdi.ErrFileFormat, "gdirma: redo log file %s follows the checkpoint of sequence number %d, not the one beside it (%d)", path, lc.base, ckptSeq)
-	}
+	sum, local := scanLog(path, db.rank, db.st.size, ckptSeq)
 	if err := agreeDetail(db.comm, local); err != nil {
 		return err
 	}
-	// Every rank learns every rank's sequence numbers, to find the order
-	// and, after an async log, the first gap.
-	var mine []byte
-	async := byte(0)
-	if lc.async {
-		async = 1
+	limit, maxSeq, applied, err := db.replayLimit(sum, ckptSeq)
+	if err != nil {
+		return err
 	}
-	mine = append(mine, async)
-	for _, r := range lc.records {
-		if r.seq > ckptSeq {
-			mine = binary.LittleEndian.AppendUint64(mine, r.seq)
+	if err := db.applyLog(path, ckptSeq, limit); err != nil {
+		return err
+	}
+	// The catalog changes (only rank 0 logs them).
+	cats := slices.DeleteFunc(sum.cats, func(r logRecord) bool { return r.seq > limit })
+	if err := agreeDetail(db.comm, db.replayCatalog(path, cats)); err != nil {
+		return err
+	}
+	if applied == 0 {
+		return nil
+	}
+	return db.rebuild(maxSeq)
+}
+
+// logSummary is what the first pass over a rank's log keeps.
+type logSummary struct {
+	async bool
+	seqs  []uint64    // the sequence numbers after the checkpoint
+	cats  []logRecord // the catalog records after the checkpoint
+}
+
+// scanLog reads rank's log at path, which must follow the checkpoint with
+// sequence number ckptSeq, and summarises it.
+func scanLog(path string, rank, ranks int, ckptSeq uint64) (logSummary, error) {
+	var sum logSummary
+	lr, err := openLog(path, rank, ranks)
+	if err != nil {
+		return sum, err
+	}
+	defer lr.close()
+	if lr.exists && lr.base != ckptSeq {
+		return sum, gdi.Errorf(gdi.ErrFileFormat, "gdirma: redo log file %s follows the checkpoint of sequence number %d, not the one beside it (%d)", path, lr.base, ckptSeq)
+	}
+	sum.async = lr.async
+	for {
+		rec, ok, err := lr.next()
+		if err != nil || !ok {
+			return sum, err
 		}
+		if rec.seq <= ckptSeq {
+			continue
+		}
+		sum.seqs = append(sum.seqs, rec.seq)
+		if rec.typ != recWrites {
+			sum.cats = append(sum.cats, rec)
+		}
+	}
+}
+
+// replayLimit gathers every rank's sequence numbers and returns the last
+// one to replay, the last one logged, and how many records will be
+// replayed (collective). A sync log makes a record durable before its
+// commit's locks go, so a commit missing from the logs was not
+// acknowledged and no record depends on it: every record is replayed. An
+// async log may have lost a record that later ones depend on: replay
+// stops before the first missing number.
+func (db *Database) replayLimit(sum logSummary, ckptSeq uint64) (limit, maxSeq uint64, applied int, err error) {
+	mine := []byte{0}
+	if sum.async {
+		mine[0] = 1
+	}
+	for _, s := range sum.seqs {
+		mine = binary.LittleEndian.AppendUint64(mine, s)
 	}
 	all, err := db.comm.Allgatherv(mine)
 	if err != nil {
-		return internal(err)
+		return 0, 0, 0, internal(err)
 	}
 	var seqs []uint64
-	isAsync := false
+	async := false
 	for _, b := range all {
-		isAsync = isAsync || b[0] == 1
+		async = async || b[0] == 1
 		for i := 1; i+8 <= len(b); i += 8 {
 			seqs = append(seqs, binary.LittleEndian.Uint64(b[i:]))
 		}
 	}
 	slices.Sort(seqs)
-	maxSeq := ckptSeq
+	maxSeq = ckptSeq
 	if len(seqs) > 0 {
 		maxSeq = max(maxSeq, seqs[len(seqs)-1])
 	}
-	// A sync log makes a record durable before its commit's locks go, so
-	// a commit missing from the logs was not acknowledged and no record
-	// depends on it: every record is replayed. An async log may have lost
-	// a record that later ones depend on: replay stops before the first
-	// missing number.
-	limit := maxSeq
-	if isAsync {
+	limit = maxSeq
+	if async {
 		limit = ckptSeq
 		for _, s := range seqs {
 			if s != limit+1 {
@@ -165,18 +217,79 @@ func (db *Database) replay(dir string, ckptSeq uint64) error {
 			limit = s
 		}
 	}
-	// Each rank gets the writes to its part of the data window, in the
-	// order of the sequence numbers, and applies them.
+	for _, s := range seqs {
+		if s <= limit {
+			applied++
+		}
+	}
+	return limit, maxSeq, applied, nil
+}
+
+// replayRound is the number of records of its log a rank reads for one
+// round of applyLog (a variable for tests).
+var replayRound = 4096
+
+// applyLog applies the writes of the records of the logs numbered from
+// ckptSeq+1 to limit, in the order of their numbers (collective). In
+// rounds: every rank reads up to replayRound records; the round takes, on
+// every rank, the records numbered up to the least of the last numbers
+// that the ranks with a full round read, so that no record of a later
+// round precedes one of this round; each rank gets the writes to its part
+// of the data window (Alltoallv) and applies them in order.
+func (db *Database) applyLog(path string, ckptSeq, limit uint64) error {
+	lr, local := openLog(path, db.rank, db.st.size)
+	if local == nil {
+		defer lr.close()
+	}
+	var buf []logRecord
+	exhausted := local != nil
+	for {
+		for local == nil && !exhausted && len(buf) < replayRound {
+			rec, ok, err := lr.next()
+			switch {
+			case err != nil:
+				local = err
+			case !ok || rec.seq > limit:
+				exhausted = true
+			case rec.seq > ckptSeq && rec.typ == recWrites:
+				buf = append(buf, rec)
+			}
+		}
+		if err := agreeDetail(db.comm, local); err != nil {
+			return err
+		}
+		upTo, more := uint64(math.MaxUint64), uint64(0)
+		if len(buf) == replayRound {
+			upTo = buf[len(buf)-1].seq
+		}
+		if len(buf) > 0 {
+			more = 1
+		}
+		round, pending := []uint64{upTo}, []uint64{more}
+		if err := errors.Join(db.comm.AllreduceUint64(round, rma.OpMin), db.comm.AllreduceUint64(pending, rma.OpMax)); err != nil {
+			return internal(err)
+		}
+		if pending[0] == 0 {
+			return nil
+		}
+		n, _ := slices.BinarySearchFunc(buf, round[0]+1, func(r logRecord, s uint64) int { return cmp.Compare(r.seq, s) })
+		if round[0] == math.MaxUint64 {
+			n = len(buf)
+		}
+		if err := db.applyRound(path, buf[:n]); err != nil {
+			return err
+		}
+		buf = slices.Delete(buf, 0, n)
+	}
+}
+
+// applyRound applies the writes of recs, one round of applyLog, on every
+// rank (collective).
+func (db *Database) applyRound(path string, recs []logRecord) error {
+	st := db.st
 	send := make([][]byte, st.size)
-	var cats []logRecord // rank 0's catalog records, in order
-	for _, r := range lc.records {
-		if r.seq <= ckptSeq || r.seq > limit {
-			continue
-		}
-		if r.typ != recWrites {
-			cats = append(cats, r)
-			continue
-		}
+	var local error
+	for _, r := range recs {
 		for _, w := range r.writes {
 			if w.rank < 0 || w.rank >= st.size || w.off < 0 || w.off+len(w.b) > st.data.Size() {
 				local = gdi.Errorf(gdi.ErrFileFormat, "gdirma: redo log file %s: record %d writes %d bytes at %d of rank %d, outside the data window", path, r.seq, len(w.b), w.off, w.rank)
@@ -220,23 +333,7 @@ func (db *Database) replay(dir string, ckptSeq uint64) error {
 	if local == nil {
 		local = internal(st.data.Flush(db.rank))
 	}
-	// The catalog changes (only rank 0 logs them).
-	if local == nil {
-		local = db.replayCatalog(path, cats)
-	}
-	if err := agreeDetail(db.comm, local); err != nil {
-		return err
-	}
-	applied := []uint64{0}
-	for _, s := range seqs {
-		if s <= limit {
-			applied[0]++
-		}
-	}
-	if applied[0] == 0 {
-		return nil
-	}
-	return db.rebuild(maxSeq)
+	return agreeDetail(db.comm, local)
 }
 
 // replayCatalog applies the catalog records cats of rank 0's log at path

@@ -18,6 +18,7 @@ import (
 // database after more work.
 func TestRedoLogRestore(t *testing.T) {
 	n := ranktest.Iterations(16, 120)
+	defer gdirma.SetReplayRound(5)() // many rounds of replay
 	for _, mode := range []gdirma.LogMode{gdirma.LogSync, gdirma.LogAsync} {
 		for _, ranks := range ranktest.Ranks {
 			if testing.Short() && mode == gdirma.LogAsync && ranks != 2 {

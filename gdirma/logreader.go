@@ -1,0 +1,274 @@
+package gdirma
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"io/fs"
+
+	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/internal/vfs"
+)
+
+// Reading a redo log (the format is in redolog.go): record by record, so
+// that a restore holds a bounded part of a log in memory at a time.
+
+// logRecord is a record of a log.
+type logRecord struct {
+	seq    uint64
+	typ    byte
+	writes []dataWrite // recWrites
+	js     []byte      // recCatalog, recDelta
+}
+
+// logReader reads a rank's log file record by record. The records are
+// read up to the end, or to a torn tail: a bad record (one the file ends
+// in the middle of, or whose checksums do not match) that no whole record
+// follows, as a write cut short by a crash leaves it (the rest of the
+// write missing, zeros or garbage). A bad record that a whole record
+// follows is corruption: an error of class ErrFileFormat naming the file
+// and the offset, since stopping there would silently drop the commits
+// after it.
+type logReader struct {
+	path   string
+	f      vfs.File
+	r      *bufio.Reader
+	exists bool
+	base   uint64 // the sequence number of the checkpoint the log follows
+	async  bool
+	off    int64  // of the next record
+	last   uint64 // the sequence number of the last record read
+	torn   int64  // the offset of a torn tail, or -1
+	done   bool
+}
+
+// openLog opens rank's log at path and reads its header. A missing file
+// is an empty log.
+func openLog(path string, rank, ranks int) (*logReader, error) {
+	lr := &logReader{path: path, torn: -1, off: int64(logHeaderSize)}
+	f, err := fsys.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		lr.done = true
+		return lr, nil
+	}
+	if err != nil {
+		return nil, logFileErr(path, err)
+	}
+	lr.f, lr.r, lr.exists = f, bufio.NewReaderSize(f, 1<<20), true
+	h := make([]byte, logHeaderSize)
+	if n, err := io.ReadFull(lr.r, h); err != nil {
+		// The header is written whole before the log is used; a shorter
+		// file was never a log.
+		lr.close()
+		return nil, lr.bad("%d bytes, shorter than a header", n)
+	}
+	if string(h[:len(logMagic)]) != logMagic {
+		lr.close()
+		return nil, lr.bad("not a gdirma redo log")
+	}
+	if crc32.Checksum(h[:logHeaderSize-4], castagnoli) != binary.LittleEndian.Uint32(h[logHeaderSize-4:]) {
+		lr.close()
+		return nil, lr.bad("header checksum mismatch (corrupt)")
+	}
+	u := func(i int) int { return int(binary.LittleEndian.Uint32(h[len(logMagic)+4*i:])) }
+	if u(0) != logFormat || u(1) != rank || u(2) != ranks {
+		lr.close()
+		return nil, lr.bad("header says format %d, rank %d of %d; want format %d, rank %d of %d", u(0), u(1), u(2), logFormat, rank, ranks)
+	}
+	lr.async = u(3) == 1
+	lr.base = binary.LittleEndian.Uint64(h[len(logMagic)+16:])
+	return lr, nil
+}
+
+func (lr *logReader) bad(format string, args ...any) error {
+	return gdi.Errorf(gdi.ErrFileFormat, "gdirma: redo log file %s: "+format, append([]any{lr.path}, args...)...)
+}
+
+func (lr *logReader) close() {
+	if lr.f != nil {
+		_ = lr.f.Close()
+		lr.f = nil
+	}
+	lr.done = true
+}
+
+// next returns the next record with data, or ok false at the end of the
+// log (or at a torn tail, which lr.torn then gives).
+func (lr *logReader) next() (rec logRecord, ok bool, err error) {
+	for !lr.done {
+		hdr := make([]byte, recHeaderSize)
+		n, err := io.ReadFull(lr.r, hdr)
+		switch {
+		case n == 0 && errors.Is(err, io.EOF):
+			lr.close()
+			return rec, false, nil
+		case err != nil && !errors.Is(err, io.ErrUnexpectedEOF):
+			return rec, false, logFileErr(lr.path, err)
+		case err != nil:
+			return rec, false, lr.badRecord(hdr[:n], "incomplete header")
+		case crc32.Checksum(hdr[:8], castagnoli) != binary.LittleEndian.Uint32(hdr[8:]):
+			return rec, false, lr.badRecord(hdr, "header checksum mismatch")
+		}
+		size := int(binary.LittleEndian.Uint32(hdr))
+		if size > maxRecord || size < 9 {
+			return rec, false, lr.badRecord(hdr, fmt.Sprintf("length %d", size))
+		}
+		b := append(hdr, make([]byte, size)...)
+		if n, err := io.ReadFull(lr.r, b[recHeaderSize:]); err != nil {
+			if !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+				return rec, false, logFileErr(lr.path, err)
+			}
+			return rec, false, lr.badRecord(b[:recHeaderSize+n], "incomplete payload")
+		}
+		payload := b[recHeaderSize:]
+		if crc32.Checksum(payload, castagnoli) != binary.LittleEndian.Uint32(hdr[4:]) {
+			return rec, false, lr.badRecord(b, "checksum mismatch")
+		}
+		if rec, err = decodeLogRecord(payload); err != nil {
+			return rec, false, lr.bad("record at offset %d: %v", lr.off, err)
+		}
+		at := lr.off
+		lr.off += int64(len(b))
+		if rec.typ == recSeal {
+			continue
+		}
+		if rec.seq <= lr.last {
+			return rec, false, lr.bad("record at offset %d: sequence number %d after %d", at, rec.seq, lr.last)
+		}
+		lr.last = rec.seq
+		return rec, true, nil
+	}
+	return rec, false, nil
+}
+
+// badRecord handles a bad record at lr.off, of which read is what was
+// read: a torn tail if no whole record follows in the rest of the file,
+// else corruption.
+func (lr *logReader) badRecord(read []byte, why string) error {
+	rest, err := io.ReadAll(lr.r)
+	if err != nil {
+		return logFileErr(lr.path, err)
+	}
+	b := append(read, rest...)
+	if wholeRecordAfter(b, 0) {
+		return lr.bad("record at offset %d: %s (corrupt)", lr.off, why)
+	}
+	lr.torn = lr.off
+	lr.close()
+	return nil
+}
+
+// logContent is what readLog found in a log file.
+type logContent struct {
+	exists  bool
+	base    uint64
+	async   bool
+	records []logRecord
+	// torn is the offset of a torn tail that was ignored, or -1.
+	torn int64
+}
+
+// readLog reads the whole of rank's log at path (see logReader).
+func readLog(path string, rank, ranks int) (logContent, error) {
+	lc := logContent{torn: -1}
+	lr, err := openLog(path, rank, ranks)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return lc, nil
+		}
+		lc.exists = true
+		return lc, err
+	}
+	defer lr.close()
+	lc.exists, lc.base, lc.async = lr.exists, lr.base, lr.async
+	for {
+		rec, ok, err := lr.next()
+		if err != nil {
+			return lc, err
+		}
+		if !ok {
+			lc.torn = lr.torn
+			return lc, nil
+		}
+		lc.records = append(lc.records, rec)
+	}
+}
+
+// recordAt returns the payload of the record at offset off of the log b
+// and the offset after it, or why it is no whole record.
+func recordAt(b []byte, off int) (payload []byte, end int, why string) {
+	rest := b[off:]
+	if len(rest) < recHeaderSize {
+		return nil, 0, "incomplete header"
+	}
+	if crc32.Checksum(rest[:8], castagnoli) != binary.LittleEndian.Uint32(rest[8:]) {
+		return nil, 0, "header checksum mismatch"
+	}
+	n := int(binary.LittleEndian.Uint32(rest))
+	if n > maxRecord || n < 9 {
+		return nil, 0, fmt.Sprintf("length %d", n)
+	}
+	end = off + recHeaderSize + n
+	if end > len(b) {
+		return nil, 0, "incomplete payload"
+	}
+	payload = b[off+recHeaderSize : end]
+	if crc32.Checksum(payload, castagnoli) != binary.LittleEndian.Uint32(rest[4:]) {
+		return nil, 0, "checksum mismatch"
+	}
+	return payload, end, ""
+}
+
+// wholeRecordAfter reports whether a whole record starts anywhere in b
+// after offset off.
+func wholeRecordAfter(b []byte, off int) bool {
+	for p := off + 1; p+recHeaderSize <= len(b); p++ {
+		if _, _, why := recordAt(b, p); why == "" {
+			return true
+		}
+	}
+	return false
+}
+
+func decodeLogRecord(p []byte) (logRecord, error) {
+	r := logRecord{seq: binary.LittleEndian.Uint64(p), typ: p[8]}
+	p = p[9:]
+	switch r.typ {
+	case recCatalog, recDelta:
+		r.js = p
+		return r, nil
+	case recSeal:
+		if r.seq != 0 || len(p) != 0 {
+			return r, errors.New("a seal with data")
+		}
+		return r, nil
+	case recWrites:
+	default:
+		return r, fmt.Errorf("type %d", r.typ)
+	}
+	if len(p) < 4 {
+		return r, errors.New("short")
+	}
+	cnt := int(binary.LittleEndian.Uint32(p))
+	p = p[4:]
+	for range cnt {
+		if len(p) < 16 {
+			return r, errors.New("short")
+		}
+		w := dataWrite{rank: int(binary.LittleEndian.Uint32(p)), off: int(binary.LittleEndian.Uint64(p[4:]))}
+		l := int(binary.LittleEndian.Uint32(p[12:]))
+		if l > len(p)-16 {
+			return r, errors.New("short")
+		}
+		w.b = p[16 : 16+l]
+		p = p[16+l:]
+		r.writes = append(r.writes, w)
+	}
+	if len(p) != 0 {
+		return r, fmt.Errorf("%d bytes after the writes", len(p))
+	}
+	return r, nil
+}
