@@ -3,7 +3,6 @@ package gdirma_test
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/gdi-go/gdi/gdi"
@@ -20,13 +19,7 @@ func TestRedoLogManyLabels(t *testing.T) {
 	n := ranktest.Iterations(3000, 100000)
 	base := t.TempDir()
 	ranktest.Run(t, 2, func(c rma.Comm) error {
-		dir, err := sharedDir(c, filepath.Join(base, "log"))
-		if err != nil {
-			return err
-		}
-		p := ckptParams
-		p.Log, p.LogDir = gdirma.LogAsync, dir
-		db, err := gdirma.Driver{}.CreateDatabase(c, p)
+		db, dir, err := loggedDB(c, base, gdirma.LogAsync, ckptParams)
 		if err != nil {
 			return err
 		}
@@ -46,7 +39,7 @@ func TestRedoLogManyLabels(t *testing.T) {
 			db.Free()
 			return err
 		}
-		if err := db.Free(); err != nil {
+		if err := gdirma.FlushLog(db.(*gdirma.Database)); err != nil {
 			return err
 		}
 		if c.Rank() == 0 {
@@ -63,9 +56,12 @@ func TestRedoLogManyLabels(t *testing.T) {
 				return fmt.Errorf("%d labels took %d bytes of log, %d per label; want at most 100", n, fi.Size(), per)
 			}
 		}
-		rdb, err := gdirma.Driver{}.CreateDatabase(c, gdirma.Params{Restore: dir, LogDir: dir})
+		if err := c.Barrier(); err != nil {
+			return err
+		}
+		rdb, err := freeAndRestore(c, db, dir)
 		if err != nil {
-			return fmt.Errorf("restore: %w", err)
+			return err
 		}
 		defer rdb.Free()
 		ls, err := rdb.Labels()

@@ -28,15 +28,10 @@ func TestRedoLogGoroutines(t *testing.T) {
 		t.Run(string(mode), func(t *testing.T) {
 			base := t.TempDir()
 			ranktest.Run(t, 2, func(c rma.Comm) error {
-				dir, err := sharedDir(c, filepath.Join(base, "log"))
-				if err != nil {
-					return err
-				}
 				p := ckptParams
 				p.MemoryPerRank = 1 << 21
 				p.DHTEntries = 4096
-				p.Log, p.LogDir = mode, dir
-				db, err := gdirma.Driver{}.CreateDatabase(c, p)
+				db, dir, err := loggedDB(c, base, mode, p)
 				if err != nil {
 					return err
 				}
@@ -49,12 +44,9 @@ func TestRedoLogGoroutines(t *testing.T) {
 					db.Free()
 					return err
 				}
-				if err := db.Free(); err != nil {
-					return err
-				}
-				rdb, err := gdirma.Driver{}.CreateDatabase(c, gdirma.Params{Restore: dir, LogDir: dir})
+				rdb, err := freeAndRestore(c, db, dir)
 				if err != nil {
-					return fmt.Errorf("restore: %w", err)
+					return err
 				}
 				defer rdb.Free()
 				return expectVertices(rdb, "Person", acked)
@@ -144,13 +136,7 @@ func TestRedoLogReplayOrder(t *testing.T) {
 	defer gdirma.SetReplayRound(5)()
 	base := t.TempDir()
 	ranktest.Run(t, 2, func(c rma.Comm) error {
-		dir, err := sharedDir(c, filepath.Join(base, "log"))
-		if err != nil {
-			return err
-		}
-		p := ckptParams
-		p.Log, p.LogDir = gdirma.LogSync, dir
-		db, err := gdirma.Driver{}.CreateDatabase(c, p)
+		db, dir, err := loggedDB(c, base, gdirma.LogSync, ckptParams)
 		if err != nil {
 			return err
 		}
@@ -194,12 +180,9 @@ func TestRedoLogReplayOrder(t *testing.T) {
 		if err := c.Barrier(); err != nil {
 			return err
 		}
-		if err := db.Free(); err != nil {
-			return err
-		}
-		rdb, err := gdirma.Driver{}.CreateDatabase(c, gdirma.Params{Restore: dir, LogDir: dir})
+		rdb, err := freeAndRestore(c, db, dir)
 		if err != nil {
-			return fmt.Errorf("restore: %w", err)
+			return err
 		}
 		defer rdb.Free()
 		rl, _ := rdb.LabelFromName("L")
@@ -219,4 +202,29 @@ func TestRedoLogReplayOrder(t *testing.T) {
 			return nil
 		})
 	})
+}
+
+// loggedDB creates a database with params p and the redo log in mode, in
+// the directory base/log of rank 0, which it returns too.
+func loggedDB(c rma.Comm, base string, mode gdirma.LogMode, p gdirma.Params) (gdi.Database, string, error) {
+	dir, err := sharedDir(c, filepath.Join(base, "log"))
+	if err != nil {
+		return nil, "", err
+	}
+	p.Log, p.LogDir = mode, dir
+	db, err := gdirma.Driver{}.CreateDatabase(c, p)
+	return db, dir, err
+}
+
+// freeAndRestore frees db and creates it again from the checkpoint and
+// the logs in dir.
+func freeAndRestore(c rma.Comm, db gdi.Database, dir string) (gdi.Database, error) {
+	if err := db.Free(); err != nil {
+		return nil, err
+	}
+	rdb, err := gdirma.Driver{}.CreateDatabase(c, gdirma.Params{Restore: dir, LogDir: dir})
+	if err != nil {
+		return nil, fmt.Errorf("restore: %w", err)
+	}
+	return rdb, nil
 }

@@ -85,31 +85,9 @@ func (e *StateEditor) Set(s State) {
 func (e *StateEditor) Apply(d Delta) error {
 	switch {
 	case d.Label != nil:
-		l := *d.Label
-		i, ok := e.labels[l.Num]
-		switch {
-		case ok:
-			e.s.Labels[i] = l
-		case l.Num == e.s.LastLabel+1:
-			e.labels[l.Num] = len(e.s.Labels)
-			e.s.Labels = append(e.s.Labels, l)
-			e.s.LastLabel = l.Num
-		default:
-			return fmt.Errorf("label %d after label %d", l.Num, e.s.LastLabel)
-		}
+		return upsert(e.labels, &e.s.Labels, &e.s.LastLabel, d.Label.Num, *d.Label, "label")
 	case d.Ptype != nil:
-		p := *d.Ptype
-		i, ok := e.ptypes[p.Num]
-		switch {
-		case ok:
-			e.s.Ptypes[i] = p
-		case p.Num == e.s.LastPtype+1:
-			e.ptypes[p.Num] = len(e.s.Ptypes)
-			e.s.Ptypes = append(e.s.Ptypes, p)
-			e.s.LastPtype = p.Num
-		default:
-			return fmt.Errorf("property type %d after property type %d", p.Num, e.s.LastPtype)
-		}
+		return upsert(e.ptypes, &e.s.Ptypes, &e.s.LastPtype, d.Ptype.Num, *d.Ptype, "property type")
 	case d.Index != nil:
 		x := *d.Index
 		i := slices.IndexFunc(e.s.Indexes, func(y IndexState) bool { return y.Num == x.Num })
@@ -127,6 +105,23 @@ func (e *StateEditor) Apply(d Delta) error {
 	default:
 		return fmt.Errorf("empty delta")
 	}
+	return nil
+}
+
+// upsert sets x, the object numbered num, in list, whose positions by
+// number pos gives: in its place if it exists, else appended as the next
+// number after *last.
+func upsert[T any](pos map[uint32]int, list *[]T, last *uint32, num uint32, x T, what string) error {
+	if i, ok := pos[num]; ok {
+		(*list)[i] = x
+		return nil
+	}
+	if num != *last+1 {
+		return fmt.Errorf("%s %d after %s %d", what, num, what, *last)
+	}
+	pos[num] = len(*list)
+	*list = append(*list, x)
+	*last = num
 	return nil
 }
 
