@@ -118,6 +118,22 @@ type manifest struct {
 	LogSeq uint64
 	// Generation names the directory of the files (genDir).
 	Generation uint64 `json:",omitempty"`
+	// LogFrom is the generation of the first log segment a restore
+	// replays, if not Generation (see logSegments).
+	LogFrom uint64 `json:",omitempty"`
+	// Fuzzy marks a checkpoint taken while commits ran (autockpt.go): its
+	// rank files hold the data window of the block pool alone, and a
+	// restore replays every record after LogSeq and then derives the
+	// rest from the holders.
+	Fuzzy bool `json:",omitempty"`
+}
+
+// logFrom is the generation of the first log segment of m's checkpoint.
+func (m *manifest) logFrom() uint64 {
+	if m.LogFrom != 0 {
+		return m.LogFrom
+	}
+	return m.Generation
 }
 
 // treeState is the tree of an index with entries (store.idx).
@@ -192,7 +208,7 @@ func (db *Database) Checkpoint(dir string) error {
 		db.log.follow(filepath.Join(gd, logFileName(db.rank)), next)
 	}
 	if db.rank == 0 {
-		removeOtherGenerations(dir, g)
+		removeOldGenerations(dir, g)
 	}
 	return agreeDetail(db.comm, nil)
 }
@@ -402,7 +418,7 @@ func (db *Database) restore(p Params) error {
 	}
 	db.st, db.params = st, q
 	if replay {
-		if err := db.replay(genDir(dir, m.Generation), m.LogSeq); err != nil {
+		if err := db.replay(dir, &m); err != nil {
 			return freeAfter(st, err)
 		}
 	}

@@ -4,9 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -173,11 +171,12 @@ func commitManifest(dir string, g uint64, content []byte) error {
 	return nil
 }
 
-// removeOtherGenerations removes the files of every generation of dir but
-// g (rank 0, after g became current), and those of generation 0. They are
+// removeOldGenerations removes the files of every generation of dir
+// before keep (rank 0, after a checkpoint whose first log segment is of
+// generation keep became current), and those of generation 0. They are
 // no longer read: an error leaves them for the next checkpoint to remove,
 // and is not reported.
-func removeOtherGenerations(dir string, g uint64) {
+func removeOldGenerations(dir string, keep uint64) {
 	names, err := fsys.ReadDir(dir)
 	if err != nil {
 		return
@@ -185,7 +184,7 @@ func removeOtherGenerations(dir string, g uint64) {
 	for _, name := range names {
 		n, isGen := generationOf(name)
 		legacy := strings.HasPrefix(name, "rank-") && (strings.HasSuffix(name, ".ckpt") || strings.HasSuffix(name, ".log"))
-		if isGen && n != g || legacy {
+		if isGen && n < keep || legacy {
 			_ = fsys.RemoveAll(filepath.Join(dir, name))
 		}
 	}
@@ -203,26 +202,34 @@ func sameDir(a, b string) bool {
 	return errA == nil && errB == nil && x == y
 }
 
-// unreplayedLogs returns an error if rank's log beside the checkpoint m
-// in dir holds commits after it: a restore that was not told to replay
-// them (Params.LogDir) would silently drop them.
+// unreplayedLogs returns an error if rank's log segments beside the
+// checkpoint m in dir hold commits after it: a restore that was not told
+// to replay them (Params.LogDir) would silently drop them.
 func unreplayedLogs(dir string, m *manifest, rank, ranks int) error {
-	path := filepath.Join(genDir(dir, m.Generation), logFileName(rank))
-	lc, err := readLog(path, rank, ranks)
+	paths, err := logSegments(dir, m, rank)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil
-		}
+		return err
+	}
+	c, err := openChain(paths, rank, ranks)
+	if err != nil {
 		return fmt.Errorf("%w (restore with LogDir set to %s to replay it, or remove it to restore the checkpoint alone)", err, dir)
 	}
+	defer c.close()
 	n := 0
-	for _, r := range lc.records {
-		if r.seq > m.LogSeq {
+	for {
+		rec, ok, err := c.next()
+		if err != nil {
+			return fmt.Errorf("%w (restore with LogDir set to %s to replay it, or remove it to restore the checkpoint alone)", err, dir)
+		}
+		if !ok {
+			break
+		}
+		if rec.seq > m.LogSeq {
 			n++
 		}
 	}
 	if n > 0 {
-		return gdi.Errorf(gdi.ErrArgument, "gdirma: restore: redo log file %s holds %d commits after the checkpoint: restore with LogDir set to %s to replay them, or remove the file to restore the checkpoint alone", path, n, dir)
+		return gdi.Errorf(gdi.ErrArgument, "gdirma: restore: redo log files %s hold %d commits after the checkpoint: restore with LogDir set to %s to replay them, or remove them to restore the checkpoint alone", pathOf(paths), n, dir)
 	}
 	return nil
 }

@@ -13,13 +13,14 @@ import (
 // directory.
 type CheckpointReport struct {
 	Generation    uint64
+	Fuzzy         bool // taken while commits ran
 	Format, Ranks int
 	LogSeq        uint64 // the last sequence number the checkpoint covers
 	Files         []string
 	Logs          []LogReport
 }
 
-// LogReport describes a rank's redo log beside a checkpoint.
+// LogReport describes a segment of a rank's redo log after a checkpoint.
 type LogReport struct {
 	Path    string
 	Exists  bool
@@ -44,7 +45,7 @@ func InspectCheckpoint(dir string) (*CheckpointReport, error) {
 	if _, err := m.check(mpath, Params{}, m.Ranks); err != nil {
 		return nil, err
 	}
-	rep := &CheckpointReport{Generation: m.Generation, Format: m.Format, Ranks: m.Ranks, LogSeq: m.LogSeq}
+	rep := &CheckpointReport{Generation: m.Generation, Fuzzy: m.Fuzzy, Format: m.Format, Ranks: m.Ranks, LogSeq: m.LogSeq}
 	gd := genDir(dir, m.Generation)
 	for _, f := range m.Files {
 		path := filepath.Join(gd, f.Name)
@@ -54,24 +55,34 @@ func InspectCheckpoint(dir string) (*CheckpointReport, error) {
 		rep.Files = append(rep.Files, path)
 	}
 	for r := range m.Ranks {
-		path := filepath.Join(gd, logFileName(r))
-		lc, err := readLog(path, r, m.Ranks)
+		paths, err := logSegments(dir, m, r)
 		if err != nil {
 			return rep, err
 		}
-		lr := LogReport{Path: path, Exists: lc.exists, Base: lc.base, Torn: lc.torn}
-		if lc.exists && lc.base != m.LogSeq {
-			return rep, gdi.Errorf(gdi.ErrFileFormat, "gdirma: redo log file %s follows the checkpoint of sequence number %d, not the one beside it (%d)", path, lc.base, m.LogSeq)
-		}
-		for _, rec := range lc.records {
-			if rec.seq > m.LogSeq {
-				lr.Records++
-				if rec.typ != recWrites {
-					lr.Catalog++
+		var last uint64
+		for i, path := range paths {
+			lc, err := readLog(path, r, m.Ranks)
+			if err != nil {
+				return rep, err
+			}
+			if i == 0 && lc.exists && (lc.base > m.LogSeq || !m.Fuzzy && lc.base != m.LogSeq) {
+				return rep, gdi.Errorf(gdi.ErrFileFormat, "gdirma: redo log file %s follows the checkpoint of sequence number %d, not the one beside it (%d)", path, lc.base, m.LogSeq)
+			}
+			lr := LogReport{Path: path, Exists: lc.exists, Base: lc.base, Torn: lc.torn}
+			for _, rec := range lc.records {
+				if rec.seq <= last {
+					return rep, gdi.Errorf(gdi.ErrFileFormat, "gdirma: redo log file %s: sequence number %d after %d in an earlier segment", path, rec.seq, last)
+				}
+				last = rec.seq
+				if rec.seq > m.LogSeq {
+					lr.Records++
+					if rec.typ != recWrites {
+						lr.Catalog++
+					}
 				}
 			}
+			rep.Logs = append(rep.Logs, lr)
 		}
-		rep.Logs = append(rep.Logs, lr)
 	}
 	return rep, nil
 }

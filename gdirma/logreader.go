@@ -8,6 +8,8 @@ import (
 	"hash/crc32"
 	"io"
 	"io/fs"
+	"path/filepath"
+	"slices"
 
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/internal/vfs"
@@ -159,6 +161,112 @@ func (lr *logReader) badRecord(read []byte, why string) error {
 	lr.torn = lr.off
 	lr.close()
 	return nil
+}
+
+// logSegments returns the paths of rank's log segments that follow the
+// checkpoint m in dir: rank-<r>.log of generation m.logFrom() and of every
+// later generation directory, in order (see "Redo log" in doc.go).
+func logSegments(dir string, m *manifest, rank int) ([]string, error) {
+	name := logFileName(rank)
+	if m.Generation == 0 {
+		return []string{filepath.Join(dir, name)}, nil
+	}
+	names, err := fsys.ReadDir(dir)
+	if err != nil {
+		return nil, fileErr(dir, err)
+	}
+	var gens []uint64
+	for _, n := range names {
+		if g, ok := generationOf(n); ok && g >= m.logFrom() {
+			gens = append(gens, g)
+		}
+	}
+	slices.Sort(gens)
+	paths := make([]string, len(gens))
+	for i, g := range gens {
+		paths[i] = filepath.Join(genDir(dir, g), name)
+	}
+	return paths, nil
+}
+
+// chainReader reads a rank's log segments, in order, as one log: the
+// numbers of its records go up across segments too.
+type chainReader struct {
+	paths       []string
+	rank, ranks int
+	cur         *logReader
+	i           int
+	first       *logReader // the first segment's header
+	last        uint64
+}
+
+// openChain opens the first of the segments paths (which may be missing).
+func openChain(paths []string, rank, ranks int) (*chainReader, error) {
+	c := &chainReader{paths: paths, rank: rank, ranks: ranks, i: -1}
+	if err := c.advance(); err != nil {
+		return nil, err
+	}
+	c.first = c.cur
+	return c, nil
+}
+
+// advance opens the next segment, or leaves cur nil after the last. A
+// segment after the first whose header is bad, with no whole record in
+// the file, was never written to (a crash came while it was made): it is
+// an empty segment.
+func (c *chainReader) advance() error {
+	if c.cur != nil {
+		c.cur.close()
+	}
+	c.cur = nil
+	if c.i++; c.i >= len(c.paths) {
+		return nil
+	}
+	lr, err := openLog(c.paths[c.i], c.rank, c.ranks)
+	if err != nil && c.i > 0 && gdi.ErrorClass(err) == gdi.ErrFileFormat && neverWritten(c.paths[c.i]) {
+		return c.advance()
+	}
+	if err != nil {
+		return err
+	}
+	c.cur = lr
+	return nil
+}
+
+// neverWritten reports whether the log file at path holds no whole record.
+func neverWritten(path string) bool {
+	b, err := vfs.ReadFile(fsys, path)
+	return err == nil && !wholeRecordAfter(b, -1)
+}
+
+// async reports whether a segment read so far was written in async mode.
+func (c *chainReader) async() bool { return c.first != nil && c.first.async }
+
+func (c *chainReader) close() {
+	if c.cur != nil {
+		c.cur.close()
+	}
+}
+
+// next returns the next record with data of the chain (see logReader.next).
+func (c *chainReader) next() (logRecord, bool, error) {
+	for c.cur != nil {
+		rec, ok, err := c.cur.next()
+		if err != nil {
+			return rec, false, err
+		}
+		if ok {
+			if rec.seq <= c.last {
+				return rec, false, c.cur.bad("sequence number %d after %d in an earlier segment", rec.seq, c.last)
+			}
+			c.last = rec.seq
+			return rec, true, nil
+		}
+		if err := c.advance(); err != nil {
+			return rec, false, err
+		}
+	}
+	return logRecord{}, false, nil
 }
 
 // logContent is what readLog found in a log file.

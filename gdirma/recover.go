@@ -7,8 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/gdi"
@@ -108,36 +108,47 @@ func (db *Database) indexHook(def catalog.IndexDef) error {
 	return db.logCatalog(db.indexChanged(def), func() catalog.Delta { return db.IndexDelta(def) })
 }
 
-// replay applies the records of the logs in dir, the directory of the
-// checkpoint with sequence number ckptSeq just restored, and rebuilds what
-// follows from the holders (collective). A log must follow exactly that
-// checkpoint. A first pass over each rank's log checks it and gathers its
-// sequence numbers (to find the global order and, after an async log, the
-// first gap) and its catalog changes; a second pass applies the writes in
-// rounds (applyLog), so that a rank holds one round of its log in memory,
-// not the whole.
-func (db *Database) replay(dir string, ckptSeq uint64) error {
-	path := filepath.Join(dir, logFileName(db.rank))
-	sum, local := scanLog(path, db.rank, db.st.size, ckptSeq)
+// replay applies the records of the log segments that follow the
+// checkpoint m in dir, just restored (logSegments), and rebuilds what
+// follows from the holders (collective). The first segment of a quiet
+// checkpoint starts at its sequence number exactly. A first pass over
+// each rank's segments checks them and gathers their sequence numbers (to
+// find the global order and, after an async log, the first gap) and their
+// catalog changes; a second pass applies the writes in rounds (applyLog),
+// so that a rank holds one round of its log in memory, not the whole.
+func (db *Database) replay(dir string, m *manifest) error {
+	paths, local := logSegments(dir, m, db.rank)
+	var sum logSummary
+	if local == nil {
+		sum, local = scanLog(paths, db.rank, db.st.size, m)
+	}
 	if err := agreeDetail(db.comm, local); err != nil {
 		return err
 	}
-	limit, maxSeq, applied, err := db.replayLimit(sum, ckptSeq)
+	limit, maxSeq, applied, err := db.replayLimit(sum, m.LogSeq)
 	if err != nil {
 		return err
 	}
-	if err := db.applyLog(path, ckptSeq, limit); err != nil {
+	if err := db.applyLog(paths, m.LogSeq, limit); err != nil {
 		return err
 	}
 	// The catalog changes (only rank 0 logs them).
 	cats := slices.DeleteFunc(sum.cats, func(r logRecord) bool { return r.seq > limit })
-	if err := agreeDetail(db.comm, db.replayCatalog(path, cats)); err != nil {
+	if err := agreeDetail(db.comm, db.replayCatalog(pathOf(paths), cats)); err != nil {
 		return err
 	}
-	if applied == 0 {
+	if applied == 0 && !m.Fuzzy {
 		return nil
 	}
 	return db.rebuild(maxSeq)
+}
+
+// pathOf names the log segments paths in messages.
+func pathOf(paths []string) string {
+	if len(paths) == 0 {
+		return "(none)"
+	}
+	return strings.Join(paths, ", ")
 }
 
 // logSummary is what the first pass over a rank's log keeps.
@@ -147,25 +158,25 @@ type logSummary struct {
 	cats  []logRecord // the catalog records after the checkpoint
 }
 
-// scanLog reads rank's log at path, which must follow the checkpoint with
-// sequence number ckptSeq, and summarises it.
-func scanLog(path string, rank, ranks int, ckptSeq uint64) (logSummary, error) {
+// scanLog reads rank's log segments paths, which follow the checkpoint
+// m, and summarises them.
+func scanLog(paths []string, rank, ranks int, m *manifest) (logSummary, error) {
 	var sum logSummary
-	lr, err := openLog(path, rank, ranks)
+	c, err := openChain(paths, rank, ranks)
 	if err != nil {
 		return sum, err
 	}
-	defer lr.close()
-	if lr.exists && lr.base != ckptSeq {
-		return sum, gdi.Errorf(gdi.ErrFileFormat, "gdirma: redo log file %s follows the checkpoint of sequence number %d, not the one beside it (%d)", path, lr.base, ckptSeq)
+	defer c.close()
+	if f := c.first; f != nil && f.exists && (f.base > m.LogSeq || !m.Fuzzy && f.base != m.LogSeq) {
+		return sum, gdi.Errorf(gdi.ErrFileFormat, "gdirma: redo log file %s follows the checkpoint of sequence number %d, not the one beside it (%d)", f.path, f.base, m.LogSeq)
 	}
-	sum.async = lr.async
+	sum.async = c.async()
 	for {
-		rec, ok, err := lr.next()
+		rec, ok, err := c.next()
 		if err != nil || !ok {
 			return sum, err
 		}
-		if rec.seq <= ckptSeq {
+		if rec.seq <= m.LogSeq {
 			continue
 		}
 		sum.seqs = append(sum.seqs, rec.seq)
@@ -236,8 +247,8 @@ var replayRound = 4096
 // that the ranks with a full round read, so that no record of a later
 // round precedes one of this round; each rank gets the writes to its part
 // of the data window (Alltoallv) and applies them in order.
-func (db *Database) applyLog(path string, ckptSeq, limit uint64) error {
-	lr, local := openLog(path, db.rank, db.st.size)
+func (db *Database) applyLog(paths []string, ckptSeq, limit uint64) error {
+	lr, local := openChain(paths, db.rank, db.st.size)
 	if local == nil {
 		defer lr.close()
 	}
@@ -276,7 +287,7 @@ func (db *Database) applyLog(path string, ckptSeq, limit uint64) error {
 		if round[0] == math.MaxUint64 {
 			n = len(buf)
 		}
-		if err := db.applyRound(path, buf[:n]); err != nil {
+		if err := db.applyRound(pathOf(paths), buf[:n]); err != nil {
 			return err
 		}
 		buf = slices.Delete(buf, 0, n)
