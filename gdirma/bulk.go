@@ -96,6 +96,7 @@ func (db *Database) BulkLoad(src BulkSource) error {
 	if db.IsFreed() {
 		return errFreedDB()
 	}
+	defer db.pauseAuto()()
 	call := fmt.Sprintf("BulkLoad(%d vertices, direction %v, %d edge labels, %d per round)", src.Vertices, src.Direction, len(src.EdgeLabels), src.RoundEdges)
 	local := db.quietCheck("BulkLoad")
 	b := &bulk{db: db, st: db.st, src: src, rank: db.rank, size: db.comm.Size()}

@@ -83,6 +83,17 @@ type section struct {
 	w    rma.Window
 }
 
+// sectionsOf lists the windows of a rank file: all of sections, or for a
+// fuzzy checkpoint (autockpt.go) the data window of the block pool alone,
+// as everything else is derived from the holders on restore.
+func (st *store) sectionsOf(fuzzy bool) []section {
+	secs := st.sections()
+	if fuzzy {
+		return secs[:1]
+	}
+	return secs
+}
+
 // sections lists the windows of the store in the order of the rank files.
 func (st *store) sections() []section {
 	var out []section
@@ -168,6 +179,7 @@ func (db *Database) Checkpoint(dir string) error {
 	if db.IsFreed() {
 		return errFreedDB()
 	}
+	defer db.pauseAuto()()
 	local := db.quietCheck("Checkpoint")
 	if local == nil && dir == "" {
 		local = gdi.Errorf(gdi.ErrArgument, "gdirma: Checkpoint: empty directory name")
@@ -187,7 +199,7 @@ func (db *Database) Checkpoint(dir string) error {
 		return err
 	}
 	gd := genDir(dir, g)
-	fst, local := db.st.writeRankFile(filepath.Join(gd, rankFileName(db.rank)))
+	fst, local := db.st.writeRankFile(filepath.Join(gd, rankFileName(db.rank)), false)
 	var seq uint64
 	if local == nil {
 		seq, err = db.st.ctl.AtomicGet(0, ctlLogSeq)
@@ -205,7 +217,8 @@ func (db *Database) Checkpoint(dir string) error {
 		return err
 	}
 	if follows {
-		db.log.follow(filepath.Join(gd, logFileName(db.rank)), next)
+		db.log.follow(filepath.Join(gd, logFileName(db.rank)), next, g)
+		db.log.clearStale()
 	}
 	if db.rank == 0 {
 		removeOldGenerations(dir, g)
@@ -262,7 +275,7 @@ func (db *Database) commitCheckpoint(dir string, g, seq uint64, fst fileState, l
 //	         bytes, CRC-32C of all of the section before it (uint32)
 //
 // all little-endian. It returns the file's size and SHA-256.
-func (st *store) writeRankFile(path string) (fileState, error) {
+func (st *store) writeRankFile(path string, fuzzy bool) (fileState, error) {
 	fst := fileState{Name: filepath.Base(path)}
 	f, err := fsys.Create(path)
 	if err != nil {
@@ -270,7 +283,7 @@ func (st *store) writeRankFile(path string) (fileState, error) {
 	}
 	sum := sha256.New()
 	cw := &countWriter{w: bufio.NewWriterSize(io.MultiWriter(f, sum), 1<<20)}
-	err = st.writeSections(cw)
+	err = st.writeSections(cw, st.sectionsOf(fuzzy))
 	if err == nil {
 		err = cw.w.(*bufio.Writer).Flush()
 	}
@@ -287,8 +300,7 @@ func (st *store) writeRankFile(path string) (fileState, error) {
 	return fst, nil
 }
 
-func (st *store) writeSections(w io.Writer) error {
-	secs := st.sections()
+func (st *store) writeSections(w io.Writer, secs []section) error {
 	hdr := []byte(rankFileMagic)
 	for _, x := range []int{writtenCheckpointFormat, st.rank, st.size, len(secs)} {
 		hdr = binary.LittleEndian.AppendUint32(hdr, uint32(x))
@@ -340,7 +352,7 @@ func (db *Database) manifestContent(g, seq uint64, files [][]byte) ([]byte, erro
 		LogSeq:     seq,
 		Generation: g,
 	}
-	m.Params.Restore, m.Params.Log, m.Params.LogDir = "", LogOff, ""
+	m.Params.Restore, m.Params.Log, m.Params.LogDir, m.Params.LogCheckpointSize = "", LogOff, "", 0
 	m.Forest.Gens, m.Forest.Live = db.st.forest.Mirror()
 	db.st.idx.mu.RLock()
 	for num, d := range db.st.idx.defs {
@@ -400,8 +412,8 @@ func (db *Database) restore(p Params) error {
 		return gdi.Errorf(gdi.ErrNoMemory, "gdirma: %v", err)
 	}
 	fst := m.Files[db.rank]
-	local = st.readRankFile(filepath.Join(genDir(dir, m.Generation), fst.Name), fst)
-	if local == nil {
+	local = st.readRankFile(filepath.Join(genDir(dir, m.Generation), fst.Name), fst, m.Fuzzy)
+	if local == nil && !m.Fuzzy {
 		local = st.setMirrors(mpath, &m)
 	}
 	if local == nil {
@@ -417,8 +429,10 @@ func (db *Database) restore(p Params) error {
 		return freeAfter(st, err)
 	}
 	db.st, db.params = st, q
-	if replay {
-		if err := db.replay(dir, &m); err != nil {
+	if replay || m.Fuzzy {
+		// A fuzzy checkpoint holds the holders alone: the replay, of
+		// nothing if the logs hold nothing after it, derives the rest.
+		if err := db.replay(dir, &m, replay); err != nil {
 			return freeAfter(st, err)
 		}
 	}
@@ -460,7 +474,7 @@ func (m *manifest) check(path string, p Params, ranks int) (Params, error) {
 		}
 	}
 	q := m.Params
-	q.Restore, q.Log, q.LogDir = p.Restore, p.Log, p.LogDir
+	q.Restore, q.Log, q.LogDir, q.LogCheckpointSize = p.Restore, p.Log, p.LogDir, p.LogCheckpointSize
 	for _, x := range []struct {
 		name       string
 		given, got int
@@ -484,7 +498,7 @@ func (m *manifest) check(path string, p Params, ranks int) (Params, error) {
 
 // readRankFile loads the calling rank's windows from path, checking its
 // size and SHA-256 against fst and every section's header and CRC-32C.
-func (st *store) readRankFile(path string, fst fileState) error {
+func (st *store) readRankFile(path string, fst fileState, fuzzy bool) error {
 	f, err := fsys.Open(path)
 	if err != nil {
 		return fileErr(path, err)
@@ -500,7 +514,7 @@ func (st *store) readRankFile(path string, fst fileState) error {
 	}
 	sum := sha256.New()
 	r := bufio.NewReaderSize(io.TeeReader(f, sum), 1<<20)
-	if err := st.readSections(r, bad); err != nil {
+	if err := st.readSections(r, bad, st.sectionsOf(fuzzy)); err != nil {
 		var ge *gdi.Error
 		if errors.As(err, &ge) {
 			return err
@@ -519,8 +533,7 @@ func (st *store) readRankFile(path string, fst fileState) error {
 	return nil
 }
 
-func (st *store) readSections(r io.Reader, bad func(string, ...any) error) error {
-	secs := st.sections()
+func (st *store) readSections(r io.Reader, bad func(string, ...any) error, secs []section) error {
 	hdr := make([]byte, len(rankFileMagic)+16)
 	if _, err := io.ReadFull(r, hdr); err != nil {
 		return err

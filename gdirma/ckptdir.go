@@ -121,11 +121,7 @@ func newGeneration(dir string) (uint64, error) {
 		}
 	}
 	g++
-	gd := genDir(dir, g)
-	if err := fsys.MkdirAll(gd); err != nil {
-		return 0, fileErr(gd, err)
-	}
-	return g, nil
+	return g, mkdirDurable(genDir(dir, g))
 }
 
 // generationOf returns the generation of a directory entry named name.

@@ -43,8 +43,9 @@ import (
 // the property last of the vertex hub (shared by all writers, so commits
 // conflict and the log's order matters) to "w-k". After each acknowledged
 // commit the writer appends k to acked-w, synced. Every crashEpoch the
-// writers pause and the ranks take a checkpoint to the log directory, so
-// that kills land in checkpoints too.
+// writers pause and the ranks take a checkpoint to the log directory, and
+// the log's small bound makes the database take automatic checkpoints
+// while they commit, so that kills land in both kinds of checkpoint.
 //
 // The check: every writer's counter c names its last transaction that
 // survived; transactions 1 to c are there whole, and none after them at
@@ -58,7 +59,9 @@ const crashParamsMem = 4 << 20
 
 func crashParams(dir string) gdirma.Params {
 	mode, _ := gdirma.ParseLogMode(cmp.Or(os.Getenv("GDI_CRASH_LOG"), "sync"))
-	return gdirma.Params{BlockSize: 256, MemoryPerRank: crashParamsMem, Log: mode, LogDir: dir}
+	// A small bound on the log: automatic checkpoints run while the
+	// writers commit, so kills land in them too.
+	return gdirma.Params{BlockSize: 256, MemoryPerRank: crashParamsMem, Log: mode, LogDir: dir, LogCheckpointSize: 64 << 10}
 }
 
 // crashGoroutines is the number of writers per rank.
@@ -681,10 +684,11 @@ func crashDrive(t *testing.T, runs, np int, job func(phase, dir string) *exec.Cm
 			}
 			acked[w] = a
 		}
+		gen, _ := gdirma.CurrentGeneration(dir)
 		cout, err := job("check", dir).CombinedOutput()
 		if err != nil {
 			t.Fatalf("run %d (rank %d killed, acked %v): the check failed: %v\n%s\nload output:\n%s", run, victim, acked, err, cout, out.String())
 		}
-		t.Logf("run %d: rank %d killed after acknowledging %v transactions; recovered and checked", run, victim, acked)
+		t.Logf("run %d: rank %d killed after acknowledging %v transactions, at checkpoint generation %d; recovered and checked", run, victim, acked, gen)
 	}
 }

@@ -43,6 +43,7 @@ func (db *Database) collectiveLoad(call string, local error, load func() error) 
 	if db.IsFreed() {
 		return errFreedDB()
 	}
+	defer db.pauseAuto()()
 	if local == nil {
 		local = db.quietCheck(call)
 	}

@@ -26,6 +26,8 @@ type Database struct {
 	params Params
 	// log is the rank's redo log, nil if it is off (redolog.go).
 	log *redoLog
+	// auto takes checkpoints that bound the log, nil if none (autockpt.go).
+	auto *autoCheckpointer
 
 	// The fields below are written by every transaction start and end:
 	// padding keeps them off the cache lines of the read-mostly fields
@@ -63,6 +65,7 @@ func (db *Database) Free() error {
 	if err := db.Agree("Free", nil); err != nil {
 		return err
 	}
+	aerr := db.stopAuto()
 	db.mu.Lock()
 	txs := slices.Clone(db.transactions)
 	db.mu.Unlock()
@@ -80,7 +83,7 @@ func (db *Database) Free() error {
 		lerr = db.log.close()
 		db.st.redo, db.log = nil, nil
 	}
-	if err := errors.Join(db.st.free(), lerr); err != nil {
+	if err := errors.Join(db.st.free(), lerr, aerr); err != nil {
 		return gdi.Errorf(gdi.ErrIntern, "gdirma: freeing the windows: %v", err)
 	}
 	return nil

@@ -58,6 +58,26 @@ type Params struct {
 	// empty or another directory, a restore whose checkpoint has logs
 	// with commits after it fails rather than drop them.
 	LogDir string `json:",omitempty"`
+	// LogCheckpointSize bounds the log: once a rank's log passes this
+	// many bytes since the last checkpoint, the database takes a
+	// checkpoint to LogDir on its own, while commits go on (autockpt.go),
+	// and the log starts anew. Zero means DefaultLogCheckpointSize; a
+	// negative size switches automatic checkpoints off.
+	LogCheckpointSize int64 `json:",omitempty"`
+}
+
+// DefaultLogCheckpointSize is the default of Params.LogCheckpointSize.
+const DefaultLogCheckpointSize = 64 << 20
+
+// logCheckpointSize is the bound of the log in bytes, or 0 for none.
+func (p Params) logCheckpointSize() int64 {
+	switch {
+	case p.LogCheckpointSize < 0:
+		return 0
+	case p.LogCheckpointSize == 0:
+		return DefaultLogCheckpointSize
+	}
+	return p.LogCheckpointSize
 }
 
 // Defaults of Params.

@@ -145,3 +145,25 @@ func SetReplayRound(n int) (restore func()) {
 	replayRound = n
 	return func() { replayRound = old }
 }
+
+// AutoCheckpointErr returns the error of the last automatic checkpoint
+// round on rank 0, and whether a round is under way.
+func AutoCheckpointErr(db *Database) (error, bool) {
+	a := db.auto
+	if a == nil {
+		return nil, false
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.lastErr, a.running
+}
+
+// CurrentGeneration returns the generation of the current checkpoint in
+// dir.
+func CurrentGeneration(dir string) (uint64, error) {
+	m, err := readManifest(dir)
+	if err != nil {
+		return 0, err
+	}
+	return m.Generation, nil
+}

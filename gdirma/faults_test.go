@@ -317,15 +317,17 @@ func oneFailedCommit(c rma.Comm, db gdi.Database, l gdi.Label, f *vfstest.FS, lg
 }
 
 // crashScript is the scripted run of TestPowerLoss on one rank: a
-// database with the log on in faultRoot/log, the checkpoint schema (whose
-// FreeLabel checkpoints), then goroutines committing pairs, a
-// checkpoint, more pairs, and Free. It stops at the first error of a
+// database with the log on in faultRoot/log, bounded so that it also
+// checkpoints on its own, the checkpoint schema (whose FreeLabel
+// checkpoints), then goroutines committing pairs, a checkpoint, more
+// pairs, and Free. It stops at the first error of a
 // collective call: after the crash point every call fails. lgs[g] is
 // goroutine g's ledger, its acknowledged pairs in order; created reports
 // whether CreateDatabase returned.
 func crashScript(c rma.Comm, f *vfstest.FS, mode gdirma.LogMode, goroutines, perPhase int, lgs []pairLedger) (created bool, err error) {
 	p := faultParams
 	p.Log, p.LogDir = mode, faultRoot+"/log"
+	p.LogCheckpointSize = 2 << 10 // automatic checkpoints too
 	db, err := gdirma.Driver{}.CreateDatabase(c, p)
 	if err != nil {
 		return false, err

@@ -1,9 +1,6 @@
 package gdirma
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"io"
 	"path/filepath"
 
 	"github.com/gdi-go/gdi/gdi"
@@ -90,21 +87,15 @@ func InspectCheckpoint(dir string) (*CheckpointReport, error) {
 // checkFileSum checks the size and SHA-256 of the rank file at path
 // against the manifest's fst.
 func checkFileSum(path string, fst fileState) error {
-	f, err := fsys.Open(path)
+	got, err := fileSum(path)
 	if err != nil {
-		return fileErr(path, err)
+		return err
 	}
-	defer f.Close()
-	sum := sha256.New()
-	n, err := io.Copy(sum, f)
-	if err != nil {
-		return fileErr(path, err)
+	if got.Size != fst.Size {
+		return gdi.Errorf(gdi.ErrFileFormat, "gdirma: checkpoint file %s: %d bytes, the manifest says %d (truncated or overwritten)", path, got.Size, fst.Size)
 	}
-	if n != fst.Size {
-		return gdi.Errorf(gdi.ErrFileFormat, "gdirma: checkpoint file %s: %d bytes, the manifest says %d (truncated or overwritten)", path, n, fst.Size)
-	}
-	if got := hex.EncodeToString(sum.Sum(nil)); got != fst.SHA256 {
-		return gdi.Errorf(gdi.ErrFileFormat, "gdirma: checkpoint file %s: SHA-256 %s, the manifest says %s", path, got, fst.SHA256)
+	if got.SHA256 != fst.SHA256 {
+		return gdi.Errorf(gdi.ErrFileFormat, "gdirma: checkpoint file %s: SHA-256 %s, the manifest says %s", path, got.SHA256, fst.SHA256)
 	}
 	return nil
 }

@@ -43,7 +43,7 @@ func (db *Database) startLog() error {
 		return err
 	}
 	db.st.redo = db.log
-	return nil
+	return db.startAuto()
 }
 
 // logCheckpoint ends a collective call that wrote holders outside commits
@@ -116,8 +116,12 @@ func (db *Database) indexHook(def catalog.IndexDef) error {
 // find the global order and, after an async log, the first gap) and their
 // catalog changes; a second pass applies the writes in rounds (applyLog),
 // so that a rank holds one round of its log in memory, not the whole.
-func (db *Database) replay(dir string, m *manifest) error {
-	paths, local := logSegments(dir, m, db.rank)
+func (db *Database) replay(dir string, m *manifest, withLogs bool) error {
+	var paths []string
+	var local error
+	if withLogs {
+		paths, local = logSegments(dir, m, db.rank)
+	}
 	var sum logSummary
 	if local == nil {
 		sum, local = scanLog(paths, db.rank, db.st.size, m)

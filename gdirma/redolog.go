@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -119,9 +120,15 @@ type redoLog struct {
 	// log directory, because a call that wrote holders outside commits
 	// could not checkpoint: commits fail until a checkpoint succeeds.
 	stale error
-	spare []byte
-	stop  chan struct{}
-	done  chan struct{}
+	gen   uint64 // the generation of the current segment
+	// limit is the size of a segment past which full is called, once.
+	limit  int64
+	full   func()
+	wanted bool
+	gate   sync.RWMutex // see hold and roll
+	spare  []byte
+	stop   chan struct{}
+	done   chan struct{}
 }
 
 // logWaiter is a sync-mode appender waiting for its record's outcome.
@@ -165,6 +172,7 @@ func (l *redoLog) commit(writes []dataWrite) error {
 // logCatalog appends a record with the catalog delta js (rank 0, after a
 // collective metadata change): in sync mode durable when it returns.
 func (l *redoLog) logCatalog(js []byte) error {
+	defer l.hold()()
 	p := make([]byte, recHeaderSize+8, recHeaderSize+9+len(js))
 	p = append(p, recDelta)
 	p = append(p, js...)
@@ -218,6 +226,10 @@ func (l *redoLog) append(rec []byte) error {
 		}
 	}
 	l.pending = append(l.pending, sealRecord(rec, seq+1)...)
+	if l.limit > 0 && !l.wanted && l.size+int64(len(l.pending)) > l.limit {
+		l.wanted = true
+		l.full()
+	}
 	if l.mode != LogSync {
 		return nil
 	}
@@ -351,6 +363,10 @@ func (l *redoLog) prepare(path string, base uint64) (vfs.File, error) {
 	if err == nil {
 		err = f.Sync()
 	}
+	if err == nil {
+		// Commits acknowledged in it must not lose it with its name.
+		err = fsys.SyncDir(filepath.Dir(path))
+	}
 	if err != nil {
 		_ = f.Close()
 		return nil, logFileErr(path, err)
@@ -358,10 +374,12 @@ func (l *redoLog) prepare(path string, base uint64) (vfs.File, error) {
 	return f, nil
 }
 
-// follow makes f, made by prepare, the log's file, once its checkpoint is
-// the current one. Nothing is pending: the database is quiet and the log
-// was flushed before the checkpoint.
-func (l *redoLog) follow(path string, f vfs.File) {
+// follow makes f, made by prepare, the log's file, the segment of
+// generation gen: after a quiet checkpoint once it is the current one, or
+// when a checkpoint taken while commits run switches segments (roll).
+// Nothing is pending: the log was flushed, and no record is appended
+// meanwhile.
+func (l *redoLog) follow(path string, f vfs.File, gen uint64) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for l.busy {
@@ -370,9 +388,73 @@ func (l *redoLog) follow(path string, f vfs.File) {
 	if l.f != nil {
 		_ = l.f.Close()
 	}
-	l.path, l.f, l.size = path, f, int64(logHeaderSize)
-	l.cut, l.err, l.stale = false, nil, nil
+	l.path, l.f, l.size, l.gen = path, f, int64(logHeaderSize), gen
+	l.cut, l.err, l.wanted = false, nil, false
 	l.pending, l.waiters = l.pending[:0], nil
+}
+
+// clearStale ends the failures of setStale, after a checkpoint to the log
+// directory.
+func (l *redoLog) clearStale() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.stale = nil
+}
+
+// hold keeps the log from switching segments (roll) until the function it
+// returns is called: a commit holds it from before its record is
+// appended until its writes are published.
+func (l *redoLog) hold() (release func()) {
+	l.gate.RLock()
+	return l.gate.RUnlock
+}
+
+// admit holds back a commit, before it holds the log (hold), while the
+// rank's segment is past admitFactor times its bound and an automatic
+// checkpoint is wanted: so the log stays bounded when commits outrun the
+// checkpoints. It waits at most admitWait, then lets the commit go.
+func (l *redoLog) admit() {
+	if l.limit == 0 {
+		return
+	}
+	for end := time.Now().Add(admitWait); time.Now().Before(end); time.Sleep(100 * time.Microsecond) {
+		l.mu.Lock()
+		over := l.limit > 0 && l.size+int64(len(l.pending)) > admitFactor*l.limit
+		l.mu.Unlock()
+		if !over {
+			return
+		}
+	}
+}
+
+// How far past its bound a segment may grow before commits wait, and for
+// how long at most.
+const (
+	admitFactor = 4
+	admitWait   = time.Second
+)
+
+// roll switches the log to a new segment at path, of generation gen, once
+// every commit of the rank that appended to the old one has published its
+// writes. It returns the sequence number of the rank's last record in the
+// old segment (every later record has a greater one) and the old
+// segment's generation.
+func (l *redoLog) roll(path string, gen uint64) (last, oldGen uint64, err error) {
+	l.gate.Lock()
+	defer l.gate.Unlock()
+	if err := l.flush(); err != nil {
+		return 0, 0, err
+	}
+	if last, err = l.ctl.AtomicGet(0, ctlLogSeq); err != nil {
+		return 0, 0, internal(err)
+	}
+	f, err := l.prepare(path, last)
+	if err != nil {
+		return 0, 0, err
+	}
+	oldGen = l.gen
+	l.follow(path, f, gen)
+	return last, oldGen, nil
 }
 
 // setStale makes commits fail with err until the next checkpoint to the

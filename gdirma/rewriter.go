@@ -41,6 +41,7 @@ func (st *store) rewrite(f func(k kind, r *record) (*record, error)) error {
 
 // FreeLabel removes l from every object and index and frees it.
 func (db *Database) FreeLabel(l gdi.Label) error {
+	defer db.pauseAuto()() // it writes holders outside commits
 	return db.reindexAfter(db.RewriteFreeLabel(l, db.quietCheck, func(n uint32) error {
 		var unlabeled []*record
 		err := db.st.rewrite(func(k kind, r *record) (*record, error) {
@@ -95,6 +96,7 @@ func (db *Database) sharedIDWarning(unlabeled []*record) error {
 
 // FreePropertyType removes every property of type p and frees p.
 func (db *Database) FreePropertyType(p gdi.PropertyType) error {
+	defer db.pauseAuto()() // it writes holders outside commits
 	return db.reindexAfter(db.RewriteFreePropertyType(p, db.quietCheck, func(n uint32) error {
 		return db.st.rewrite(func(_ kind, r *record) (*record, error) {
 			if len(r.values(n)) == 0 {
@@ -110,6 +112,7 @@ func (db *Database) FreePropertyType(p gdi.PropertyType) error {
 // UpdatePropertyType changes the description of p and rewrites every
 // property of type p to match it.
 func (db *Database) UpdatePropertyType(p gdi.PropertyType, info gdi.PropertyTypeInfo, def gdi.Value) error {
+	defer db.pauseAuto()() // it writes holders outside commits
 	return db.reindexAfter(db.RewriteUpdatePropertyType(p, info, def, db.quietCheck, func(n uint32, norm gdi.PropertyTypeInfo) error {
 		return db.st.rewrite(func(_ kind, r *record) (*record, error) {
 			vals := r.values(n)

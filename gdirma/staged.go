@@ -23,6 +23,12 @@ import (
 // them on restore.
 type redoHook interface {
 	commit(writes []dataWrite) error
+	// hold keeps the log from switching segments until release is
+	// called: from before commit until the writes are published. admit,
+	// called before hold, may hold the commit back while the log is far
+	// past its bound.
+	hold() (release func())
+	admit()
 }
 
 // dataWrite is one write to the data window: bytes b at offset off of

@@ -653,6 +653,9 @@ func (tx *Transaction) commit() error {
 		cs.locks.Forget()
 		commitScratches.Put(cs)
 	}()
+	if st0.redo != nil {
+		st0.redo.admit() // before any lock, and before hold
+	}
 	ls, st := &cs.locks, &cs.st
 	ls.Reset(st0.locks)
 	*st = *st0
@@ -845,6 +848,7 @@ func (tx *Transaction) commit() error {
 		var stage *stagedWindow
 		var logged func() error
 		if st.redo != nil {
+			defer st.redo.hold()()
 			stage = &cs.stage
 			stage.reset(st.data)
 			st.data = stage

@@ -1,0 +1,360 @@
+package gdirma
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io"
+	"math"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/rma"
+)
+
+// Automatic checkpoints bound the redo log (Params.LogCheckpointSize).
+// They are taken while commits go on, so they are fuzzy: each rank copies
+// the data window of its block pool while commits may write it, and a
+// restore replays, over the copies, every record numbered after a number
+// S that the copies are known to hold, then derives everything else from
+// the holders (rebuild).
+//
+// A round of the protocol, run by a goroutine of each rank (autoRound)
+// and coordinated through a small window of words on rank 0, never by
+// collectives, since the application may be in collectives of its own:
+//
+//  1. a rank whose log segment passes the size sets the wanted word;
+//  2. rank 0, if no collective call that needs it holds the round off
+//     (pause), makes the directory of a new generation g and starts round
+//     g;
+//  3. every rank rolls its log to a new segment of generation g, once its
+//     commits that appended to the old segment have published their
+//     writes (redoLog.roll), and takes part of S: the least, over the
+//     ranks, of the last number in their old segments; and of the first
+//     generation to replay: the least of the old segments' generations;
+//  4. once every rank has rolled, so that every record numbered up to S
+//     is published, every rank copies its data window into generation g;
+//  5. once every rank has copied, rank 0 writes the manifest (Fuzzy, LogSeq
+//     S, LogFrom the least old generation) and makes it current; the
+//     generations before LogFrom go.
+//
+// Why the replay is right: the copies hold every write of the records
+// numbered up to S, which were published before any copy began, so each
+// byte of a copy is the value of a record numbered S or later, or of one
+// being replayed. A replay writes the records numbered after S, all of
+// them (those of the old segments after S too), in number order, and the
+// numbers follow the order in which commits wrote each byte; so each byte
+// ends with its last writer's value. A failed round leaves the previous
+// checkpoint current, and its restore replays the new segments as well
+// (logSegments).
+
+// Words of the coordination window, on rank 0.
+const (
+	autoWanted   = 0  // 1 if a rank wants a checkpoint
+	autoRound    = 8  // the number of the last round started
+	autoGen      = 16 // the generation of that round
+	autoRolled   = 24 // ranks that rolled their log in the round
+	autoCopied   = 32 // ranks that copied their data window
+	autoSeq      = 40 // S: the least last number of the old segments
+	autoFrom     = 48 // the least generation of the old segments
+	autoFailed   = 56 // 1 if a step failed on a rank
+	autoWinSize  = 64
+	autoInterval = 2 * time.Millisecond
+)
+
+// autoCheckpointer is the rank's part of automatic checkpoints.
+type autoCheckpointer struct {
+	db   *Database
+	win  rma.Window
+	stop chan struct{}
+	done chan struct{}
+	seen uint64 // the last round the rank took part in
+
+	// On rank 0: collective calls that write holders outside commits, or
+	// checkpoint, hold rounds off (pause), and wait for one under way.
+	mu      sync.Mutex
+	cond    sync.Cond
+	paused  int
+	running bool
+	lastErr error // of the last round that failed, for tests
+}
+
+// startAuto starts automatic checkpoints, if the log has a bound
+// (collective).
+func (db *Database) startAuto() error {
+	limit := db.params.logCheckpointSize()
+	if limit == 0 {
+		return nil
+	}
+	win, err := db.comm.NewWindow(autoWinSize)
+	if err != nil {
+		return gdi.Errorf(gdi.ErrNoMemory, "gdirma: automatic checkpoints: %v", err)
+	}
+	a := &autoCheckpointer{db: db, win: win, stop: make(chan struct{}), done: make(chan struct{})}
+	a.cond.L = &a.mu
+	if db.rank == 0 {
+		if err := a.reset(); err != nil {
+			return err
+		}
+	}
+	if err := agreeDetail(db.comm, nil); err != nil {
+		return err
+	}
+	db.log.mu.Lock()
+	db.log.limit, db.log.full = limit, a.want
+	db.log.mu.Unlock()
+	db.auto = a
+	go a.run()
+	return nil
+}
+
+// want asks for a checkpoint (the log's full hook).
+func (a *autoCheckpointer) want() {
+	_, _ = a.win.CompareAndSwap(0, autoWanted, 0, 1)
+}
+
+// stopAuto ends automatic checkpoints (collective): rank 0 holds rounds
+// off, so that none is under way once every rank has passed the barrier.
+func (db *Database) stopAuto() error {
+	a := db.auto
+	if a == nil {
+		return nil
+	}
+	resume := db.pauseAuto()
+	err := agreeDetail(db.comm, nil)
+	close(a.stop)
+	<-a.done
+	resume()
+	db.log.mu.Lock()
+	db.log.limit, db.log.full = 0, nil
+	db.log.mu.Unlock()
+	db.auto = nil
+	if ferr := a.win.Free(); err == nil && ferr != nil {
+		err = internal(ferr)
+	}
+	return err
+}
+
+// pauseAuto holds automatic checkpoints off until resume is called, after
+// waiting for one under way: on rank 0, which starts them; elsewhere it
+// does nothing. A collective call that writes holders outside commits, or
+// checkpoints, calls it on every rank before its first agreement.
+func (db *Database) pauseAuto() (resume func()) {
+	a := db.auto
+	if a == nil || db.rank != 0 {
+		return func() {}
+	}
+	a.mu.Lock()
+	a.paused++
+	for a.running {
+		a.cond.Wait()
+	}
+	a.mu.Unlock()
+	return func() {
+		a.mu.Lock()
+		a.paused--
+		a.mu.Unlock()
+	}
+}
+
+// run takes part in every round; on rank 0 it also starts them.
+func (a *autoCheckpointer) run() {
+	defer close(a.done)
+	t := time.NewTicker(autoInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-a.stop:
+			return
+		case <-t.C:
+		}
+		if a.db.rank == 0 {
+			a.maybeStart()
+		}
+		round, err := a.win.AtomicGet(0, autoRound)
+		if err != nil || round <= a.seen {
+			continue
+		}
+		a.seen = round
+		a.takePart()
+		if a.db.rank == 0 {
+			a.mu.Lock()
+			a.running = false
+			a.cond.Broadcast()
+			a.mu.Unlock()
+		}
+	}
+}
+
+// maybeStart starts a round (rank 0) if a rank wants one and no call
+// holds rounds off.
+func (a *autoCheckpointer) maybeStart() {
+	if w, err := a.win.AtomicGet(0, autoWanted); err != nil || w == 0 {
+		return
+	}
+	a.mu.Lock()
+	if a.paused > 0 || a.running {
+		a.mu.Unlock()
+		return
+	}
+	a.running = true
+	a.mu.Unlock()
+	err := a.reset()
+	var g uint64
+	if err == nil {
+		g, err = newGeneration(a.db.params.LogDir)
+	}
+	if err == nil {
+		err = internal(a.win.AtomicPut(0, autoGen, g))
+	}
+	if err == nil {
+		_, err = a.win.FetchAndAdd(0, autoRound, 1)
+		err = internal(err)
+	}
+	if err != nil {
+		a.mu.Lock()
+		a.running, a.lastErr = false, err
+		a.cond.Broadcast()
+		a.mu.Unlock()
+	}
+}
+
+// reset clears the words of a round, and the wanted word (rank 0).
+func (a *autoCheckpointer) reset() error {
+	for _, w := range []struct {
+		off int
+		v   uint64
+	}{{autoWanted, 0}, {autoRolled, 0}, {autoCopied, 0}, {autoSeq, math.MaxUint64}, {autoFrom, math.MaxUint64}, {autoFailed, 0}} {
+		if err := a.win.AtomicPut(0, w.off, w.v); err != nil {
+			return internal(err)
+		}
+	}
+	return nil
+}
+
+// takePart runs steps 3 to 5 of the round for the rank.
+func (a *autoCheckpointer) takePart() {
+	db := a.db
+	g, err := a.win.AtomicGet(0, autoGen)
+	gd := genDir(db.params.LogDir, g)
+	var last, oldGen uint64
+	if err == nil {
+		last, oldGen, err = db.log.roll(filepath.Join(gd, logFileName(db.rank)), g)
+	}
+	if err == nil {
+		err = errors.Join(a.lower(autoSeq, last), a.lower(autoFrom, oldGen))
+	}
+	a.count(autoRolled, err)
+	a.await(autoRolled)
+	if failed, _ := a.win.AtomicGet(0, autoFailed); failed == 0 {
+		_, err = db.st.writeRankFile(filepath.Join(gd, rankFileName(db.rank)), true)
+	}
+	a.count(autoCopied, err)
+	if db.rank == 0 {
+		a.await(autoCopied)
+		err := a.commit(g)
+		a.mu.Lock()
+		a.lastErr = err
+		a.mu.Unlock()
+	}
+}
+
+// lower lowers the word at off of rank 0 to x, if x is less.
+func (a *autoCheckpointer) lower(off int, x uint64) error {
+	for {
+		cur, err := a.win.AtomicGet(0, off)
+		if err != nil {
+			return internal(err)
+		}
+		if cur <= x {
+			return nil
+		}
+		if prev, err := a.win.CompareAndSwap(0, off, cur, x); err != nil || prev == cur {
+			return internal(err)
+		}
+	}
+}
+
+// count marks the rank's step at off done, and the round failed if err is
+// not nil.
+func (a *autoCheckpointer) count(off int, err error) {
+	if err != nil {
+		_ = a.win.AtomicPut(0, autoFailed, 1)
+	}
+	_, _ = a.win.FetchAndAdd(0, off, 1)
+}
+
+// await waits until every rank has done the step at off.
+func (a *autoCheckpointer) await(off int) {
+	for {
+		n, err := a.win.AtomicGet(0, off)
+		if err != nil || n >= uint64(a.db.comm.Size()) {
+			return
+		}
+		time.Sleep(50 * time.Microsecond)
+	}
+}
+
+// commit writes the manifest of the round's checkpoint, of generation g,
+// and makes it current (rank 0, step 5), unless a step failed.
+func (a *autoCheckpointer) commit(g uint64) error {
+	db := a.db
+	var w [3]uint64
+	for i, off := range []int{autoFailed, autoSeq, autoFrom} {
+		v, err := a.win.AtomicGet(0, off)
+		if err != nil {
+			return internal(err)
+		}
+		w[i] = v
+	}
+	if w[0] != 0 {
+		return gdi.Errorf(gdi.ErrIO, "gdirma: automatic checkpoint %d: a rank failed", g)
+	}
+	dir := db.params.LogDir
+	m := manifest{
+		Format:     writtenCheckpointFormat,
+		Ranks:      db.st.size,
+		Created:    time.Now().UTC().Format(time.RFC3339),
+		Params:     db.params,
+		Tag:        db.st.tag,
+		Catalog:    db.State(),
+		LogSeq:     w[1],
+		Generation: g,
+		LogFrom:    w[2],
+		Fuzzy:      true,
+	}
+	m.Params.Restore, m.Params.Log, m.Params.LogDir, m.Params.LogCheckpointSize = "", LogOff, "", 0
+	for r := range db.st.size {
+		fst, err := fileSum(filepath.Join(genDir(dir, g), rankFileName(r)))
+		if err != nil {
+			return err
+		}
+		m.Files = append(m.Files, fst)
+	}
+	content, err := sealManifest(&m)
+	if err == nil {
+		err = commitManifest(dir, g, content)
+	}
+	if err == nil {
+		removeOldGenerations(dir, m.LogFrom)
+	}
+	return err
+}
+
+// fileSum returns the size and SHA-256 of the rank file at path.
+func fileSum(path string) (fileState, error) {
+	fst := fileState{Name: filepath.Base(path)}
+	f, err := fsys.Open(path)
+	if err != nil {
+		return fst, fileErr(path, err)
+	}
+	defer f.Close()
+	sum := sha256.New()
+	if fst.Size, err = io.Copy(sum, f); err != nil {
+		return fst, fileErr(path, err)
+	}
+	fst.SHA256 = hex.EncodeToString(sum.Sum(nil))
+	return fst, nil
+}
