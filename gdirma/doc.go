@@ -274,10 +274,10 @@
 //     commit that read another's data took its number after that one
 //     released its locks. So replaying in number order writes every byte
 //     in the order the live database did.
-//   - Files: each rank appends to rank-<r>.log in the generation directory
-//     of the current checkpoint in LogDir: a header (rank, ranks, mode, and
-//     the sequence number of the checkpoint it follows, which must equal
-//     the manifest's exactly), then records of a length, a CRC-32C of the
+//   - Files: each rank appends to rank-<r>.log, a segment, in a
+//     generation directory of LogDir: a header (rank, ranks, mode, and the
+//     sequence number it starts after; for the first segment of a quiet
+//     checkpoint, the manifest's exactly), then records of a length, a CRC-32C of the
 //     payload and a CRC-32C of the record header. A rank numbers its
 //     records under its log's lock, so they are in the file in the order
 //     of their numbers, and every write ends with a seal record, which
@@ -339,11 +339,21 @@
 //     checkpoint to LogDir; so do CreateDatabase (the base the log
 //     follows) and a restore with the log on (which also discards a torn
 //     tail and, after an async log, records beyond a gap).
-//   - Checkpoint(LogDir) with the log on flushes the logs, records the
+//   - Segments: a restore replays the segment of the manifest's LogFrom
+//     generation and of every later one, in order, as one log.
+//     Checkpoint(LogDir) with the log on flushes the logs, records the
 //     sequence number it covers, and starts each rank's log anew in the
-//     new generation (created and synced before the commit point, followed
-//     once the checkpoint is current). A checkpoint to another directory
-//     leaves the log alone. If the checkpoint that ends a call writing
+//     new generation (created and synced, name included, before the commit
+//     point, followed once the checkpoint is current). A checkpoint to
+//     another directory leaves the log alone.
+//   - Bound: once a rank's segment passes Params.LogCheckpointSize, the
+//     database takes an automatic checkpoint while commits go on
+//     (autockpt.go): the ranks roll to new segments, copy their data
+//     windows, and rank 0 makes a fuzzy manifest current, whose restore
+//     replays the records after the least number the copies hold and then
+//     derives the rest from the holders. Commits wait, a second at most,
+//     while a segment is past four times the bound. Calls that write
+//     holders outside commits, Checkpoint and Free hold rounds off. If the checkpoint that ends a call writing
 //     holders outside commits fails, the log no longer covers the
 //     database: commits fail until a Checkpoint to LogDir succeeds.
 //   - Restore replays the logs beside the checkpoint only when
