@@ -313,19 +313,8 @@ func (a *autoCheckpointer) commit(g uint64) error {
 		return gdi.Errorf(gdi.ErrIO, "gdirma: automatic checkpoint %d: a rank failed", g)
 	}
 	dir := db.params.LogDir
-	m := manifest{
-		Format:     writtenCheckpointFormat,
-		Ranks:      db.st.size,
-		Created:    time.Now().UTC().Format(time.RFC3339),
-		Params:     db.params,
-		Tag:        db.st.tag,
-		Catalog:    db.State(),
-		LogSeq:     w[1],
-		Generation: g,
-		LogFrom:    w[2],
-		Fuzzy:      true,
-	}
-	m.Params.Restore, m.Params.Log, m.Params.LogDir, m.Params.LogCheckpointSize = "", LogOff, "", 0
+	m := db.newManifest(g, w[1])
+	m.LogFrom, m.Fuzzy = w[2], true
 	for r := range db.st.size {
 		fst, err := fileSum(filepath.Join(genDir(dir, g), rankFileName(r)))
 		if err != nil {

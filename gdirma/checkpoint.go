@@ -338,10 +338,11 @@ func (c *countWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// manifestContent returns the content of the manifest of generation g
-// (rank 0), with log sequence number seq, from the file states all ranks
-// gathered.
-func (db *Database) manifestContent(g, seq uint64, files [][]byte) ([]byte, error) {
+// newManifest returns the manifest of the checkpoint of generation g with
+// log sequence number seq, but for its files and mirrors: what the
+// database is, and its parameters less those of where it came from and
+// where it logs.
+func (db *Database) newManifest(g, seq uint64) manifest {
 	m := manifest{
 		Format:     writtenCheckpointFormat,
 		Ranks:      db.st.size,
@@ -353,6 +354,14 @@ func (db *Database) manifestContent(g, seq uint64, files [][]byte) ([]byte, erro
 		Generation: g,
 	}
 	m.Params.Restore, m.Params.Log, m.Params.LogDir, m.Params.LogCheckpointSize = "", LogOff, "", 0
+	return m
+}
+
+// manifestContent returns the content of the manifest of generation g
+// (rank 0), with log sequence number seq, from the file states all ranks
+// gathered.
+func (db *Database) manifestContent(g, seq uint64, files [][]byte) ([]byte, error) {
+	m := db.newManifest(g, seq)
 	m.Forest.Gens, m.Forest.Live = db.st.forest.Mirror()
 	db.st.idx.mu.RLock()
 	for num, d := range db.st.idx.defs {
