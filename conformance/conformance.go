@@ -34,6 +34,11 @@ type Backend struct {
 	// database from the checkpoint in dir. The Checkpoint cases are
 	// skipped without it.
 	Restore func(dir string) any
+	// InjectCritical, if set, makes tx meet a transaction-critical error
+	// and returns it. A collective read transaction of a quiet database
+	// meets none through the interface, so the case of one on a single
+	// rank of a collective transaction is skipped without it.
+	InjectCritical func(tx gdi.Transaction) error
 	// SmallIndexParams, if set, returns params for a database whose
 	// explicit indexes hold at most a few hundred entries per rank; the
 	// cases of running out of index memory are skipped without it.

@@ -19,6 +19,7 @@ var transactionCases = []Case{
 	c("Transaction/failed-commit-leaves-no-trace", txFailedCommitNoTrace),
 	c("Transaction/collective-type-and-read-only", txCollectiveReadOnly),
 	c("Transaction/collective-all-agree-on-abort", txCollectiveAgree),
+	c("Transaction/collective-critical-error-on-one-rank-fails-all", txCollectiveCritical),
 	c("Transaction/collective-uids-shared-between-ranks", txCollectiveUIDs),
 	c("Transaction/collective-barrier-semantics", txCollectiveBarrier),
 	c("Transaction/collective-start-needs-quiet-rank", txCollectiveQuiet),
@@ -436,6 +437,23 @@ func txCollectiveAgree(e *Env) {
 	} else {
 		is(tx.Commit(), gdi.ErrTransactionCommitFail, "Commit while the last rank aborts")
 	}
+}
+
+// txCollectiveCritical: a transaction-critical error on one rank of a
+// collective read transaction makes its commit fail on every rank (spec
+// 11.2: the collective commit fails if any process met one), and the
+// next collective transaction commits.
+func txCollectiveCritical(e *Env) {
+	if e.backend.InjectCritical == nil {
+		e.Skipf("%s gives no InjectCritical", e.backend.Name)
+	}
+	tx := must(e.DB.StartCollectiveTransaction())
+	if e.Rank() == e.Size()-1 {
+		critical(e.backend.InjectCritical(tx), "InjectCritical")
+	}
+	is(tx.Commit(), gdi.ErrTransactionCommitFail, "Commit of a collective transaction in which the last rank met a transaction-critical error")
+	tx = must(e.DB.StartCollectiveTransaction())
+	noErr(tx.Commit(), "Commit of the next collective transaction")
 }
 
 // txCollectiveUIDs: UIDs obtained in a collective read transaction can be

@@ -41,12 +41,13 @@ func TestConformance(t *testing.T) {
 	for _, bs := range []int{64, 256, 4096} {
 		t.Run(fmt.Sprintf("bs=%d", bs), func(t *testing.T) {
 			conformance.Run(t, conformance.Backend{
-				Name:   "gdirma",
-				Driver: gdirma.Driver{},
-				Launch: launch.Run,
-				Params: func() any { return gdirma.Params{BlockSize: bs, MemoryPerRank: 1 << 20} },
-				Ranks:  []int{1, 2, 4},
-				Skip:   skips(),
+				Name:           "gdirma",
+				Driver:         gdirma.Driver{},
+				Launch:         launch.Run,
+				Params:         func() any { return gdirma.Params{BlockSize: bs, MemoryPerRank: 1 << 20} },
+				Ranks:          []int{1, 2, 4},
+				Skip:           skips(),
+				InjectCritical: gdirma.InjectCritical,
 				Restore: func(dir string) any {
 					return gdirma.Params{Restore: dir}
 				},

@@ -167,3 +167,12 @@ func CurrentGeneration(dir string) (uint64, error) {
 	}
 	return m.Generation, nil
 }
+
+// InjectCritical makes tx meet a transaction-critical error, for the
+// conformance case of one in a collective transaction.
+func InjectCritical(tx gdi.Transaction) error {
+	t := tx.(*Transaction)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.fail("injected by the test")
+}

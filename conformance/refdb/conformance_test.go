@@ -10,5 +10,6 @@ import (
 
 // TestConformance runs the GDI conformance suite against refdb.
 func TestConformance(t *testing.T) {
-	conformance.Run(t, conformance.Backend{Name: "refdb", Driver: refdb.Driver{}, Launch: local.Run, Ranks: []int{1, 2, 4}})
+	conformance.Run(t, conformance.Backend{Name: "refdb", Driver: refdb.Driver{}, Launch: local.Run, Ranks: []int{1, 2, 4},
+		InjectCritical: refdb.InjectCritical})
 }
