@@ -251,7 +251,7 @@
 // and replays the logs written after it.
 //
 //   - What is logged: the commit's writes to the data window of the block
-//     pool, as they are made (the redo hook, redohook.go): whole holder
+//     pool, as they are made (the redo hook, staged.go): whole holder
 //     images, in-place head rewrites, the cleared markers of new and of
 //     deleted holders. These are physical records (block images), not
 //     logical ones (create vertex, add edge). The choice: the holders are
