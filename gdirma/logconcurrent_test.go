@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -227,4 +228,39 @@ func freeAndRestore(c rma.Comm, db gdi.Database, dir string) (gdi.Database, erro
 		return nil, fmt.Errorf("restore: %w", err)
 	}
 	return rdb, nil
+}
+
+// TestRestoreWithoutLogDir restores a checkpoint whose logs hold commits
+// without Params.LogDir: the restore fails with ErrArgument naming the
+// log, rather than silently dropping the commits; with LogDir it has them.
+func TestRestoreWithoutLogDir(t *testing.T) {
+	base := t.TempDir()
+	ranktest.Run(t, 2, func(c rma.Comm) error {
+		db, dir, err := loggedDB(c, base, gdirma.LogSync, ckptParams)
+		if err != nil {
+			return err
+		}
+		l, err := db.CreateLabel("Person")
+		if err != nil {
+			return err
+		}
+		acked, err := commitConcurrently(db, l, c.Rank(), 1, 3)
+		if err != nil {
+			db.Free()
+			return err
+		}
+		if err := db.Free(); err != nil {
+			return err
+		}
+		_, err = gdirma.Driver{}.CreateDatabase(c, gdirma.Params{Restore: dir})
+		if gdi.ErrorClass(err) != gdi.ErrArgument || !strings.Contains(fmt.Sprint(err), ".log") {
+			return fmt.Errorf("restore without LogDir of a checkpoint with logged commits: %v, want ErrArgument naming the log", err)
+		}
+		rdb, err := gdirma.Driver{}.CreateDatabase(c, gdirma.Params{Restore: dir, LogDir: dir})
+		if err != nil {
+			return fmt.Errorf("restore with LogDir: %w", err)
+		}
+		defer rdb.Free()
+		return expectVertices(rdb, "Person", acked)
+	})
 }
