@@ -7,6 +7,7 @@ import (
 	"hash/crc32"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gdi-go/gdi/gdi"
@@ -125,10 +126,12 @@ type redoLog struct {
 	limit  int64
 	full   func()
 	wanted bool
-	gate   sync.RWMutex // see hold and roll
-	spare  []byte
-	stop   chan struct{}
-	done   chan struct{}
+	// overBound is set while the segment is past admitFactor times limit.
+	overBound atomic.Bool
+	gate      sync.RWMutex // see hold and roll
+	spare     []byte
+	stop      chan struct{}
+	done      chan struct{}
 }
 
 // logWaiter is a sync-mode appender waiting for its record's outcome.
@@ -226,9 +229,14 @@ func (l *redoLog) append(rec []byte) error {
 		}
 	}
 	l.pending = append(l.pending, sealRecord(rec, seq+1)...)
-	if l.limit > 0 && !l.wanted && l.size+int64(len(l.pending)) > l.limit {
-		l.wanted = true
-		l.full()
+	if size := l.size + int64(len(l.pending)); l.limit > 0 && size > l.limit {
+		if !l.wanted {
+			l.wanted = true
+			l.full()
+		}
+		if size > admitFactor*l.limit {
+			l.overBound.Store(true)
+		}
 	}
 	if l.mode != LogSync {
 		return nil
@@ -390,6 +398,7 @@ func (l *redoLog) follow(path string, f vfs.File, gen uint64) {
 	}
 	l.path, l.f, l.size, l.gen = path, f, int64(logHeaderSize), gen
 	l.cut, l.err, l.wanted = false, nil, false
+	l.overBound.Store(false)
 	l.pending, l.waiters = l.pending[:0], nil
 }
 
@@ -414,16 +423,12 @@ func (l *redoLog) hold() (release func()) {
 // checkpoint is wanted: so the log stays bounded when commits outrun the
 // checkpoints. It waits at most admitWait, then lets the commit go.
 func (l *redoLog) admit() {
-	if l.limit == 0 {
+	if !l.overBound.Load() {
 		return
 	}
-	for end := time.Now().Add(admitWait); time.Now().Before(end); time.Sleep(100 * time.Microsecond) {
-		l.mu.Lock()
-		over := l.limit > 0 && l.size+int64(len(l.pending)) > admitFactor*l.limit
-		l.mu.Unlock()
-		if !over {
-			return
-		}
+	end := time.Now().Add(admitWait)
+	for l.overBound.Load() && time.Now().Before(end) {
+		time.Sleep(100 * time.Microsecond)
 	}
 }
 
