@@ -56,8 +56,11 @@ MPICC ?= mpicc
 # binding would leave Go one CPU (GOMAXPROCS=1). orte_allowed_exit_without_sync:
 # test binaries that never call mpi.Finalize (other packages' tests) still
 # count as having exited cleanly.
-MPIRUN_FLAGS ?= --allow-run-as-root --oversubscribe --bind-to none \
-	--mca osc sm --mca orte_allowed_exit_without_sync 1
+MPIRUN_BASE_FLAGS ?= --allow-run-as-root --oversubscribe --bind-to none \
+	--mca orte_allowed_exit_without_sync 1
+MPIRUN_FLAGS ?= $(MPIRUN_BASE_FLAGS) --mca osc sm
+# A network path on one machine: UCX over TCP, every access an MPI call.
+MPIRUN_NET_FLAGS ?= $(MPIRUN_BASE_FLAGS) --mca osc ucx --mca btl tcp,self -x UCX_TLS=tcp,self
 # Process counts of make test-mpi.
 MPI_NP ?= 2 4
 # Packages whose tests run under mpirun, each as DIR or DIR@REGEXP to run
@@ -120,6 +123,17 @@ test-mpi:
 				fail=$$((fail+1)); failed="$$failed $$pkg(-n $$np, shm $$shm)"; \
 			fi; \
 		done; \
+	done; \
+	echo "test-mpi: the rma suite and a short OLTP run over a network path ($(MPIRUN_NET_FLAGS))"; \
+	$(GO) test -c -tags mpi -o "$$tmp/net_rma.test" ./rma/mpi && $(GO) build -tags mpi -o "$$tmp/gdi" ./cmd/gdi; \
+	if (cd rma/mpi && GDI_MPI_SHM=0 timeout -k 30 $(MPI_TIMEOUT) $(MPIRUN) $(MPIRUN_NET_FLAGS) -x GDI_MPI_SHM -n 2 "$$tmp/net_rma.test" $(MPI_TEST_FLAGS)) && \
+		GDI_MPI_SHM=0 timeout -k 30 $(MPI_TIMEOUT) $(MPIRUN) $(MPIRUN_NET_FLAGS) -x GDI_MPI_SHM -n 2 "$$tmp/gdi" bench oltp -scale 10 -count 500 -ranks 2; then \
+		pass=$$((pass+1)); else fail=$$((fail+1)); failed="$$failed network-path"; fi; \
+	for osc in pt2pt rdma; do \
+		echo "test-mpi: --mca osc $$osc must be refused at once, naming a setting that works"; \
+		out=$$(cd rma/mpi && GDI_MPI_SHM=0 timeout -k 10 120 $(MPIRUN) $(MPIRUN_BASE_FLAGS) --mca osc $$osc -x GDI_MPI_SHM -n 2 "$$tmp/net_rma.test" $(MPI_TEST_FLAGS) 2>&1); rc=$$?; \
+		if [ $$rc -ne 0 ] && echo "$$out" | grep -q 'cannot serve rma/mpi.*--mca osc ucx'; then pass=$$((pass+1)); \
+		else echo "$$out" | tail -20; fail=$$((fail+1)); failed="$$failed osc-$$osc-refusal"; fi; \
 	done; \
 	[ -z "$$failed" ] || echo "test-mpi: failed:$$failed"; \
 	echo "test-mpi: $$pass passed, $$fail failed"; \

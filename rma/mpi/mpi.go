@@ -51,6 +51,10 @@ func startMPI() {
 		initErr = errors.New("mpi: rma words are little-endian and MPI's atomics work on native words; this host is big-endian")
 		return
 	}
+	if initErr = oscRefusal(); initErr != nil {
+		return
+	}
+	ucxSignals()
 	mainReq = make(chan func())
 	done := make(chan struct{})
 	go func() {
@@ -134,6 +138,11 @@ func ensureInit() error {
 	initOnce.Do(startMPI)
 	return initErr
 }
+
+// Start starts MPI, if it is not yet, and returns why it cannot serve: a
+// program (or a test binary's TestMain) that calls it first stops at once
+// with the reason, rather than failing at its first window.
+func Start() error { return ensureInit() }
 
 // Run is the rma.Launcher of the MPI backend. Every process of the job calls
 // it with the same n and fn, in the same order as its other Runs.

@@ -16,5 +16,10 @@ func Run(n int, fn func(rma.Comm) error) error {
 	return fmt.Errorf("%w: rebuild with -tags mpi to run under mpirun", rma.ErrNotBuiltIn)
 }
 
+// Start reports that MPI support was not compiled in.
+func Start() error {
+	return fmt.Errorf("%w: rebuild with -tags mpi to run under mpirun", rma.ErrNotBuiltIn)
+}
+
 // Finalize does nothing: MPI was never started.
 func Finalize() error { return nil }

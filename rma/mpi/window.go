@@ -77,7 +77,7 @@ func (c *comm) NewWindow(size int) (rma.Window, error) {
 			return nil, err
 		}
 	} else if rc := C.gdi_win_allocate(c.c, C.MPI_Aint(size), &w.win); rc != C.MPI_SUCCESS {
-		return nil, fmt.Errorf("mpi: MPI_Win_allocate(%d bytes): %w", size, mpiError(rc))
+		return nil, windowHint(fmt.Errorf("mpi: MPI_Win_allocate(%d bytes): %w", size, mpiError(rc)))
 	}
 	c.wins = append(c.wins, w)
 	return w, nil

@@ -1,0 +1,109 @@
+package mpi
+
+import (
+	"fmt"
+	"os"
+	"strings"
+)
+
+// Open MPI's one-sided components (MCA osc) and what rma/mpi needs of
+// them, as measured with Debian's Open MPI 4.1.4 (see README.md):
+//
+//   - sm: one node only; works.
+//   - ucx: any network UCX drives (InfiniBand, RoCE, TCP, shared memory);
+//     works, once UCX leaves SIGSEGV and SIGBUS to Go (ucxSignals).
+//   - pt2pt: refuses windows under MPI_THREAD_MULTIPLE, which rma/mpi
+//     needs: MPI_Win_allocate fails with MPI_ERR_WIN.
+//   - rdma: needs a BTL with one-sided operations and atomics; over btl
+//     tcp MPI_Win_allocate fails with MPI_ERR_WIN, and over btl vader its
+//     compare-and-swap crashes the process (SIGSEGV inside Open MPI). It is
+//     the component Open MPI picks by default on one node, hence the
+//     crash DESIGN.md records. Refused unless GDI_MPI_ALLOW_OSC names it,
+//     for an Open MPI and fabric where it works.
+//
+// A component that cannot serve is refused when MPI starts, with a
+// message that names settings that work, rather than failing at the
+// first window.
+
+// oscRequested returns the one-sided components mpirun was asked for
+// (--mca osc, which reaches the processes as OMPI_MCA_osc), or nil if
+// Open MPI chooses.
+func oscRequested() []string {
+	v := strings.TrimSpace(os.Getenv("OMPI_MCA_osc"))
+	if v == "" || strings.HasPrefix(v, "^") {
+		return nil
+	}
+	return strings.Split(v, ",")
+}
+
+// workingSettings names settings of mpirun that work, for messages.
+const workingSettings = "--mca osc ucx (any network; add -x UCX_TLS=... to pick the transport) or, with every process on one node, --mca osc sm"
+
+// oscRefusal returns why the components requested cannot serve rma/mpi,
+// or nil if one of them can (or Open MPI chooses).
+func oscRefusal() error {
+	req := oscRequested()
+	if req == nil {
+		return nil
+	}
+	var why []string
+	for _, c := range req {
+		switch c {
+		case "pt2pt":
+			why = append(why, "osc pt2pt creates no windows under MPI_THREAD_MULTIPLE, which rma/mpi needs")
+		case "rdma":
+			switch btls := os.Getenv("OMPI_MCA_btl"); {
+			case btls != "" && !hasRDMABTL(btls):
+				why = append(why, fmt.Sprintf("osc rdma needs a BTL with one-sided operations and atomics, and --mca btl %s has none", btls))
+			case allowed("rdma"):
+				return nil
+			default:
+				why = append(why, "osc rdma's compare-and-swap crashes in Open MPI 4.1 (set GDI_MPI_ALLOW_OSC=rdma where it works)")
+			}
+		default:
+			return nil // sm, ucx, or one we do not know: let it try
+		}
+	}
+	return fmt.Errorf("mpi: --mca osc %s cannot serve rma/mpi: %s; use %s",
+		strings.Join(req, ","), strings.Join(why, "; "), workingSettings)
+}
+
+// allowed reports whether GDI_MPI_ALLOW_OSC names component c.
+func allowed(c string) bool {
+	for _, a := range strings.Split(os.Getenv("GDI_MPI_ALLOW_OSC"), ",") {
+		if strings.TrimSpace(a) == c {
+			return true
+		}
+	}
+	return false
+}
+
+// hasRDMABTL reports whether the BTL list btls names one that can do
+// one-sided operations for osc rdma.
+func hasRDMABTL(btls string) bool {
+	if strings.HasPrefix(btls, "^") {
+		return true
+	}
+	for _, b := range strings.Split(btls, ",") {
+		switch strings.TrimSpace(b) {
+		case "openib", "uct", "ofi", "ugni", "smcuda", "vader":
+			return true
+		}
+	}
+	return false
+}
+
+// windowHint adds the settings that work to the error of a failed
+// MPI_Win_allocate.
+func windowHint(err error) error {
+	return fmt.Errorf("%w (the one-sided component could not create the window; %s)", err, "settings that work: "+workingSettings)
+}
+
+// ucxSignals keeps UCX from taking over SIGSEGV and SIGBUS, which the Go
+// runtime needs for nil pointer panics and its own checks: unless the
+// user set UCX_ERROR_SIGNALS, it is set empty before MPI starts.
+func ucxSignals() {
+	if _, ok := os.LookupEnv("UCX_ERROR_SIGNALS"); !ok {
+		_ = os.Setenv("UCX_ERROR_SIGNALS", "")
+	}
+}

@@ -1,0 +1,53 @@
+package mpi
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestOscRefusal: the one-sided components that cannot serve rma/mpi are
+// refused with a message that names settings that work; the others, and
+// Open MPI's own choice, are let through.
+func TestOscRefusal(t *testing.T) {
+	for _, c := range []struct {
+		osc, btl string
+		refused  bool
+	}{
+		{"", "", false},
+		{"ucx", "tcp,self", false},
+		{"sm", "", false},
+		{"^pt2pt", "", false},
+		{"pt2pt", "tcp,self", true},
+		{"pt2pt", "vader,self", true},
+		{"rdma", "tcp,self", true},
+		{"rdma", "vader,self", true},
+		{"rdma", "", true},
+		{"pt2pt,ucx", "", false},
+	} {
+		t.Setenv("GDI_MPI_ALLOW_OSC", "")
+		t.Setenv("OMPI_MCA_osc", c.osc)
+		t.Setenv("OMPI_MCA_btl", c.btl)
+		err := oscRefusal()
+		if (err != nil) != c.refused {
+			t.Errorf("osc %q, btl %q: %v, want refused %v", c.osc, c.btl, err, c.refused)
+		}
+		if err != nil && !strings.Contains(err.Error(), "--mca osc ucx") {
+			t.Errorf("osc %q: the refusal names no working setting: %v", c.osc, err)
+		}
+	}
+}
+
+// TestOscAllowed: GDI_MPI_ALLOW_OSC lets osc rdma try, where a BTL can
+// serve it.
+func TestOscAllowed(t *testing.T) {
+	t.Setenv("GDI_MPI_ALLOW_OSC", "rdma")
+	t.Setenv("OMPI_MCA_osc", "rdma")
+	t.Setenv("OMPI_MCA_btl", "openib,self")
+	if err := oscRefusal(); err != nil {
+		t.Errorf("osc rdma allowed, btl openib: %v", err)
+	}
+	t.Setenv("OMPI_MCA_btl", "tcp,self")
+	if err := oscRefusal(); err == nil {
+		t.Errorf("osc rdma allowed, btl tcp: not refused")
+	}
+}
