@@ -111,12 +111,10 @@ func (lr *logReader) next() (rec logRecord, ok bool, err error) {
 			return rec, false, logFileErr(lr.path, err)
 		case err != nil:
 			return rec, false, lr.badRecord(hdr[:n], "incomplete header")
-		case crc32.Checksum(hdr[:8], castagnoli) != binary.LittleEndian.Uint32(hdr[8:]):
-			return rec, false, lr.badRecord(hdr, "header checksum mismatch")
 		}
-		size := int(binary.LittleEndian.Uint32(hdr))
-		if size > maxRecord || size < 9 {
-			return rec, false, lr.badRecord(hdr, fmt.Sprintf("length %d", size))
+		size, why := recordSize(hdr)
+		if why != "" {
+			return rec, false, lr.badRecord(hdr, why)
 		}
 		b := append(hdr, make([]byte, size)...)
 		if n, err := io.ReadFull(lr.r, b[recHeaderSize:]); err != nil {
@@ -126,7 +124,7 @@ func (lr *logReader) next() (rec logRecord, ok bool, err error) {
 			return rec, false, lr.badRecord(b[:recHeaderSize+n], "incomplete payload")
 		}
 		payload := b[recHeaderSize:]
-		if crc32.Checksum(payload, castagnoli) != binary.LittleEndian.Uint32(hdr[4:]) {
+		if !payloadOK(hdr, payload) {
 			return rec, false, lr.badRecord(b, "checksum mismatch")
 		}
 		if rec, err = decodeLogRecord(payload); err != nil {
@@ -312,22 +310,38 @@ func recordAt(b []byte, off int) (payload []byte, end int, why string) {
 	if len(rest) < recHeaderSize {
 		return nil, 0, "incomplete header"
 	}
-	if crc32.Checksum(rest[:8], castagnoli) != binary.LittleEndian.Uint32(rest[8:]) {
-		return nil, 0, "header checksum mismatch"
-	}
-	n := int(binary.LittleEndian.Uint32(rest))
-	if n > maxRecord || n < 9 {
-		return nil, 0, fmt.Sprintf("length %d", n)
+	n, why := recordSize(rest[:recHeaderSize])
+	if why != "" {
+		return nil, 0, why
 	}
 	end = off + recHeaderSize + n
 	if end > len(b) {
 		return nil, 0, "incomplete payload"
 	}
 	payload = b[off+recHeaderSize : end]
-	if crc32.Checksum(payload, castagnoli) != binary.LittleEndian.Uint32(rest[4:]) {
+	if !payloadOK(rest, payload) {
 		return nil, 0, "checksum mismatch"
 	}
 	return payload, end, ""
+}
+
+// recordSize checks the record header hdr (recHeaderSize bytes) and
+// returns the length of the payload it announces, or why it is bad.
+func recordSize(hdr []byte) (int, string) {
+	if crc32.Checksum(hdr[:8], castagnoli) != binary.LittleEndian.Uint32(hdr[8:]) {
+		return 0, "header checksum mismatch"
+	}
+	n := int(binary.LittleEndian.Uint32(hdr))
+	if n > maxRecord || n < 9 {
+		return 0, fmt.Sprintf("length %d", n)
+	}
+	return n, ""
+}
+
+// payloadOK reports whether payload matches the checksum of its record
+// header hdr.
+func payloadOK(hdr, payload []byte) bool {
+	return crc32.Checksum(payload, castagnoli) == binary.LittleEndian.Uint32(hdr[4:])
 }
 
 // wholeRecordAfter reports whether a whole record starts anywhere in b
