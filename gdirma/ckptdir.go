@@ -207,24 +207,15 @@ func unreplayedLogs(dir string, m *manifest, rank, ranks int) error {
 		return err
 	}
 	c, err := openChain(paths, rank, ranks)
+	var sum logSummary
+	if err == nil {
+		sum, err = summarize(c, m.LogSeq)
+		c.close()
+	}
 	if err != nil {
 		return fmt.Errorf("%w (restore with LogDir set to %s to replay it, or remove it to restore the checkpoint alone)", err, dir)
 	}
-	defer c.close()
-	n := 0
-	for {
-		rec, ok, err := c.next()
-		if err != nil {
-			return fmt.Errorf("%w (restore with LogDir set to %s to replay it, or remove it to restore the checkpoint alone)", err, dir)
-		}
-		if !ok {
-			break
-		}
-		if rec.seq > m.LogSeq {
-			n++
-		}
-	}
-	if n > 0 {
+	if n := len(sum.seqs); n > 0 {
 		return gdi.Errorf(gdi.ErrArgument, "gdirma: restore: redo log files %s hold %d commits after the checkpoint: restore with LogDir set to %s to replay them, or remove them to restore the checkpoint alone", pathOf(paths), n, dir)
 	}
 	return nil

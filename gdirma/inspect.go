@@ -62,8 +62,10 @@ func InspectCheckpoint(dir string) (*CheckpointReport, error) {
 			if err != nil {
 				return rep, err
 			}
-			if i == 0 && lc.exists && (lc.base > m.LogSeq || !m.Fuzzy && lc.base != m.LogSeq) {
-				return rep, gdi.Errorf(gdi.ErrFileFormat, "gdirma: redo log file %s follows the checkpoint of sequence number %d, not the one beside it (%d)", path, lc.base, m.LogSeq)
+			if i == 0 && lc.exists {
+				if err := m.checkFirstSegment(path, lc.base); err != nil {
+					return rep, err
+				}
 			}
 			lr := LogReport{Path: path, Exists: lc.exists, Base: lc.base, Torn: lc.torn}
 			for _, rec := range lc.records {

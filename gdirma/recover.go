@@ -165,22 +165,28 @@ type logSummary struct {
 // scanLog reads rank's log segments paths, which follow the checkpoint
 // m, and summarises them.
 func scanLog(paths []string, rank, ranks int, m *manifest) (logSummary, error) {
-	var sum logSummary
 	c, err := openChain(paths, rank, ranks)
 	if err != nil {
-		return sum, err
+		return logSummary{}, err
 	}
 	defer c.close()
-	if f := c.first; f != nil && f.exists && (f.base > m.LogSeq || !m.Fuzzy && f.base != m.LogSeq) {
-		return sum, gdi.Errorf(gdi.ErrFileFormat, "gdirma: redo log file %s follows the checkpoint of sequence number %d, not the one beside it (%d)", f.path, f.base, m.LogSeq)
+	if f := c.first; f != nil && f.exists {
+		if err := m.checkFirstSegment(f.path, f.base); err != nil {
+			return logSummary{}, err
+		}
 	}
-	sum.async = c.async()
+	return summarize(c, m.LogSeq)
+}
+
+// summarize reads the records of the chain c numbered after seq.
+func summarize(c *chainReader, seq uint64) (logSummary, error) {
+	sum := logSummary{async: c.async()}
 	for {
 		rec, ok, err := c.next()
 		if err != nil || !ok {
 			return sum, err
 		}
-		if rec.seq <= m.LogSeq {
+		if rec.seq <= seq {
 			continue
 		}
 		sum.seqs = append(sum.seqs, rec.seq)
@@ -188,6 +194,17 @@ func scanLog(paths []string, rank, ranks int, m *manifest) (logSummary, error) {
 			sum.cats = append(sum.cats, rec)
 		}
 	}
+}
+
+// checkFirstSegment fails unless the log segment at path, the first after
+// the checkpoint m, starting after sequence number base, can follow it: a
+// quiet checkpoint's first segment starts at its number exactly, a fuzzy
+// one's no later than it.
+func (m *manifest) checkFirstSegment(path string, base uint64) error {
+	if base > m.LogSeq || !m.Fuzzy && base != m.LogSeq {
+		return gdi.Errorf(gdi.ErrFileFormat, "gdirma: redo log file %s follows the checkpoint of sequence number %d, not the one beside it (%d)", path, base, m.LogSeq)
+	}
+	return nil
 }
 
 // replayLimit gathers every rank's sequence numbers and returns the last
