@@ -1,6 +1,8 @@
 package gdirma
 
 import (
+	"encoding/binary"
+
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/rma"
 )
@@ -76,10 +78,7 @@ func (s *stagedWindow) Put(src []byte, target, offset int) error {
 }
 
 func (s *stagedWindow) AtomicPut(target, offset int, v uint64) error {
-	b := make([]byte, 8)
-	for i := range b {
-		b[i] = byte(v >> (8 * i))
-	}
+	b := binary.LittleEndian.AppendUint64(nil, v) // rma words are little-endian
 	s.ops = append(s.ops, stagedOp{write: len(s.writes), atomic: true})
 	s.writes = append(s.writes, dataWrite{target, offset, b})
 	return nil
@@ -146,15 +145,9 @@ func (s *stagedWindow) AtomicGet(target, offset int) (uint64, error) {
 		return 0, err
 	}
 	var b [8]byte
-	for i := range b {
-		b[i] = byte(v >> (8 * i))
-	}
+	binary.LittleEndian.PutUint64(b[:], v)
 	s.overlay(b[:], target, offset)
-	v = 0
-	for i := range b {
-		v |= uint64(b[i]) << (8 * i)
-	}
-	return v, nil
+	return binary.LittleEndian.Uint64(b[:]), nil
 }
 
 // CompareAndSwap and FetchAndAdd have no place in a commit's writes to the
@@ -178,11 +171,7 @@ func (s *stagedWindow) publish() error {
 			err = s.Window.Flush(op.target)
 		case op.atomic:
 			w := s.writes[op.write]
-			var v uint64
-			for i := range w.b {
-				v |= uint64(w.b[i]) << (8 * i)
-			}
-			err = s.Window.AtomicPut(w.rank, w.off, v)
+			err = s.Window.AtomicPut(w.rank, w.off, binary.LittleEndian.Uint64(w.b))
 		default:
 			w := s.writes[op.write]
 			err = s.Window.Put(w.b, w.rank, w.off)
