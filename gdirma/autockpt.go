@@ -1,10 +1,7 @@
 package gdirma
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
-	"io"
 	"math"
 	"path/filepath"
 	"sync"
@@ -330,20 +327,4 @@ func (a *autoCheckpointer) commit(g uint64) error {
 		removeOldGenerations(dir, m.LogFrom)
 	}
 	return err
-}
-
-// fileSum returns the size and SHA-256 of the rank file at path.
-func fileSum(path string) (fileState, error) {
-	fst := fileState{Name: filepath.Base(path)}
-	f, err := fsys.Open(path)
-	if err != nil {
-		return fst, fileErr(path, err)
-	}
-	defer f.Close()
-	sum := sha256.New()
-	if fst.Size, err = io.Copy(sum, f); err != nil {
-		return fst, fileErr(path, err)
-	}
-	fst.SHA256 = hex.EncodeToString(sum.Sum(nil))
-	return fst, nil
 }

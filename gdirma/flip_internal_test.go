@@ -1,21 +1,17 @@
 package gdirma
 
 import (
-	"fmt"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
-	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/internal/vfs"
 	"github.com/gdi-go/gdi/internal/vfs/vfstest"
-	"github.com/gdi-go/gdi/rma"
-	"github.com/gdi-go/gdi/rma/local"
 )
 
 // TestEveryByteFlipped makes a small checkpoint with a synced log (a
-// label and three commits), then flips each byte of the manifest, the
+// label and three commits, logOneRankWith), then flips each byte of the manifest, the
 // rank file and the log in turn (every seventh of the rank file in
 // -short): InspectCheckpoint, which reads them as a restore does, must
 // name the file in an error, or else the flip must be harmless: the log
@@ -23,36 +19,8 @@ import (
 func TestEveryByteFlipped(t *testing.T) {
 	const dir = "/flip/log"
 	f := vfstest.New("/flip")
-	old := fsys
-	fsys = f
-	defer func() { fsys = old }()
-	err := local.Run(1, func(c rma.Comm) error {
-		db, err := Driver{}.CreateDatabase(c, Params{BlockSize: 64, MemoryPerRank: 1 << 10, DHTEntries: 64, DHTBuckets: 16, IndexMemoryPerRank: 4 * indexNodeSize, Log: LogSync, LogDir: dir})
-		if err != nil {
-			return err
-		}
-		defer db.Free()
-		l, err := db.CreateLabel("L")
-		if err != nil {
-			return err
-		}
-		for i := range 3 {
-			err := InTx(db, func(tx gdi.Transaction) error {
-				v, err := tx.CreateVertex([]byte(fmt.Sprintf("v%d", i)))
-				if err != nil {
-					return err
-				}
-				return v.AddLabel(l)
-			})
-			if err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	defer SetFS(f)()
+	logOneRankWith(t, Params{BlockSize: 64, MemoryPerRank: 1 << 10, DHTEntries: 64, DHTBuckets: 16, IndexMemoryPerRank: 4 * indexNodeSize, Log: LogSync, LogDir: dir})
 	m, err := readManifest(dir)
 	if err != nil {
 		t.Fatal(err)

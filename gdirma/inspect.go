@@ -1,6 +1,9 @@
 package gdirma
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
 	"path/filepath"
 
 	"github.com/gdi-go/gdi/gdi"
@@ -100,4 +103,20 @@ func checkFileSum(path string, fst fileState) error {
 		return gdi.Errorf(gdi.ErrFileFormat, "gdirma: checkpoint file %s: SHA-256 %s, the manifest says %s", path, got.SHA256, fst.SHA256)
 	}
 	return nil
+}
+
+// fileSum returns the size and SHA-256 of the rank file at path.
+func fileSum(path string) (fileState, error) {
+	fst := fileState{Name: filepath.Base(path)}
+	f, err := fsys.Open(path)
+	if err != nil {
+		return fst, fileErr(path, err)
+	}
+	defer f.Close()
+	sum := sha256.New()
+	if fst.Size, err = io.Copy(sum, f); err != nil {
+		return fst, fileErr(path, err)
+	}
+	fst.SHA256 = hex.EncodeToString(sum.Sum(nil))
+	return fst, nil
 }

@@ -17,8 +17,14 @@ import (
 // a label and vertices v1 to v3, each created by a commit of its own.
 func logOneRank(t *testing.T, dir string) {
 	t.Helper()
+	logOneRankWith(t, Params{BlockSize: 128, MemoryPerRank: 1 << 16, Log: LogSync, LogDir: dir})
+}
+
+// logOneRankWith is logOneRank with the parameters p.
+func logOneRankWith(t *testing.T, p Params) {
+	t.Helper()
 	err := local.Run(1, func(c rma.Comm) error {
-		db, err := Driver{}.CreateDatabase(c, Params{BlockSize: 128, MemoryPerRank: 1 << 16, Log: LogSync, LogDir: dir})
+		db, err := Driver{}.CreateDatabase(c, p)
 		if err != nil {
 			return err
 		}
