@@ -75,7 +75,7 @@ type autoCheckpointer struct {
 	cond    sync.Cond
 	paused  int
 	running bool
-	lastErr error // of the last round that failed, for tests
+	lastErr error // of the last round: nil if it made its checkpoint current
 }
 
 // startAuto starts automatic checkpoints, if the log has a bound
@@ -91,12 +91,12 @@ func (db *Database) startAuto() error {
 	}
 	a := &autoCheckpointer{db: db, win: win, stop: make(chan struct{}), done: make(chan struct{})}
 	a.cond.L = &a.mu
+	var local error
 	if db.rank == 0 {
-		if err := a.reset(); err != nil {
-			return err
-		}
+		local = a.reset()
 	}
-	if err := agreeDetail(db.comm, nil); err != nil {
+	if err := agreeDetail(db.comm, local); err != nil {
+		_ = win.Free() // alike on every rank
 		return err
 	}
 	db.log.mu.Lock()
@@ -175,12 +175,8 @@ func (a *autoCheckpointer) run() {
 			continue
 		}
 		a.seen = round
-		a.takePart()
-		if a.db.rank == 0 {
-			a.mu.Lock()
-			a.running = false
-			a.cond.Broadcast()
-			a.mu.Unlock()
+		if err := a.takePart(); a.db.rank == 0 {
+			a.ended(err)
 		}
 	}
 }
@@ -211,11 +207,17 @@ func (a *autoCheckpointer) maybeStart() {
 		err = internal(err)
 	}
 	if err != nil {
-		a.mu.Lock()
-		a.running, a.lastErr = false, err
-		a.cond.Broadcast()
-		a.mu.Unlock()
+		a.ended(err)
 	}
+}
+
+// ended marks the round under way ended, with its error (rank 0), and
+// wakes the calls waiting in pauseAuto.
+func (a *autoCheckpointer) ended(err error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.running, a.lastErr = false, err
+	a.cond.Broadcast()
 }
 
 // reset clears the words of a round, and the wanted word (rank 0).
@@ -231,8 +233,9 @@ func (a *autoCheckpointer) reset() error {
 	return nil
 }
 
-// takePart runs steps 3 to 5 of the round for the rank.
-func (a *autoCheckpointer) takePart() {
+// takePart runs steps 3 to 5 of the round for the rank; on rank 0 it
+// returns the error of the round's commit.
+func (a *autoCheckpointer) takePart() error {
 	db := a.db
 	g, err := a.win.AtomicGet(0, autoGen)
 	gd := genDir(db.params.LogDir, g)
@@ -249,13 +252,11 @@ func (a *autoCheckpointer) takePart() {
 		_, err = db.st.writeRankFile(filepath.Join(gd, rankFileName(db.rank)), true)
 	}
 	a.count(autoCopied, err)
-	if db.rank == 0 {
-		a.await(autoCopied)
-		err := a.commit(g)
-		a.mu.Lock()
-		a.lastErr = err
-		a.mu.Unlock()
+	if db.rank != 0 {
+		return nil
 	}
+	a.await(autoCopied)
+	return a.commit(g)
 }
 
 // lower lowers the word at off of rank 0 to x, if x is less.
