@@ -207,8 +207,9 @@ func (db *Database) Checkpoint(dir string) error {
 	}
 	var next vfs.File
 	follows := db.log != nil && sameDir(dir, db.params.LogDir)
+	logPath := filepath.Join(gd, logFileName(db.rank))
 	if local == nil && follows {
-		next, local = db.log.prepare(filepath.Join(gd, logFileName(db.rank)), seq)
+		next, local = db.log.prepare(logPath, seq)
 	}
 	if err := db.commitCheckpoint(dir, g, seq, fst, local); err != nil {
 		if next != nil {
@@ -217,7 +218,7 @@ func (db *Database) Checkpoint(dir string) error {
 		return err
 	}
 	if follows {
-		db.log.follow(filepath.Join(gd, logFileName(db.rank)), next, g)
+		db.log.follow(logPath, next, g)
 		db.log.clearStale()
 	}
 	if db.rank == 0 {
