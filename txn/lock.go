@@ -53,8 +53,16 @@ var Attempts = 64
 // returns after about 460 µs, so a rank that waited for a lock sat idle
 // for hundreds of times as long as the lock was held. Spinning is bounded:
 // the spun waits of one lock add up to less than 2*spinBelow.
-func pause(i int) {
+//
+// On a window whose ranks must serve each other's operations (rma.Idler),
+// the whole wait goes to serving them: the lock holder may be waiting on
+// this rank's window.
+func pause(w rma.Window, i int) {
 	d := time.Duration(1<<min(i, 10)) * time.Microsecond
+	if idl, ok := w.(rma.Idler); ok {
+		idl.Idle(d)
+		return
+	}
 	if d >= spinBelow {
 		time.Sleep(d)
 		return
@@ -109,7 +117,7 @@ func ReadBegin(w rma.Window, rank, off int) (stamp uint64, err error) {
 		if x&Writer == 0 {
 			return x &^ readers, nil
 		}
-		pause(i)
+		pause(w, i)
 	}
 	return 0, fmt.Errorf("%w: word %d on rank %d", ErrBusy, off, rank)
 }
@@ -141,7 +149,7 @@ func LockN(w rma.Window, rank, off int, m Mode, attempts int) error {
 		if ok {
 			return nil
 		}
-		pause(i)
+		pause(w, i)
 	}
 	return fmt.Errorf("%w: word %d on rank %d", ErrBusy, off, rank)
 }
@@ -284,7 +292,7 @@ func (s *LockSet) Lock(id uint64, a Addr, m Mode) error {
 					return nil
 				}
 			}
-			pause(j)
+			pause(s.w, j)
 		}
 		return fmt.Errorf("%w: upgrade of word %d on rank %d", ErrBusy, a.Off, a.Rank)
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/gdi-go/gdi/rma"
 	"github.com/gdi-go/gdi/rma/mpi"
@@ -609,6 +610,41 @@ func TestPanicAbortsJob(t *testing.T) {
 		if c.Rank() == 1 {
 			var m map[string]int
 			m["x"] = 1
+		}
+		return c.Barrier()
+	})
+}
+
+// TestIdleServesOtherRanks checks rma.Idler: while the last rank does
+// nothing but Idle, rank 0's atomics on its window go on. Over osc ucx,
+// without the progress Idle makes, a target outside MPI serves nothing,
+// and rank 0 would complete one or two of them in the whole time.
+func TestIdleServesOtherRanks(t *testing.T) {
+	needRanks(t, 2)
+	const busy = 200 * time.Millisecond
+	run(t, func(c rma.Comm) error {
+		w, err := c.NewWindow(64)
+		if err != nil {
+			return err
+		}
+		idler, ok := w.(rma.Idler)
+		if !ok {
+			return fmt.Errorf("an rma/mpi window is not an rma.Idler")
+		}
+		last := c.Size() - 1
+		switch c.Rank() {
+		case last:
+			idler.Idle(busy + busy/2)
+		case 0:
+			n := 0
+			for start := time.Now(); time.Since(start) < busy; n++ {
+				if _, err := w.FetchAndAdd(last, 8, 1); err != nil {
+					return err
+				}
+			}
+			if n < 100 {
+				return fmt.Errorf("rank 0 completed %d fetch-and-adds on an idling rank's window in %v, want at least 100", n, busy)
+			}
 		}
 		return c.Barrier()
 	})

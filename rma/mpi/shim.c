@@ -9,6 +9,9 @@
 // split, since MPI counts are C ints.
 #define GDI_CHUNK ((size_t)1 << 30)
 
+// A tag no message is sent with; see gdi_progress.
+#define GDI_PROGRESS_TAG 32000
+
 int gdi_nop(int x) { return x; }
 
 int gdi_init(int *provided) {
@@ -252,6 +255,14 @@ int gdi_put(MPI_Win win, const char *src, size_t n, int target, MPI_Aint off) {
 	// Local completion only: MPI is done reading src, which is Go memory.
 	// Visibility at the target waits for gdi_flush.
 	return MPI_Win_flush_local(target, win);
+}
+
+// gdi_progress runs MPI's progress engine once, which serves the one-sided
+// operations other processes aim at this one: MPI_Iprobe for a tag no one
+// sends. Any MPI call that does not complete at once would do.
+int gdi_progress(MPI_Comm comm) {
+	int flag;
+	return MPI_Iprobe(MPI_ANY_SOURCE, GDI_PROGRESS_TAG, comm, &flag, MPI_STATUS_IGNORE);
 }
 
 int gdi_flush(MPI_Win win, int target) { return MPI_Win_flush(target, win); }

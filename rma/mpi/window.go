@@ -144,7 +144,9 @@ func (w *window) Get(dst []byte, target, offset int) error {
 		w.sharedGet(dst, target, offset)
 		return nil
 	}
-	if rc := C.gdi_get(w.win, cbytes(dst), C.size_t(len(dst)), C.int(target), C.MPI_Aint(offset)); rc != C.MPI_SUCCESS {
+	if rc := timed(callGet, func() C.int {
+		return C.gdi_get(w.win, cbytes(dst), C.size_t(len(dst)), C.int(target), C.MPI_Aint(offset))
+	}); rc != C.MPI_SUCCESS {
 		return fmt.Errorf("mpi: MPI_Get: %w", mpiError(rc))
 	}
 	return nil
@@ -164,7 +166,9 @@ func (w *window) Put(src []byte, target, offset int) error {
 		w.sharedPut(src, target, offset)
 		return nil
 	}
-	if rc := C.gdi_put(w.win, cbytes(src), C.size_t(len(src)), C.int(target), C.MPI_Aint(offset)); rc != C.MPI_SUCCESS {
+	if rc := timed(callPut, func() C.int {
+		return C.gdi_put(w.win, cbytes(src), C.size_t(len(src)), C.int(target), C.MPI_Aint(offset))
+	}); rc != C.MPI_SUCCESS {
 		return fmt.Errorf("mpi: MPI_Put: %w", mpiError(rc))
 	}
 	// Counted after MPI has the Put, so a flush that sees the count covers it.
@@ -182,7 +186,7 @@ func (w *window) Flush(target int) error {
 	if p.done.Load() >= n {
 		return nil
 	}
-	if rc := C.gdi_flush(w.win, C.int(target)); rc != C.MPI_SUCCESS {
+	if rc := timed(callFlush, func() C.int { return C.gdi_flush(w.win, C.int(target)) }); rc != C.MPI_SUCCESS {
 		return fmt.Errorf("mpi: MPI_Win_flush: %w", mpiError(rc))
 	}
 	p.raise(n)
@@ -201,7 +205,7 @@ func (w *window) FlushAll() error {
 	for t := range w.puts {
 		seen[t] = w.puts[t].issued.Load()
 	}
-	if rc := C.gdi_flush_all(w.win); rc != C.MPI_SUCCESS {
+	if rc := timed(callFlushAll, func() C.int { return C.gdi_flush_all(w.win) }); rc != C.MPI_SUCCESS {
 		return fmt.Errorf("mpi: MPI_Win_flush_all: %w", mpiError(rc))
 	}
 	for t := range w.puts {
@@ -218,18 +222,22 @@ func (w *window) CompareAndSwap(target, offset int, old, new uint64) (uint64, er
 	if w.mems != nil {
 		return w.sharedCAS(target, offset, old, new), nil
 	}
-	r := C.gdi_cas(w.win, C.int(target), C.MPI_Aint(offset), C.uint64_t(old), C.uint64_t(new))
+	r := timed(callCAS, func() C.gdi_word {
+		return C.gdi_cas(w.win, C.int(target), C.MPI_Aint(offset), C.uint64_t(old), C.uint64_t(new))
+	})
 	if r.rc != C.MPI_SUCCESS {
 		return 0, fmt.Errorf("mpi: MPI_Compare_and_swap: %w", mpiError(r.rc))
 	}
 	return uint64(r.v), nil
 }
 
-func (w *window) fetchOp(target, offset int, v uint64, op C.int, name string) (uint64, error) {
+func (w *window) fetchOp(k callKind, target, offset int, v uint64, op C.int, name string) (uint64, error) {
 	if err := w.word(target, offset); err != nil {
 		return 0, err
 	}
-	r := C.gdi_fetch_op(w.win, C.int(target), C.MPI_Aint(offset), C.uint64_t(v), op)
+	r := timed(k, func() C.gdi_word {
+		return C.gdi_fetch_op(w.win, C.int(target), C.MPI_Aint(offset), C.uint64_t(v), op)
+	})
 	if r.rc != C.MPI_SUCCESS {
 		return 0, fmt.Errorf("mpi: %s: MPI_Fetch_and_op: %w", name, mpiError(r.rc))
 	}
@@ -243,7 +251,7 @@ func (w *window) FetchAndAdd(target, offset int, delta uint64) (uint64, error) {
 		}
 		return atomic.AddUint64(w.sharedWord(target, offset), delta) - delta, nil
 	}
-	return w.fetchOp(target, offset, delta, C.GDI_FOP_SUM, "FetchAndAdd")
+	return w.fetchOp(callFetchAdd, target, offset, delta, C.GDI_FOP_SUM, "FetchAndAdd")
 }
 
 func (w *window) AtomicGet(target, offset int) (uint64, error) {
@@ -253,7 +261,7 @@ func (w *window) AtomicGet(target, offset int) (uint64, error) {
 		}
 		return atomic.LoadUint64(w.sharedWord(target, offset)), nil
 	}
-	return w.fetchOp(target, offset, 0, C.GDI_FOP_NO_OP, "AtomicGet")
+	return w.fetchOp(callAtomicGet, target, offset, 0, C.GDI_FOP_NO_OP, "AtomicGet")
 }
 
 func (w *window) AtomicPut(target, offset int, v uint64) error {
@@ -264,6 +272,6 @@ func (w *window) AtomicPut(target, offset int, v uint64) error {
 		atomic.StoreUint64(w.sharedWord(target, offset), v)
 		return nil
 	}
-	_, err := w.fetchOp(target, offset, v, C.GDI_FOP_REPLACE, "AtomicPut")
+	_, err := w.fetchOp(callAtomicPut, target, offset, v, C.GDI_FOP_REPLACE, "AtomicPut")
 	return err
 }
