@@ -59,8 +59,15 @@ MPICC ?= mpicc
 MPIRUN_BASE_FLAGS ?= --allow-run-as-root --oversubscribe --bind-to none \
 	--mca orte_allowed_exit_without_sync 1
 MPIRUN_FLAGS ?= $(MPIRUN_BASE_FLAGS) --mca osc sm
-# A network path on one machine: UCX over TCP, every access an MPI call.
+# Every rank a node of its own (GDI_MPI_SHM=0): other ranks' windows through
+# MPI, which osc sm cannot serve; UCX's own choice of transport.
+MPIRUN_SHM0_FLAGS ?= $(MPIRUN_BASE_FLAGS) --mca osc ucx
+# A network path on one machine: UCX over TCP, every other rank through MPI.
 MPIRUN_NET_FLAGS ?= $(MPIRUN_BASE_FLAGS) --mca osc ucx --mca btl tcp,self -x UCX_TLS=tcp,self
+# The node layout of a cluster on one machine: GDI_MPI_NODE_SIZE=2 cuts the
+# processes into pretend nodes of 2; osc sm shares memory within a node and
+# osc ucx (UCX's own choice of transport) reaches the other node.
+MPIRUN_NODE_FLAGS ?= $(MPIRUN_BASE_FLAGS) --mca osc ucx,sm -x GDI_MPI_NODE_SIZE=2
 # Process counts of make test-mpi.
 MPI_NP ?= 2 4
 # Packages whose tests run under mpirun, each as DIR or DIR@REGEXP to run
@@ -69,8 +76,9 @@ MPI_NP ?= 2 4
 MPI_TEST_PKGS ?= ./rma/mpi ./bgdl@^TestStress ./dht@^TestStress ./index@^TestStress \
 	./gdirma@^Test[CSBPOLIW] ./gdirma/gensource
 MPI_TEST_FLAGS ?= -test.short -test.timeout 20m
-# Packages run again with GDI_MPI_SHM=0: MPI's one-sided calls instead of
-# shared-memory windows, which rma/mpi uses when all ranks share a node.
+# Packages run again with GDI_MPI_SHM=0 (under MPIRUN_SHM0_FLAGS): MPI's
+# one-sided calls to the other ranks instead of shared-memory windows,
+# which rma/mpi uses when all ranks share a node.
 MPI_RMA_TEST_PKGS ?= ./rma/mpi ./dht@^TestStress ./gdirma@^TestConformance
 # Wall-clock limit of one mpirun, so that a hung job cannot stall CI.
 MPI_TIMEOUT ?= 1500
@@ -116,7 +124,8 @@ test-mpi:
 		if [ ! -f "$$bin" ]; then echo "test-mpi: $$pkg: no test files, skipped"; continue; fi; \
 		for np in $(MPI_NP); do \
 			echo "test-mpi: GDI_MPI_SHM=$$shm $(MPIRUN) -n $$np $$pkg -test.run '$$run'"; \
-			if (cd "$$pkg" && GDI_MPI_SHM=$$shm timeout -k 30 $(MPI_TIMEOUT) $(MPIRUN) $(MPIRUN_FLAGS) -x GDI_MPI_SHM -n $$np \
+			flags="$(MPIRUN_FLAGS)"; [ "$$shm" = 1 ] || flags="$(MPIRUN_SHM0_FLAGS)"; \
+			if (cd "$$pkg" && GDI_MPI_SHM=$$shm timeout -k 30 $(MPI_TIMEOUT) $(MPIRUN) $$flags -x GDI_MPI_SHM -n $$np \
 				"$$bin" -test.run "$$run" $(MPI_TEST_FLAGS)); then \
 				pass=$$((pass+1)); \
 			else \
@@ -129,6 +138,12 @@ test-mpi:
 	if (cd rma/mpi && GDI_MPI_SHM=0 timeout -k 30 $(MPI_TIMEOUT) $(MPIRUN) $(MPIRUN_NET_FLAGS) -x GDI_MPI_SHM -n 2 "$$tmp/net_rma.test" $(MPI_TEST_FLAGS)) && \
 		GDI_MPI_SHM=0 timeout -k 30 $(MPI_TIMEOUT) $(MPIRUN) $(MPIRUN_NET_FLAGS) -x GDI_MPI_SHM -n 2 "$$tmp/gdi" bench oltp -scale 10 -count 500 -ranks 2; then \
 		pass=$$((pass+1)); else fail=$$((fail+1)); failed="$$failed network-path"; fi; \
+	echo "test-mpi: 4 processes as 2 pretend nodes of 2 ($(MPIRUN_NODE_FLAGS)): the rma suite, gdirma's conformance suite, a short OLTP run"; \
+	$(GO) test -c -tags mpi -o "$$tmp/node_gdirma.test" ./gdirma; \
+	if (cd rma/mpi && timeout -k 30 $(MPI_TIMEOUT) $(MPIRUN) $(MPIRUN_NODE_FLAGS) -n 4 "$$tmp/net_rma.test" $(MPI_TEST_FLAGS)) && \
+		(cd gdirma && timeout -k 30 $(MPI_TIMEOUT) $(MPIRUN) $(MPIRUN_NODE_FLAGS) -n 4 "$$tmp/node_gdirma.test" -test.run '^TestConformance' $(MPI_TEST_FLAGS)) && \
+		timeout -k 30 $(MPI_TIMEOUT) $(MPIRUN) $(MPIRUN_NODE_FLAGS) -n 4 "$$tmp/gdi" bench oltp -scale 10 -count 500 -ranks 4; then \
+		pass=$$((pass+1)); else fail=$$((fail+1)); failed="$$failed pretend-nodes"; fi; \
 	for osc in pt2pt rdma; do \
 		echo "test-mpi: --mca osc $$osc must be refused at once, naming a setting that works"; \
 		out=$$(cd rma/mpi && GDI_MPI_SHM=0 timeout -k 10 120 $(MPIRUN) $(MPIRUN_BASE_FLAGS) --mca osc $$osc -x GDI_MPI_SHM -n 2 "$$tmp/net_rma.test" $(MPI_TEST_FLAGS) 2>&1); rc=$$?; \
@@ -147,10 +162,10 @@ bench-mpi:
 	$(MPICC) -O2 -o "$$tmp/latency" rma/mpi/testdata/latency.c; \
 	$(GO) test -c -tags mpi -o "$$tmp/mpi.test" ./rma/mpi; \
 	for i in $$(seq $(MPI_BENCH_COUNT)); do \
-		GDI_MPI_SHM=0 $(MPIRUN) $(MPIRUN_FLAGS) -x GDI_MPI_SHM -n 2 --output-filename "$$tmp/go$$i" "$$tmp/mpi.test" \
+		GDI_MPI_SHM=0 $(MPIRUN) $(MPIRUN_SHM0_FLAGS) -x GDI_MPI_SHM -n 2 --output-filename "$$tmp/go$$i" "$$tmp/mpi.test" \
 			-test.run '^$$' -test.bench 'BenchmarkWindow|BenchmarkCgo' -test.benchtime $(MPI_BENCH_N)x -test.benchmem >/dev/null; \
 		cat "$$tmp"/go$$i/*/rank.0/stdout >>"$$tmp/go.txt"; \
-		$(MPIRUN) $(MPIRUN_FLAGS) -n 2 "$$tmp/latency" $(MPI_BENCH_N) >>"$$tmp/c.txt"; \
+		$(MPIRUN) $(MPIRUN_SHM0_FLAGS) -n 2 "$$tmp/latency" $(MPI_BENCH_N) >>"$$tmp/c.txt"; \
 	done; \
 	echo "== Go over MPI (rank 0, best of $(MPI_BENCH_COUNT))"; \
 	awk -f rma/mpi/testdata/best.awk "$$tmp/go.txt"; \

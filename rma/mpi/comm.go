@@ -26,9 +26,13 @@ type comm struct {
 	size   int
 	closed atomic.Bool // Run has returned; the MPI communicator is gone
 
-	// shared: all ranks run on one node, and windows are shared memory
-	// that this process reaches directly (see shared.go).
-	shared bool
+	// The node layout (node.go): node is the communicator of the ranks on
+	// this rank's node, nodeSize its size, nodeRank each rank's place in
+	// it or -1, and layout one of GDI_WHOLE, GDI_SINGLES, GDI_NODES.
+	node     C.MPI_Comm
+	nodeSize int
+	nodeRank []int
+	layout   C.int
 
 	chk     []int64   // receive buffer of agree, reused: collectives are serial
 	wins    []*window // windows allocated and not yet released, in creation order
@@ -233,11 +237,16 @@ func (c *comm) finish(err error) error {
 	}
 	for _, w := range c.wins {
 		w.freed.Store(true)
-		if rc := C.gdi_win_free(&w.win); rc != C.MPI_SUCCESS {
+		if rc := C.gdi_win_free(&w.win, &w.nodeWin, w.mem); rc != C.MPI_SUCCESS {
 			errs = append(errs, fmt.Errorf("mpi: releasing a window at the end of Run: %w", mpiError(rc)))
 		}
 	}
 	c.wins = nil
+	if c.node != C.MPI_COMM_NULL {
+		if rc := C.gdi_comm_free(&c.node); rc != C.MPI_SUCCESS {
+			errs = append(errs, fmt.Errorf("mpi: MPI_Comm_free of the node: %w", mpiError(rc)))
+		}
+	}
 	if rc := C.gdi_comm_free(&c.c); rc != C.MPI_SUCCESS {
 		errs = append(errs, fmt.Errorf("mpi: MPI_Comm_free: %w", mpiError(rc)))
 	}

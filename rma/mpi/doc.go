@@ -39,16 +39,27 @@
 //
 // # Windows
 //
-// A window is allocated with MPI_Win_allocate, so its memory belongs to MPI
-// and never to the Go heap, and is kept in an MPI_Win_lock_all epoch from
-// allocation until Free. When all ranks of a Run share one node, it is
-// allocated with MPI_Win_allocate_shared instead, and every operation is a
-// copy or a CPU atomic on the mapped memory of the target, as in rma/local,
-// with no call into MPI (shared.go; GDI_MPI_SHM=0 turns this off). What
-// follows about the atomics and about Get and Put describes the other case:
-// ranks on several nodes. Arguments are checked in Go before any MPI call, with
-// the errors of rma/local. Windows still open when Run returns are released
-// then, and report rma.ErrFreed afterwards.
+// A window's memory belongs to MPI, never to the Go heap, and the window
+// is kept in an MPI_Win_lock_all epoch from allocation until Free. Ranks
+// are grouped into nodes (node.go): a rank reaches its own part and the
+// parts of its node's ranks directly, with copies and CPU atomics as in
+// rma/local, and other nodes' ranks through MPI's one-sided calls. With
+// every rank on one node no call reaches MPI; with GDI_MPI_SHM=0 every
+// rank is a node of its own. What follows about the atomics and about Get
+// and Put describes the MPI calls. Arguments are checked in Go before any
+// access, with the errors of rma/local. Windows still open when Run returns
+// are released then, and report rma.ErrFreed afterwards.
+//
+// # Progress
+//
+// Over osc ucx (and any component whose atomics the target's CPU carries
+// out) a process serves the one-sided operations aimed at it only while
+// it is inside an MPI call. So the package makes MPI calls on behalf of
+// the ranks that wait or poll: windows implement rma.Idler, whose Idle
+// runs MPI's progress engine for the time of a wait (txn's lock waits
+// use it), and every pollEvery-th atomic on a directly mapped part runs
+// it once, so a rank spinning on a word of its own lets other nodes'
+// writes in. README.md gives the measurements behind this.
 //
 // The atomics are MPI_Compare_and_swap and MPI_Fetch_and_op on MPI_UINT64_T
 // (MPI_SUM for FetchAndAdd, MPI_NO_OP for AtomicGet, MPI_REPLACE for

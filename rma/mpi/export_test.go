@@ -7,5 +7,14 @@ import "github.com/gdi-go/gdi/rma"
 // CgoNop is exported to the tests: BenchmarkCgoCall times it.
 var CgoNop = cgoNop
 
-// SharedWindows reports whether c's windows are shared memory (shared.go).
-func SharedWindows(c rma.Comm) bool { return c.(*comm).shared }
+// NodeRanks returns the ranks of c on this rank's node (node.go), in
+// order: the ranks whose windows it reaches directly.
+func NodeRanks(c rma.Comm) []int {
+	var rs []int
+	for r, i := range c.(*comm).nodeRank {
+		if i >= 0 {
+			rs = append(rs, r)
+		}
+	}
+	return rs
+}

@@ -18,17 +18,31 @@ import (
 var _ rma.Idler = (*window)(nil)
 
 // Idle implements rma.Idler: until d has passed it runs MPI's progress
-// engine, yielding to other goroutines between calls. A shared-memory
-// window needs no progress and yields only.
+// engine, yielding to other goroutines between calls. A window whose
+// every part this process maps needs no progress and yields only.
 func (w *window) Idle(d time.Duration) {
 	start := time.Now()
 	for {
-		if w.mems == nil && !w.freed.Load() {
+		if w.remote && !w.freed.Load() {
 			C.gdi_progress(w.c.c)
 		}
 		if time.Since(start) >= d {
 			return
 		}
 		runtime.Gosched()
+	}
+}
+
+// pollEvery is how many atomics on mapped parts a window makes between
+// two runs of MPI's progress engine, when other nodes reach it through
+// MPI: a rank that spins on a word of its own, waiting for another node's
+// write, must let that write in.
+const pollEvery = 32
+
+// poll counts one atomic on a mapped part, and runs MPI's progress engine
+// every pollEvery of them if other nodes reach this window through MPI.
+func (w *window) poll() {
+	if w.remote && w.polls.Add(1)%pollEvery == 0 {
+		C.gdi_progress(w.c.c)
 	}
 }

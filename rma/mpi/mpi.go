@@ -55,6 +55,7 @@ func startMPI() {
 		return
 	}
 	ucxSignals()
+	ucxAtomics()
 	mainReq = make(chan func())
 	done := make(chan struct{})
 	go func() {
@@ -187,12 +188,10 @@ func Run(n int, fn func(rma.Comm) error) error {
 	if worldRank >= n {
 		return nil
 	}
-	c := &comm{c: mc, rank: worldRank, size: n}
-	var one C.int
-	if rc := C.gdi_comm_one_node(mc, C.int(boolInt(wantShared())), &one); rc != C.MPI_SUCCESS {
-		return errors.Join(fmt.Errorf("mpi: finding the ranks' node: %w", mpiError(rc)), c.finish(nil))
+	c := &comm{c: mc, node: C.MPI_COMM_NULL, rank: worldRank, size: n}
+	if err := c.splitNodes(); err != nil {
+		return errors.Join(err, c.finish(nil))
 	}
-	c.shared = one != 0
 	err := runRank(c, fn)
 	return c.finish(err)
 }

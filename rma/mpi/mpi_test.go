@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -53,35 +55,105 @@ func TestBuiltIn(t *testing.T) {
 	t.Logf("world size %d, GOMAXPROCS %d", worldSize(t), runtime.GOMAXPROCS(0))
 }
 
-// TestSharedWindowsOnOneNode checks the choice of window memory: the
-// tests run on one node, so windows are shared memory unless GDI_MPI_SHM=0
-// turns that off (make test-mpi runs this package both ways). Either way a
-// word one rank adds to is seen by every rank.
-func TestSharedWindowsOnOneNode(t *testing.T) {
-	want := os.Getenv("GDI_MPI_SHM") != "0"
+// wantNode returns the ranks of a Run of size ranks that rank should
+// reach directly under this process's GDI_MPI_SHM and GDI_MPI_NODE_SIZE,
+// all processes being on one machine.
+func wantNode(t *testing.T, rank, size int) []int {
+	lo, hi := 0, size
+	if os.Getenv("GDI_MPI_SHM") == "0" {
+		lo, hi = rank, rank+1
+	} else if v := os.Getenv("GDI_MPI_NODE_SIZE"); v != "" {
+		k, err := strconv.Atoi(v)
+		if err != nil {
+			t.Fatalf("GDI_MPI_NODE_SIZE=%q", v)
+		}
+		lo, hi = rank/k*k, min(rank/k*k+k, size)
+	}
+	var rs []int
+	for r := lo; r < hi; r++ {
+		rs = append(rs, r)
+	}
+	return rs
+}
+
+// TestNodeLayout checks the node layout: which ranks' windows a rank
+// reaches directly (make test-mpi runs this package with one node, with
+// every rank its own node, and with pretend nodes of 2), and that the
+// CPU's atomics of direct access and MPI's atomics from other nodes are
+// atomic with respect to each other: several goroutines of every rank add
+// to, and increment by compare-and-swap, a word of every rank, and no
+// update is lost.
+func TestNodeLayout(t *testing.T) {
+	const goroutines, adds = 4, 200
 	run(t, func(c rma.Comm) error {
-		if got := mpi.SharedWindows(c); got != want {
-			return fmt.Errorf("shared windows = %v with GDI_MPI_SHM=%q, want %v", got, os.Getenv("GDI_MPI_SHM"), want)
+		if got, want := mpi.NodeRanks(c), wantNode(t, c.Rank(), c.Size()); !slices.Equal(got, want) {
+			return fmt.Errorf("rank %d reaches ranks %v directly, want %v (GDI_MPI_SHM=%q, GDI_MPI_NODE_SIZE=%q)",
+				c.Rank(), got, want, os.Getenv("GDI_MPI_SHM"), os.Getenv("GDI_MPI_NODE_SIZE"))
 		}
 		w, err := c.NewWindow(64)
 		if err != nil {
 			return err
 		}
-		if _, err := w.FetchAndAdd(c.Size()-1, 8, uint64(c.Rank()+1)); err != nil {
-			return err
+		errs := make(chan error, goroutines)
+		for range goroutines {
+			go func() {
+				var err error
+				for i := 0; i < adds*c.Size() && err == nil; i++ {
+					target := (c.Rank() + i) % c.Size()
+					if _, err = w.FetchAndAdd(target, 8, 1); err == nil {
+						err = casIncrement(w, target, 16)
+					}
+				}
+				errs <- err
+			}()
+		}
+		for range goroutines {
+			if err := <-errs; err != nil {
+				return err
+			}
 		}
 		if err := c.Barrier(); err != nil {
 			return err
 		}
-		got, err := w.AtomicGet(c.Size()-1, 8)
-		if err != nil {
-			return err
-		}
-		if n := uint64(c.Size()); got != n*(n+1)/2 {
-			return fmt.Errorf("word = %d after every rank added its rank+1, want %d", got, n*(n+1)/2)
+		want := uint64(c.Size() * goroutines * adds) // per word
+		for r := range c.Size() {
+			var got uint64
+			for _, off := range []int{8, 16} {
+				got, err = w.AtomicGet(r, off)
+				if err != nil {
+					return err
+				}
+				if r == c.Rank() {
+					// and the same word through Get, as a reader of its data would
+					var b [8]byte
+					if err := w.Get(b[:], r, off); err != nil {
+						return err
+					}
+					if v := binary.LittleEndian.Uint64(b[:]); v != got {
+						return fmt.Errorf("rank %d word %d: Get reads %d, AtomicGet %d", r, off, v, got)
+					}
+				}
+				if got != want {
+					return fmt.Errorf("rank %d word %d = %d after all updates, want %d: updates were lost", r, off, got, want)
+				}
+			}
 		}
 		return w.Free()
 	})
+}
+
+// casIncrement adds one to the word at (target, off) of w with
+// compare-and-swap.
+func casIncrement(w rma.Window, target, off int) error {
+	old, err := w.AtomicGet(target, off)
+	for err == nil {
+		var now uint64
+		if now, err = w.CompareAndSwap(target, off, old, old+1); now == old {
+			break
+		}
+		old = now
+	}
+	return err
 }
 
 func TestRunTooManyRanks(t *testing.T) {

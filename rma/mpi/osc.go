@@ -9,7 +9,9 @@ import (
 // Open MPI's one-sided components (MCA osc) and what rma/mpi needs of
 // them, as measured with Debian's Open MPI 4.1.4 (see README.md):
 //
-//   - sm: one node only; works.
+//   - sm: one node only; works. It also makes the shared memory of the
+//     ranks of each node (node.go) when they span several nodes, so
+//     across nodes the setting is --mca osc ucx,sm.
 //   - ucx: any network UCX drives (InfiniBand, RoCE, TCP, shared memory);
 //     works, once UCX leaves SIGSEGV and SIGBUS to Go (ucxSignals).
 //   - pt2pt: refuses windows under MPI_THREAD_MULTIPLE, which rma/mpi
@@ -37,7 +39,7 @@ func oscRequested() []string {
 }
 
 // workingSettings names settings of mpirun that work, for messages.
-const workingSettings = "--mca osc ucx (any network; add -x UCX_TLS=... to pick the transport) or, with every process on one node, --mca osc sm"
+const workingSettings = "--mca osc ucx,sm (any network, sm for the ranks of one node; add -x UCX_TLS=... to pick the transport) or, with every process on one node, --mca osc sm"
 
 // oscRefusal returns why the components requested cannot serve rma/mpi,
 // or nil if one of them can (or Open MPI chooses).
@@ -60,8 +62,14 @@ func oscRefusal() error {
 			default:
 				why = append(why, "osc rdma's compare-and-swap crashes in Open MPI 4.1 (set GDI_MPI_ALLOW_OSC=rdma where it works)")
 			}
+		case "sm":
+			if os.Getenv("GDI_MPI_SHM") == "0" || os.Getenv("GDI_MPI_NODE_SIZE") != "" {
+				why = append(why, "osc sm serves only windows of ranks that share memory, and GDI_MPI_SHM=0 or GDI_MPI_NODE_SIZE asks for windows across (pretend) nodes")
+				continue
+			}
+			return nil
 		default:
-			return nil // sm, ucx, or one we do not know: let it try
+			return nil // ucx, or one we do not know: let it try
 		}
 	}
 	return fmt.Errorf("mpi: --mca osc %s cannot serve rma/mpi: %s; use %s",
@@ -105,5 +113,15 @@ func windowHint(err error) error {
 func ucxSignals() {
 	if _, ok := os.LookupEnv("UCX_ERROR_SIGNALS"); !ok {
 		_ = os.Setenv("UCX_ERROR_SIGNALS", "")
+	}
+}
+
+// ucxAtomics makes UCX carry out atomics on the target's CPU, so that
+// they are atomic with respect to the CPU atomics of the ranks that reach
+// the window directly (node.go): unless the user set UCX_ATOMIC_MODE, it
+// is set to cpu before MPI starts.
+func ucxAtomics() {
+	if _, ok := os.LookupEnv("UCX_ATOMIC_MODE"); !ok {
+		_ = os.Setenv("UCX_ATOMIC_MODE", "cpu")
 	}
 }

@@ -10,26 +10,31 @@ import (
 // Open MPI's own choice, are let through.
 func TestOscRefusal(t *testing.T) {
 	for _, c := range []struct {
-		osc, btl string
-		refused  bool
+		osc, btl, shm, nodeSize string
+		refused                 bool
 	}{
-		{"", "", false},
-		{"ucx", "tcp,self", false},
-		{"sm", "", false},
-		{"^pt2pt", "", false},
-		{"pt2pt", "tcp,self", true},
-		{"pt2pt", "vader,self", true},
-		{"rdma", "tcp,self", true},
-		{"rdma", "vader,self", true},
-		{"rdma", "", true},
-		{"pt2pt,ucx", "", false},
+		{"", "", "", "", false},
+		{"ucx", "tcp,self", "0", "", false},
+		{"sm", "", "", "", false},
+		{"sm", "", "0", "", true},
+		{"sm", "", "", "2", true},
+		{"ucx,sm", "", "", "2", false},
+		{"^pt2pt", "", "", "", false},
+		{"pt2pt", "tcp,self", "", "", true},
+		{"pt2pt", "vader,self", "", "", true},
+		{"rdma", "tcp,self", "", "", true},
+		{"rdma", "vader,self", "", "", true},
+		{"rdma", "", "", "", true},
+		{"pt2pt,ucx", "", "", "", false},
 	} {
 		t.Setenv("GDI_MPI_ALLOW_OSC", "")
 		t.Setenv("OMPI_MCA_osc", c.osc)
 		t.Setenv("OMPI_MCA_btl", c.btl)
+		t.Setenv("GDI_MPI_SHM", c.shm)
+		t.Setenv("GDI_MPI_NODE_SIZE", c.nodeSize)
 		err := oscRefusal()
 		if (err != nil) != c.refused {
-			t.Errorf("osc %q, btl %q: %v, want refused %v", c.osc, c.btl, err, c.refused)
+			t.Errorf("osc %q, btl %q, GDI_MPI_SHM %q, GDI_MPI_NODE_SIZE %q: %v, want refused %v", c.osc, c.btl, c.shm, c.nodeSize, err, c.refused)
 		}
 		if err != nil && !strings.Contains(err.Error(), "--mca osc ucx") {
 			t.Errorf("osc %q: the refusal names no working setting: %v", c.osc, err)

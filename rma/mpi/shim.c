@@ -150,77 +150,129 @@ static int window_open(MPI_Comm comm, MPI_Win *win, void *base, MPI_Aint size) {
 	return rc;
 }
 
-int gdi_win_allocate(MPI_Comm comm, MPI_Aint size, MPI_Win *win) {
-	MPI_Info info;
-	void *base = NULL;
-	// The library need not order accumulates (the atomics) issued by one
-	// origin among themselves.
-	int rc = window_info("accumulate_ordering", "none", &info);
-	if (rc != MPI_SUCCESS) {
-		return rc;
-	}
-	rc = MPI_Win_allocate(size, 1, info, comm, &base, win);
-	MPI_Info_free(&info);
-	if (rc != MPI_SUCCESS) {
-		return rc;
-	}
-	return window_open(comm, win, base, size);
-}
-
-// gdi_comm_one_node sets *one to 1 if every rank of comm wants shared
-// memory (want) and shares memory with all the others, to 0 otherwise.
-// The verdict is the same on every rank.
-int gdi_comm_one_node(MPI_Comm comm, int want, int *one) {
-	MPI_Comm node;
-	int size, nodeSize, local, rc;
-	rc = MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-	if (rc != MPI_SUCCESS) {
-		return rc;
-	}
+// gdi_node_split makes *node, the communicator of the ranks of comm on
+// this rank's node, which reach each other's windows directly: the ranks
+// that share memory with it, cut into pretend nodes of nodeSize
+// consecutive ranks of comm if nodeSize > 0, or this rank alone if want
+// is 0. ranks (comm's size) receives the comm rank of each node rank, and
+// *layout, the same on every rank, is GDI_SINGLES if every node holds one
+// rank, else GDI_WHOLE if the node holds all of comm, else GDI_NODES.
+int gdi_node_split(MPI_Comm comm, int want, int nodeSize, MPI_Comm *node, int *ranks, int *layout) {
+	MPI_Comm shm;
+	int rank, size, n, rc;
+	MPI_Comm_rank(comm, &rank);
 	MPI_Comm_size(comm, &size);
-	MPI_Comm_size(node, &nodeSize);
-	MPI_Comm_free(&node);
-	local = want && nodeSize == size;
-	return MPI_Allreduce(&local, one, 1, MPI_INT, MPI_LAND, comm);
+	rc = MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &shm);
+	if (rc != MPI_SUCCESS) {
+		return rc;
+	}
+	int color = !want ? rank : nodeSize > 0 ? rank / nodeSize : 0;
+	rc = MPI_Comm_split(shm, color, rank, node);
+	MPI_Comm_free(&shm);
+	if (rc != MPI_SUCCESS) {
+		return rc;
+	}
+	MPI_Comm_set_errhandler(*node, MPI_ERRORS_RETURN);
+	MPI_Comm_size(*node, &n);
+	rc = MPI_Allgather(&rank, 1, MPI_INT, ranks, 1, MPI_INT, *node);
+	int largest = n;
+	if (rc == MPI_SUCCESS) {
+		rc = MPI_Allreduce(&n, &largest, 1, MPI_INT, MPI_MAX, comm);
+	}
+	*layout = largest == 1 ? GDI_SINGLES : largest == size ? GDI_WHOLE : GDI_NODES;
+	if (rc != MPI_SUCCESS) {
+		MPI_Comm_free(node);
+	}
+	return rc;
 }
 
-// gdi_win_allocate_shared is gdi_win_allocate for ranks on one node: the
-// window is MPI_Win_allocate_shared memory, and bases receives the address
-// of every rank's part, through which this process reads and writes them
-// directly.
-int gdi_win_allocate_shared(MPI_Comm comm, MPI_Aint size, MPI_Win *win, void **bases) {
+// gdi_win_allocate_node allocates a window of size bytes per rank of comm
+// and maps the parts of the ranks of node (from gdi_node_split): bases
+// receives the address of each node rank's part, through which this
+// process reaches them directly, and *win is the window over comm through
+// which the other nodes' ranks are reached. Every rank of comm makes the
+// same collective calls, chosen by layout (from gdi_node_split): with
+// GDI_SINGLES each rank maps its own part, from MPI_Win_allocate over comm
+// if allocate, else from MPI_Alloc_mem (*mem) with MPI_Win_create, which
+// osc sm does not take: its atomics are not the CPU's. Otherwise the memory comes from MPI_Win_allocate_shared over node
+// (osc sm), and *nodeWin is that window, unless layout is GDI_WHOLE: then
+// *win is that window. With GDI_NODES *win is made on the same memory with
+// MPI_Win_create, which osc sm does not take. Freed with gdi_win_free.
+int gdi_win_allocate_node(MPI_Comm comm, MPI_Comm node, int layout, int allocate, MPI_Aint size,
+                          MPI_Win *win, MPI_Win *nodeWin, void **mem, void **bases) {
 	MPI_Info info;
-	void *base = NULL;
-	int n;
-	// Each rank's part on its own pages, first touched by its owner.
-	int rc = window_info("alloc_shared_noncontig", "true", &info);
-	if (rc != MPI_SUCCESS) {
-		return rc;
-	}
-	rc = MPI_Win_allocate_shared(size, 1, info, comm, &base, win);
-	MPI_Info_free(&info);
-	if (rc != MPI_SUCCESS) {
-		return rc;
-	}
-	MPI_Comm_size(comm, &n);
-	for (int r = 0; r < n; r++) {
-		MPI_Aint sz;
-		int du;
-		rc = MPI_Win_shared_query(*win, r, &sz, &du, &bases[r]);
+	int n, me, rc;
+	*nodeWin = MPI_WIN_NULL;
+	*mem = NULL;
+	MPI_Comm_size(node, &n);
+	MPI_Comm_rank(node, &me);
+	if (layout == GDI_SINGLES) {
+		// The library need not order accumulates (the atomics) issued by
+		// one origin among themselves.
+		rc = window_info("accumulate_ordering", "none", &info);
 		if (rc != MPI_SUCCESS) {
-			MPI_Win_free(win);
 			return rc;
 		}
+		if (allocate) {
+			rc = MPI_Win_allocate(size, 1, info, comm, &bases[0], win);
+		} else if ((rc = MPI_Alloc_mem(size > 0 ? size : 8, MPI_INFO_NULL, mem)) == MPI_SUCCESS) {
+			bases[0] = *mem;
+			rc = MPI_Win_create(*mem, size, 1, info, comm, win);
+		}
+		MPI_Info_free(&info);
+		if (rc == MPI_SUCCESS) {
+			rc = window_open(comm, win, bases[0], size);
+		}
+		if (rc != MPI_SUCCESS && *mem != NULL) {
+			MPI_Free_mem(*mem);
+			*mem = NULL;
+		}
+		return rc;
 	}
-	return window_open(comm, win, base, size);
-}
-
-int gdi_win_free(MPI_Win *win) {
-	int rc = MPI_Win_unlock_all(*win);
+	// Each rank's part on its own pages, first touched by its owner.
+	rc = window_info("alloc_shared_noncontig", "true", &info);
 	if (rc != MPI_SUCCESS) {
 		return rc;
 	}
-	return MPI_Win_free(win);
+	rc = MPI_Win_allocate_shared(size, 1, info, node, &bases[0], nodeWin);
+	MPI_Info_free(&info);
+	for (int r = 0; r < n && rc == MPI_SUCCESS; r++) {
+		MPI_Aint sz;
+		int du;
+		rc = MPI_Win_shared_query(*nodeWin, r, &sz, &du, &bases[r]);
+	}
+	if (rc == MPI_SUCCESS && layout == GDI_WHOLE) {
+		*win = *nodeWin;
+		*nodeWin = MPI_WIN_NULL;
+	} else if (rc == MPI_SUCCESS) {
+		rc = window_info("accumulate_ordering", "none", &info);
+		if (rc == MPI_SUCCESS) {
+			rc = MPI_Win_create(bases[me], size, 1, info, comm, win);
+			MPI_Info_free(&info);
+		}
+	}
+	if (rc == MPI_SUCCESS) {
+		// window_open frees *win on failure.
+		rc = window_open(comm, win, bases[me], size);
+	}
+	if (rc != MPI_SUCCESS && *nodeWin != MPI_WIN_NULL) {
+		MPI_Win_free(nodeWin);
+	}
+	return rc;
+}
+
+int gdi_win_free(MPI_Win *win, MPI_Win *nodeWin, void *mem) {
+	int rc = MPI_Win_unlock_all(*win);
+	if (rc == MPI_SUCCESS) {
+		rc = MPI_Win_free(win);
+	}
+	if (rc == MPI_SUCCESS && *nodeWin != MPI_WIN_NULL) {
+		rc = MPI_Win_free(nodeWin);
+	}
+	if (rc == MPI_SUCCESS && mem != NULL) {
+		rc = MPI_Free_mem(mem);
+	}
+	return rc;
 }
 
 int gdi_get(MPI_Win win, char *dst, size_t n, int target, MPI_Aint off) {

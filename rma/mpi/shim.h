@@ -45,10 +45,13 @@ int gdi_alltoall_i64(MPI_Comm comm, const int64_t *send, int64_t *recv);
 int gdi_alltoallv(MPI_Comm comm, const char *send, const int *scounts, const int *sdispls,
                   char *recv, const int *rcounts, const int *rdispls);
 
-int gdi_win_allocate(MPI_Comm comm, MPI_Aint size, MPI_Win *win);
-int gdi_comm_one_node(MPI_Comm comm, int want, int *one);
-int gdi_win_allocate_shared(MPI_Comm comm, MPI_Aint size, MPI_Win *win, void **bases);
-int gdi_win_free(MPI_Win *win);
+// Node layouts of gdi_node_split.
+enum { GDI_WHOLE = 0, GDI_SINGLES = 1, GDI_NODES = 2 };
+
+int gdi_node_split(MPI_Comm comm, int want, int nodeSize, MPI_Comm *node, int *ranks, int *layout);
+int gdi_win_allocate_node(MPI_Comm comm, MPI_Comm node, int layout, int allocate, MPI_Aint size,
+                          MPI_Win *win, MPI_Win *nodeWin, void **mem, void **bases);
+int gdi_win_free(MPI_Win *win, MPI_Win *nodeWin, void *mem);
 
 int gdi_get(MPI_Win win, char *dst, size_t n, int target, MPI_Aint off);
 int gdi_put(MPI_Win win, const char *src, size_t n, int target, MPI_Aint off);

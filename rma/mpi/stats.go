@@ -47,16 +47,20 @@ var (
 	statsFrom = time.Now()
 )
 
-// timed runs call, an MPI call of kind k, counting it if statistics are on.
-func timed[T any](k callKind, call func() T) T {
+// callStart returns the time a call of a counted kind starts, if
+// statistics are on; callDone counts the call.
+func callStart() time.Time {
 	if !statsOn {
-		return call()
+		return time.Time{}
 	}
-	start := time.Now()
-	r := call()
-	stats[k].ns.Add(int64(time.Since(start)))
-	stats[k].n.Add(1)
-	return r
+	return time.Now()
+}
+
+func callDone(k callKind, start time.Time) {
+	if statsOn {
+		stats[k].ns.Add(int64(time.Since(start)))
+		stats[k].n.Add(1)
+	}
 }
 
 // printStats writes the statistics to w, if they are on.

@@ -18,18 +18,24 @@ import "C"
 import (
 	"fmt"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/gdi-go/gdi/rma"
+	"github.com/gdi-go/gdi/rma/internal/wordmem"
 )
 
-// window is one rank's handle on an MPI window from MPI_Win_allocate, held
-// in an MPI_Win_lock_all epoch from NewWindow until it is released.
+// window is one rank's handle on a window: memory shared within its node
+// (node.go), and the MPI window over the whole Run through which other
+// nodes' ranks are reached, held in an MPI_Win_lock_all epoch from
+// NewWindow until it is released.
 type window struct {
-	win   C.MPI_Win
-	c     *comm
-	id    int64 // creation index in c, the same on every rank
-	size  int
-	freed atomic.Bool
+	win     C.MPI_Win      // over the whole Run
+	nodeWin C.MPI_Win      // over the node, or MPI_WIN_NULL
+	mem     unsafe.Pointer // this rank's part, from MPI_Alloc_mem, or nil
+	c       *comm
+	id      int64 // creation index in c, the same on every rank
+	size    int
+	freed   atomic.Bool
 
 	// Puts complete locally when Put returns (MPI has read the Go buffer),
 	// but reach the target only at an MPI flush. These counters let Flush
@@ -38,9 +44,13 @@ type window struct {
 	puts    []putCount // per target
 	allPuts putCount
 
-	// mems, for a window of shared memory (shared.go), is every rank's
-	// part of it; nil otherwise.
+	// mems is every rank's part of the window, for the ranks whose part
+	// this process maps (its own and its node's), nil for the others.
+	// Not changed after allocate.
 	mems [][]uint64
+	// remote: some rank's part is reached through MPI.
+	remote bool
+	polls  atomic.Uint32 // atomics on mapped parts, for poll
 }
 
 // putCount counts the Puts issued to a target and the ones a finished
@@ -72,12 +82,8 @@ func (c *comm) NewWindow(size int) (rma.Window, error) {
 	}
 	w := &window{c: c, id: c.nextWin, size: size, puts: make([]putCount, c.size)}
 	c.nextWin++
-	if c.shared {
-		if err := w.allocateShared(size); err != nil {
-			return nil, err
-		}
-	} else if rc := C.gdi_win_allocate(c.c, C.MPI_Aint(size), &w.win); rc != C.MPI_SUCCESS {
-		return nil, windowHint(fmt.Errorf("mpi: MPI_Win_allocate(%d bytes): %w", size, mpiError(rc)))
+	if err := w.allocate(size); err != nil {
+		return nil, err
 	}
 	c.wins = append(c.wins, w)
 	return w, nil
@@ -100,7 +106,7 @@ func (w *window) Free() error {
 			break
 		}
 	}
-	if rc := C.gdi_win_free(&w.win); rc != C.MPI_SUCCESS {
+	if rc := C.gdi_win_free(&w.win, &w.nodeWin, w.mem); rc != C.MPI_SUCCESS {
 		return fmt.Errorf("mpi: MPI_Win_free: %w", mpiError(rc))
 	}
 	return nil
@@ -140,13 +146,14 @@ func (w *window) Get(dst []byte, target, offset int) error {
 	if len(dst) == 0 {
 		return nil
 	}
-	if w.mems != nil {
-		w.sharedGet(dst, target, offset)
+	if m := w.direct(target); m != nil {
+		wordmem.Load(m, offset, dst)
 		return nil
 	}
-	if rc := timed(callGet, func() C.int {
-		return C.gdi_get(w.win, cbytes(dst), C.size_t(len(dst)), C.int(target), C.MPI_Aint(offset))
-	}); rc != C.MPI_SUCCESS {
+	t := callStart()
+	rc := C.gdi_get(w.win, cbytes(dst), C.size_t(len(dst)), C.int(target), C.MPI_Aint(offset))
+	callDone(callGet, t)
+	if rc != C.MPI_SUCCESS {
 		return fmt.Errorf("mpi: MPI_Get: %w", mpiError(rc))
 	}
 	return nil
@@ -162,13 +169,14 @@ func (w *window) Put(src []byte, target, offset int) error {
 	if len(src) == 0 {
 		return nil
 	}
-	if w.mems != nil {
-		w.sharedPut(src, target, offset)
+	if m := w.direct(target); m != nil {
+		wordmem.Store(m, offset, src)
 		return nil
 	}
-	if rc := timed(callPut, func() C.int {
-		return C.gdi_put(w.win, cbytes(src), C.size_t(len(src)), C.int(target), C.MPI_Aint(offset))
-	}); rc != C.MPI_SUCCESS {
+	t := callStart()
+	rc := C.gdi_put(w.win, cbytes(src), C.size_t(len(src)), C.int(target), C.MPI_Aint(offset))
+	callDone(callPut, t)
+	if rc != C.MPI_SUCCESS {
 		return fmt.Errorf("mpi: MPI_Put: %w", mpiError(rc))
 	}
 	// Counted after MPI has the Put, so a flush that sees the count covers it.
@@ -186,7 +194,10 @@ func (w *window) Flush(target int) error {
 	if p.done.Load() >= n {
 		return nil
 	}
-	if rc := timed(callFlush, func() C.int { return C.gdi_flush(w.win, C.int(target)) }); rc != C.MPI_SUCCESS {
+	t := callStart()
+	rc := C.gdi_flush(w.win, C.int(target))
+	callDone(callFlush, t)
+	if rc != C.MPI_SUCCESS {
 		return fmt.Errorf("mpi: MPI_Win_flush: %w", mpiError(rc))
 	}
 	p.raise(n)
@@ -205,7 +216,10 @@ func (w *window) FlushAll() error {
 	for t := range w.puts {
 		seen[t] = w.puts[t].issued.Load()
 	}
-	if rc := timed(callFlushAll, func() C.int { return C.gdi_flush_all(w.win) }); rc != C.MPI_SUCCESS {
+	t := callStart()
+	rc := C.gdi_flush_all(w.win)
+	callDone(callFlushAll, t)
+	if rc != C.MPI_SUCCESS {
 		return fmt.Errorf("mpi: MPI_Win_flush_all: %w", mpiError(rc))
 	}
 	for t := range w.puts {
@@ -219,25 +233,24 @@ func (w *window) CompareAndSwap(target, offset int, old, new uint64) (uint64, er
 	if err := w.word(target, offset); err != nil {
 		return 0, err
 	}
-	if w.mems != nil {
-		return w.sharedCAS(target, offset, old, new), nil
+	if m := w.direct(target); m != nil {
+		w.poll()
+		return wordmem.CompareAndSwap(word(m, offset), old, new), nil
 	}
-	r := timed(callCAS, func() C.gdi_word {
-		return C.gdi_cas(w.win, C.int(target), C.MPI_Aint(offset), C.uint64_t(old), C.uint64_t(new))
-	})
+	t := callStart()
+	r := C.gdi_cas(w.win, C.int(target), C.MPI_Aint(offset), C.uint64_t(old), C.uint64_t(new))
+	callDone(callCAS, t)
 	if r.rc != C.MPI_SUCCESS {
 		return 0, fmt.Errorf("mpi: MPI_Compare_and_swap: %w", mpiError(r.rc))
 	}
 	return uint64(r.v), nil
 }
 
+// fetchOp is an MPI_Fetch_and_op on a word already checked.
 func (w *window) fetchOp(k callKind, target, offset int, v uint64, op C.int, name string) (uint64, error) {
-	if err := w.word(target, offset); err != nil {
-		return 0, err
-	}
-	r := timed(k, func() C.gdi_word {
-		return C.gdi_fetch_op(w.win, C.int(target), C.MPI_Aint(offset), C.uint64_t(v), op)
-	})
+	t := callStart()
+	r := C.gdi_fetch_op(w.win, C.int(target), C.MPI_Aint(offset), C.uint64_t(v), op)
+	callDone(k, t)
 	if r.rc != C.MPI_SUCCESS {
 		return 0, fmt.Errorf("mpi: %s: MPI_Fetch_and_op: %w", name, mpiError(r.rc))
 	}
@@ -245,31 +258,33 @@ func (w *window) fetchOp(k callKind, target, offset int, v uint64, op C.int, nam
 }
 
 func (w *window) FetchAndAdd(target, offset int, delta uint64) (uint64, error) {
-	if w.mems != nil {
-		if err := w.word(target, offset); err != nil {
-			return 0, err
-		}
-		return atomic.AddUint64(w.sharedWord(target, offset), delta) - delta, nil
+	if err := w.word(target, offset); err != nil {
+		return 0, err
+	}
+	if m := w.direct(target); m != nil {
+		w.poll()
+		return atomic.AddUint64(word(m, offset), delta) - delta, nil
 	}
 	return w.fetchOp(callFetchAdd, target, offset, delta, C.GDI_FOP_SUM, "FetchAndAdd")
 }
 
 func (w *window) AtomicGet(target, offset int) (uint64, error) {
-	if w.mems != nil {
-		if err := w.word(target, offset); err != nil {
-			return 0, err
-		}
-		return atomic.LoadUint64(w.sharedWord(target, offset)), nil
+	if err := w.word(target, offset); err != nil {
+		return 0, err
+	}
+	if m := w.direct(target); m != nil {
+		w.poll()
+		return atomic.LoadUint64(word(m, offset)), nil
 	}
 	return w.fetchOp(callAtomicGet, target, offset, 0, C.GDI_FOP_NO_OP, "AtomicGet")
 }
 
 func (w *window) AtomicPut(target, offset int, v uint64) error {
-	if w.mems != nil {
-		if err := w.word(target, offset); err != nil {
-			return err
-		}
-		atomic.StoreUint64(w.sharedWord(target, offset), v)
+	if err := w.word(target, offset); err != nil {
+		return err
+	}
+	if m := w.direct(target); m != nil {
+		atomic.StoreUint64(word(m, offset), v)
 		return nil
 	}
 	_, err := w.fetchOp(callAtomicPut, target, offset, v, C.GDI_FOP_REPLACE, "AtomicPut")
