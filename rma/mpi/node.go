@@ -10,8 +10,6 @@ import "C"
 
 import (
 	"fmt"
-	"os"
-	"strconv"
 	"unsafe"
 
 	"github.com/gdi-go/gdi/rma"
@@ -53,17 +51,6 @@ import (
 //	GDI_MPI_NODE_SIZE=k   pretend nodes: the ranks that share memory are
 //	                      cut into nodes of k consecutive ranks, to test
 //	                      the layout of a cluster on one machine
-
-// nodeSettings reads GDI_MPI_SHM and GDI_MPI_NODE_SIZE.
-func nodeSettings() (want bool, nodeSize int, err error) {
-	want = os.Getenv("GDI_MPI_SHM") != "0"
-	if v := os.Getenv("GDI_MPI_NODE_SIZE"); v != "" {
-		if nodeSize, err = strconv.Atoi(v); err != nil || nodeSize < 1 {
-			return false, 0, fmt.Errorf("%w: GDI_MPI_NODE_SIZE=%q: want a positive number of ranks per node", rma.ErrArgument, v)
-		}
-	}
-	return want, nodeSize, nil
-}
 
 // splitNodes finds c's node: c.node, c.nodeRank (each rank's place in
 // it, or -1) and c.layout.

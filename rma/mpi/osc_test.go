@@ -1,8 +1,11 @@
 package mpi
 
 import (
+	"errors"
 	"strings"
 	"testing"
+
+	"github.com/gdi-go/gdi/rma"
 )
 
 // TestOscRefusal: the one-sided components that cannot serve rma/mpi are
@@ -54,5 +57,37 @@ func TestOscAllowed(t *testing.T) {
 	t.Setenv("OMPI_MCA_btl", "tcp,self")
 	if err := oscRefusal(); err == nil {
 		t.Errorf("osc rdma allowed, btl tcp: not refused")
+	}
+}
+
+// TestNodeSettings: GDI_MPI_SHM and GDI_MPI_NODE_SIZE are read as the
+// node layout's doc says, and a node size that is not a positive number
+// is refused with rma.ErrArgument.
+func TestNodeSettings(t *testing.T) {
+	for _, c := range []struct {
+		shm, size string
+		want      bool
+		nodeSize  int
+		bad       bool
+	}{
+		{"", "", true, 0, false},
+		{"0", "", false, 0, false},
+		{"1", "2", true, 2, false},
+		{"", "0", false, 0, true},
+		{"", "-3", false, 0, true},
+		{"", "two", false, 0, true},
+	} {
+		t.Setenv("GDI_MPI_SHM", c.shm)
+		t.Setenv("GDI_MPI_NODE_SIZE", c.size)
+		want, nodeSize, err := nodeSettings()
+		if c.bad {
+			if !errors.Is(err, rma.ErrArgument) {
+				t.Errorf("GDI_MPI_NODE_SIZE=%q: error %v, want rma.ErrArgument", c.size, err)
+			}
+			continue
+		}
+		if err != nil || want != c.want || nodeSize != c.nodeSize {
+			t.Errorf("GDI_MPI_SHM=%q GDI_MPI_NODE_SIZE=%q: (%v, %d, %v), want (%v, %d, nil)", c.shm, c.size, want, nodeSize, err, c.want, c.nodeSize)
+		}
 	}
 }
