@@ -10,6 +10,7 @@ import "C"
 
 import (
 	"fmt"
+	"os"
 	"unsafe"
 
 	"github.com/gdi-go/gdi/rma"
@@ -43,6 +44,8 @@ import (
 // only if the target's CPU carries out MPI's too, as it does for UCX over
 // TCP and shared memory; a network card's atomics are not. So the package
 // sets UCX_ATOMIC_MODE=cpu (ucxAtomics) before MPI starts, unless set.
+// A user who sets it otherwise, to keep a card's atomics, gets MPI's
+// atomics for every word other nodes reach, and direct copies only.
 //
 // Environment, the same in every process (mpirun -x):
 //
@@ -100,6 +103,7 @@ func (w *window) allocate(size int) error {
 	}
 	w.mems = make([][]uint64, c.size)
 	w.remote = c.nodeSize < c.size
+	w.cpuAtomics = !w.remote || os.Getenv("UCX_ATOMIC_MODE") == "cpu"
 	if size == 0 {
 		return nil
 	}
@@ -121,6 +125,17 @@ func (w *window) allocate(size int) error {
 // direct returns target's part of w if this process maps it, else nil.
 // A zero-size window maps nothing, and needs nothing.
 func (w *window) direct(target int) []uint64 { return w.mems[target] }
+
+// directWord is direct for the atomics: nil also when other nodes' MPI
+// atomics may reach the part and are not the CPU's (UCX_ATOMIC_MODE set
+// to other than cpu, to keep a network card's atomics), so that every
+// atomic on such a part, the owner's too, goes through MPI.
+func (w *window) directWord(target int) []uint64 {
+	if !w.cpuAtomics {
+		return nil
+	}
+	return w.mems[target]
+}
 
 // The operations on mapped parts, after the same checks as MPI's.
 

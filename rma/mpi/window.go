@@ -50,7 +50,10 @@ type window struct {
 	mems [][]uint64
 	// remote: some rank's part is reached through MPI.
 	remote bool
-	polls  atomic.Uint32 // atomics on mapped parts, for poll
+	// cpuAtomics: the atomics on mapped parts may be the CPU's (see
+	// directWord).
+	cpuAtomics bool
+	polls      atomic.Uint32 // atomics on mapped parts, for poll
 }
 
 // putCount counts the Puts issued to a target and the ones a finished
@@ -233,7 +236,7 @@ func (w *window) CompareAndSwap(target, offset int, old, new uint64) (uint64, er
 	if err := w.word(target, offset); err != nil {
 		return 0, err
 	}
-	if m := w.direct(target); m != nil {
+	if m := w.directWord(target); m != nil {
 		w.poll()
 		return wordmem.CompareAndSwap(word(m, offset), old, new), nil
 	}
@@ -261,7 +264,7 @@ func (w *window) FetchAndAdd(target, offset int, delta uint64) (uint64, error) {
 	if err := w.word(target, offset); err != nil {
 		return 0, err
 	}
-	if m := w.direct(target); m != nil {
+	if m := w.directWord(target); m != nil {
 		w.poll()
 		return atomic.AddUint64(word(m, offset), delta) - delta, nil
 	}
@@ -272,7 +275,7 @@ func (w *window) AtomicGet(target, offset int) (uint64, error) {
 	if err := w.word(target, offset); err != nil {
 		return 0, err
 	}
-	if m := w.direct(target); m != nil {
+	if m := w.directWord(target); m != nil {
 		w.poll()
 		return atomic.LoadUint64(word(m, offset)), nil
 	}
@@ -283,7 +286,7 @@ func (w *window) AtomicPut(target, offset int, v uint64) error {
 	if err := w.word(target, offset); err != nil {
 		return err
 	}
-	if m := w.direct(target); m != nil {
+	if m := w.directWord(target); m != nil {
 		atomic.StoreUint64(word(m, offset), v)
 		return nil
 	}
