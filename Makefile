@@ -144,9 +144,10 @@ test-mpi:
 		(cd gdirma && timeout -k 30 $(MPI_TIMEOUT) $(MPIRUN) $(MPIRUN_NODE_FLAGS) -n 4 "$$tmp/node_gdirma.test" -test.run '^TestConformance' $(MPI_TEST_FLAGS)) && \
 		timeout -k 30 $(MPI_TIMEOUT) $(MPIRUN) $(MPIRUN_NODE_FLAGS) -n 4 "$$tmp/gdi" bench oltp -scale 10 -count 500 -ranks 4; then \
 		pass=$$((pass+1)); else fail=$$((fail+1)); failed="$$failed pretend-nodes"; fi; \
-	for osc in pt2pt rdma; do \
-		echo "test-mpi: --mca osc $$osc must be refused at once, naming a setting that works"; \
-		out=$$(cd rma/mpi && GDI_MPI_SHM=0 timeout -k 10 120 $(MPIRUN) $(MPIRUN_BASE_FLAGS) --mca osc $$osc -x GDI_MPI_SHM -n 2 "$$tmp/net_rma.test" $(MPI_TEST_FLAGS) 2>&1); rc=$$?; \
+	for case in pt2pt:0 rdma:0 ucx:1; do \
+		osc=$${case%:*}; shm=$${case#*:}; \
+		echo "test-mpi: --mca osc $$osc with GDI_MPI_SHM=$$shm must be refused at once, naming a setting that works"; \
+		out=$$(cd rma/mpi && GDI_MPI_SHM=$$shm timeout -k 10 120 $(MPIRUN) $(MPIRUN_BASE_FLAGS) --mca osc $$osc -x GDI_MPI_SHM -n 2 "$$tmp/net_rma.test" $(MPI_TEST_FLAGS) 2>&1); rc=$$?; \
 		if [ $$rc -ne 0 ] && echo "$$out" | grep -q 'cannot serve rma/mpi.*--mca osc ucx'; then pass=$$((pass+1)); \
 		else echo "$$out" | tail -20; fail=$$((fail+1)); failed="$$failed osc-$$osc-refusal"; fi; \
 	done; \

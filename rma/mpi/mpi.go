@@ -74,6 +74,9 @@ func startMPI() {
 				initErr = fmt.Errorf("mpi: MPI_Comm_size: %w", mpiError(rc))
 			}
 			worldRank, worldSize = int(r), int(s)
+			if initErr == nil {
+				initErr = checkNodeComponents()
+			}
 		}
 		close(done)
 		for f := range mainReq {

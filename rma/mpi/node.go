@@ -11,6 +11,8 @@ import "C"
 import (
 	"fmt"
 	"os"
+	"slices"
+	"strings"
 	"unsafe"
 
 	"github.com/gdi-go/gdi/rma"
@@ -54,6 +56,33 @@ import (
 //	GDI_MPI_NODE_SIZE=k   pretend nodes: the ranks that share memory are
 //	                      cut into nodes of k consecutive ranks, to test
 //	                      the layout of a cluster on one machine
+
+// checkNodeComponents refuses, when MPI starts, a job whose nodes hold
+// several ranks if mpirun allowed no osc sm, which alone makes the
+// shared memory of a node: rather than failing at the first window. It
+// is collective over MPI_COMM_WORLD, as MPI_Init is.
+func checkNodeComponents() error {
+	want, nodeSize, err := nodeSettings()
+	if err != nil {
+		return err
+	}
+	req := oscRequested()
+	if req == nil || slices.Contains(req, "sm") {
+		return nil
+	}
+	ranks := make([]C.int, worldSize)
+	var node C.MPI_Comm
+	var layout C.int
+	if rc := C.gdi_node_split(C.gdi_comm_world(), C.int(boolInt(want)), C.int(nodeSize), &node, &ranks[0], &layout); rc != C.MPI_SUCCESS {
+		return fmt.Errorf("mpi: finding the processes' nodes: %w", mpiError(rc))
+	}
+	C.gdi_comm_free(&node)
+	if layout == C.GDI_SINGLES {
+		return nil
+	}
+	return fmt.Errorf("mpi: --mca osc %s cannot serve rma/mpi: some node runs several processes, and only osc sm shares a node's memory; use --mca osc %s,sm, or GDI_MPI_SHM=0 to reach every other process through MPI",
+		strings.Join(req, ","), strings.Join(req, ","))
+}
 
 // splitNodes finds c's node: c.node, c.nodeRank (each rank's place in
 // it, or -1) and c.layout.

@@ -57,6 +57,7 @@ int gdi_error_string(int rc, char *buf, int len) {
 	return n;
 }
 
+MPI_Comm gdi_comm_world(void) { return MPI_COMM_WORLD; }
 int gdi_world_size(int *size) { return MPI_Comm_size(MPI_COMM_WORLD, size); }
 int gdi_world_rank(int *rank) { return MPI_Comm_rank(MPI_COMM_WORLD, rank); }
 

@@ -30,6 +30,7 @@ int gdi_finalize(void);
 void gdi_abort(int code);
 int gdi_error_string(int rc, char *buf, int len);
 
+MPI_Comm gdi_comm_world(void);
 int gdi_world_size(int *size);
 int gdi_world_rank(int *rank);
 int gdi_comm_split_world(int color, int key, MPI_Comm *out);
