@@ -18,3 +18,18 @@ func NodeRanks(c rma.Comm) []int {
 	}
 	return rs
 }
+
+// SetStats turns the call statistics on or off (stats.go), and returns
+// what they were.
+func SetStats(on bool) bool { was := statsOn; statsOn = on; return was }
+
+// CallCount returns the number of one-sided MPI calls of kind name
+// counted so far.
+func CallCount(name string) int64 {
+	for k, n := range callNames {
+		if n == name {
+			return stats[k].n.Load()
+		}
+	}
+	return -1
+}

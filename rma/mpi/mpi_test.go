@@ -721,3 +721,31 @@ func TestIdleServesOtherRanks(t *testing.T) {
 		return c.Barrier()
 	})
 }
+
+// TestStatsCountCalls checks GDI_MPI_STATS's counts: an atomic on another
+// node's rank is one MPI call of its kind, and one on a rank this process
+// reaches directly is none.
+func TestStatsCountCalls(t *testing.T) {
+	defer mpi.SetStats(mpi.SetStats(true))
+	run(t, func(c rma.Comm) error {
+		w, err := c.NewWindow(64)
+		if err != nil {
+			return err
+		}
+		direct := mpi.NodeRanks(c)
+		for target := range c.Size() {
+			before := mpi.CallCount("fetch_and_add")
+			if _, err := w.FetchAndAdd(target, 8, 1); err != nil {
+				return err
+			}
+			want := int64(1)
+			if slices.Contains(direct, target) {
+				want = 0
+			}
+			if got := mpi.CallCount("fetch_and_add") - before; got != want {
+				return fmt.Errorf("a FetchAndAdd on rank %d (reached directly: %v) counted %d MPI calls, want %d", target, want == 0, got, want)
+			}
+		}
+		return w.Free()
+	})
+}

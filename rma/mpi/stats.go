@@ -13,7 +13,7 @@ import (
 // Call statistics. With GDI_MPI_STATS=1 in a process's environment, the
 // package counts the one-sided MPI calls it makes, by kind, and the time
 // spent inside them, and Finalize prints them to stderr, one line per
-// kind. Calls served from shared memory (shared.go) are not MPI calls and
+// kind. Accesses served directly (node.go) are not MPI calls and
 // are not counted. Off, the cost is one load of a bool per call.
 
 // callKind is a kind of one-sided MPI call.
