@@ -10,18 +10,21 @@ import "time"
 // its window.
 //
 // Idle waits about d (at least d, and not much more) while serving other
-// ranks' operations on this process's windows. Code that waits for
-// another rank, a lock holder for instance, calls it instead of sleeping.
-// It reports no error and is safe for concurrent use. Callers find it by
-// type assertion and sleep where a window lacks it.
+// ranks' operations on this process's windows, and reports true. If no
+// other rank needs this process's help on this window (every part of it
+// is reached directly, as in shared memory), it returns false at once, and
+// the caller waits its own way. Code that waits for another rank, a lock
+// holder for instance, calls it instead of sleeping. It is safe for
+// concurrent use. Callers find it by type assertion and wait their own
+// way where a window lacks it.
 type Idler interface {
-	Idle(d time.Duration)
+	Idle(d time.Duration) bool
 }
 
-// Idle waits about d: through w's Idler if it has one, by sleeping if not.
+// Idle waits about d: through w's Idler if it has one and needs it, by
+// sleeping if not.
 func Idle(w Window, d time.Duration) {
-	if idl, ok := w.(Idler); ok {
-		idl.Idle(d)
+	if idl, ok := w.(Idler); ok && idl.Idle(d) {
 		return
 	}
 	time.Sleep(d)

@@ -54,13 +54,12 @@ var Attempts = 64
 // for hundreds of times as long as the lock was held. Spinning is bounded:
 // the spun waits of one lock add up to less than 2*spinBelow.
 //
-// On a window whose ranks must serve each other's operations (rma.Idler),
-// the whole wait goes to serving them: the lock holder may be waiting on
-// this rank's window.
+// On a window whose ranks must serve each other's operations (an
+// rma.Idler that needs it), the whole wait goes to serving them: the lock
+// holder may be waiting on this rank's window.
 func pause(w rma.Window, i int) {
 	d := time.Duration(1<<min(i, 10)) * time.Microsecond
-	if idl, ok := w.(rma.Idler); ok {
-		idl.Idle(d)
+	if idl, ok := w.(rma.Idler); ok && idl.Idle(d) {
 		return
 	}
 	if d >= spinBelow {

@@ -43,7 +43,10 @@ type idlingWindow struct {
 	waits []time.Duration
 }
 
-func (w *idlingWindow) Idle(d time.Duration) { w.waits = append(w.waits, d) }
+func (w *idlingWindow) Idle(d time.Duration) bool {
+	w.waits = append(w.waits, d)
+	return true
+}
 
 // TestPauseIdlesOnIdler checks that on a window whose ranks serve each
 // other's operations (rma.Idler) every wait of pause goes to Idle,

@@ -17,20 +17,22 @@ import (
 
 var _ rma.Idler = (*window)(nil)
 
-// Idle implements rma.Idler: until d has passed it runs MPI's progress
-// engine, yielding to other goroutines between calls. A window whose
-// every part this process maps needs no progress and yields only.
-func (w *window) Idle(d time.Duration) {
+// Idle implements rma.Idler: if other nodes reach this window through
+// MPI, it runs MPI's progress engine until d has passed, yielding to other
+// goroutines between calls; otherwise it returns false at once.
+func (w *window) Idle(d time.Duration) bool {
+	if !w.remote {
+		return false
+	}
 	start := time.Now()
-	for {
-		if w.remote && !w.freed.Load() {
-			C.gdi_progress(w.c.c)
-		}
+	for !w.freed.Load() {
+		C.gdi_progress(w.c.c)
 		if time.Since(start) >= d {
-			return
+			break
 		}
 		runtime.Gosched()
 	}
+	return true
 }
 
 // pollEvery is how many atomics on mapped parts a window makes between
