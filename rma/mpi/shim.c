@@ -192,13 +192,15 @@ int gdi_node_split(MPI_Comm comm, int want, int nodeSize, MPI_Comm *node, int *r
 // receives the address of each node rank's part, through which this
 // process reaches them directly, and *win is the window over comm through
 // which the other nodes' ranks are reached. Every rank of comm makes the
-// same collective calls, chosen by layout (from gdi_node_split): with
-// GDI_SINGLES each rank maps its own part, from MPI_Win_allocate over comm
-// if allocate, else from MPI_Alloc_mem (*mem) with MPI_Win_create, which
-// osc sm does not take: its atomics are not the CPU's. Otherwise the memory comes from MPI_Win_allocate_shared over node
-// (osc sm), and *nodeWin is that window, unless layout is GDI_WHOLE: then
-// *win is that window. With GDI_NODES *win is made on the same memory with
-// MPI_Win_create, which osc sm does not take. Freed with gdi_win_free.
+// same collective calls, chosen by layout (from gdi_node_split):
+//   - GDI_SINGLES: each rank maps its own part, from MPI_Win_allocate over
+//     comm if allocate, else from MPI_Alloc_mem (*mem) with MPI_Win_create,
+//     which osc sm does not take (its atomics are not the CPU's);
+//   - GDI_WHOLE: the memory comes from MPI_Win_allocate_shared over node
+//     (osc sm), and *win is that window;
+//   - GDI_NODES: the same, *nodeWin is that window, and *win is made on
+//     the same memory with MPI_Win_create.
+// Freed with gdi_win_free.
 int gdi_win_allocate_node(MPI_Comm comm, MPI_Comm node, int layout, int allocate, MPI_Aint size,
                           MPI_Win *win, MPI_Win *nodeWin, void **mem, void **bases) {
 	MPI_Info info;
