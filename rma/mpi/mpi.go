@@ -111,7 +111,7 @@ func Finalize() error {
 	if mainReq == nil || initErr != nil {
 		return nil
 	}
-	printStatsOnFinalize()
+	printStats(os.Stderr)
 	var rc C.int
 	onMainThread(func() { rc = C.gdi_finalize() })
 	if rc != C.MPI_SUCCESS {

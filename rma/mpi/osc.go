@@ -63,7 +63,7 @@ func oscRefusal() error {
 				why = append(why, "osc rdma's compare-and-swap crashes in Open MPI 4.1 (set GDI_MPI_ALLOW_OSC=rdma where it works)")
 			}
 		case "sm":
-			if os.Getenv("GDI_MPI_SHM") == "0" || os.Getenv("GDI_MPI_NODE_SIZE") != "" {
+			if want, nodeSize, err := nodeSettings(); err != nil || !want || nodeSize > 0 {
 				why = append(why, "osc sm serves only windows of ranks that share memory, and GDI_MPI_SHM=0 or GDI_MPI_NODE_SIZE asks for windows across (pretend) nodes")
 				continue
 			}

@@ -187,6 +187,42 @@ int gdi_node_split(MPI_Comm comm, int want, int nodeSize, MPI_Comm *node, int *r
 	return rc;
 }
 
+// comm_window makes *win over comm on this rank's part *base: with
+// MPI_Win_allocate, which also makes the part, if allocate; otherwise with
+// MPI_Win_create on the part given.
+static int comm_window(MPI_Comm comm, int allocate, MPI_Aint size, void **base, MPI_Win *win) {
+	MPI_Info info;
+	// The library need not order accumulates (the atomics) issued by one
+	// origin among themselves.
+	int rc = window_info("accumulate_ordering", "none", &info);
+	if (rc != MPI_SUCCESS) {
+		return rc;
+	}
+	rc = allocate ? MPI_Win_allocate(size, 1, info, comm, base, win)
+	              : MPI_Win_create(*base, size, 1, info, comm, win);
+	MPI_Info_free(&info);
+	return rc;
+}
+
+// node_memory makes the parts of node's n ranks with
+// MPI_Win_allocate_shared (*nodeWin), and their addresses in bases.
+static int node_memory(MPI_Comm node, int n, MPI_Aint size, MPI_Win *nodeWin, void **bases) {
+	MPI_Info info;
+	// Each rank's part on its own pages, first touched by its owner.
+	int rc = window_info("alloc_shared_noncontig", "true", &info);
+	if (rc != MPI_SUCCESS) {
+		return rc;
+	}
+	rc = MPI_Win_allocate_shared(size, 1, info, node, &bases[0], nodeWin);
+	MPI_Info_free(&info);
+	for (int r = 0; r < n && rc == MPI_SUCCESS; r++) {
+		MPI_Aint sz;
+		int du;
+		rc = MPI_Win_shared_query(*nodeWin, r, &sz, &du, &bases[r]);
+	}
+	return rc;
+}
+
 // gdi_win_allocate_node allocates a window of size bytes per rank of comm
 // and maps the parts of the ranks of node (from gdi_node_split): bases
 // receives the address of each node rank's part, through which this
@@ -203,63 +239,33 @@ int gdi_node_split(MPI_Comm comm, int want, int nodeSize, MPI_Comm *node, int *r
 // Freed with gdi_win_free.
 int gdi_win_allocate_node(MPI_Comm comm, MPI_Comm node, int layout, int allocate, MPI_Aint size,
                           MPI_Win *win, MPI_Win *nodeWin, void **mem, void **bases) {
-	MPI_Info info;
-	int n, me, rc;
+	int n, me, rc = MPI_SUCCESS;
 	*nodeWin = MPI_WIN_NULL;
 	*mem = NULL;
 	MPI_Comm_size(node, &n);
 	MPI_Comm_rank(node, &me);
-	if (layout == GDI_SINGLES) {
-		// The library need not order accumulates (the atomics) issued by
-		// one origin among themselves.
-		rc = window_info("accumulate_ordering", "none", &info);
-		if (rc != MPI_SUCCESS) {
-			return rc;
-		}
-		if (allocate) {
-			rc = MPI_Win_allocate(size, 1, info, comm, &bases[0], win);
-		} else if ((rc = MPI_Alloc_mem(size > 0 ? size : 8, MPI_INFO_NULL, mem)) == MPI_SUCCESS) {
-			bases[0] = *mem;
-			rc = MPI_Win_create(*mem, size, 1, info, comm, win);
-		}
-		MPI_Info_free(&info);
-		if (rc == MPI_SUCCESS) {
-			rc = window_open(comm, win, bases[0], size);
-		}
-		if (rc != MPI_SUCCESS && *mem != NULL) {
-			MPI_Free_mem(*mem);
-			*mem = NULL;
-		}
-		return rc;
-	}
-	// Each rank's part on its own pages, first touched by its owner.
-	rc = window_info("alloc_shared_noncontig", "true", &info);
-	if (rc != MPI_SUCCESS) {
-		return rc;
-	}
-	rc = MPI_Win_allocate_shared(size, 1, info, node, &bases[0], nodeWin);
-	MPI_Info_free(&info);
-	for (int r = 0; r < n && rc == MPI_SUCCESS; r++) {
-		MPI_Aint sz;
-		int du;
-		rc = MPI_Win_shared_query(*nodeWin, r, &sz, &du, &bases[r]);
+	allocate = allocate && layout == GDI_SINGLES;
+	if (layout != GDI_SINGLES) {
+		rc = node_memory(node, n, size, nodeWin, bases);
+	} else if (!allocate) {
+		rc = MPI_Alloc_mem(size > 0 ? size : 8, MPI_INFO_NULL, mem);
+		bases[0] = *mem;
 	}
 	if (rc == MPI_SUCCESS && layout == GDI_WHOLE) {
 		*win = *nodeWin;
 		*nodeWin = MPI_WIN_NULL;
 	} else if (rc == MPI_SUCCESS) {
-		rc = window_info("accumulate_ordering", "none", &info);
-		if (rc == MPI_SUCCESS) {
-			rc = MPI_Win_create(bases[me], size, 1, info, comm, win);
-			MPI_Info_free(&info);
-		}
+		rc = comm_window(comm, allocate, size, &bases[me], win);
 	}
 	if (rc == MPI_SUCCESS) {
-		// window_open frees *win on failure.
-		rc = window_open(comm, win, bases[me], size);
+		rc = window_open(comm, win, bases[me], size); // frees *win on failure
 	}
 	if (rc != MPI_SUCCESS && *nodeWin != MPI_WIN_NULL) {
 		MPI_Win_free(nodeWin);
+	}
+	if (rc != MPI_SUCCESS && *mem != NULL) {
+		MPI_Free_mem(*mem);
+		*mem = NULL;
 	}
 	return rc;
 }
