@@ -144,10 +144,17 @@ test-mpi:
 		(cd gdirma && timeout -k 30 $(MPI_TIMEOUT) $(MPIRUN) $(MPIRUN_NODE_FLAGS) -n 4 "$$tmp/node_gdirma.test" -test.run '^TestConformance' $(MPI_TEST_FLAGS)) && \
 		timeout -k 30 $(MPI_TIMEOUT) $(MPIRUN) $(MPIRUN_NODE_FLAGS) -n 4 "$$tmp/gdi" bench oltp -scale 10 -count 500 -ranks 4; then \
 		pass=$$((pass+1)); else fail=$$((fail+1)); failed="$$failed pretend-nodes"; fi; \
-	for case in pt2pt:0 rdma:0 ucx:1; do \
-		osc=$${case%:*}; shm=$${case#*:}; \
-		echo "test-mpi: --mca osc $$osc with GDI_MPI_SHM=$$shm must be refused at once, naming a setting that works"; \
-		out=$$(cd rma/mpi && GDI_MPI_SHM=$$shm timeout -k 10 120 $(MPIRUN) $(MPIRUN_BASE_FLAGS) --mca osc $$osc -x GDI_MPI_SHM -n 2 "$$tmp/net_rma.test" $(MPI_TEST_FLAGS) 2>&1); rc=$$?; \
+	for btl in tcp vader; do \
+		echo "test-mpi: the rma suite under --mca osc pt2pt --mca btl $$btl,self, GDI_MPI_SHM=0"; \
+		if (cd rma/mpi && GDI_MPI_SHM=0 timeout -k 30 $(MPI_TIMEOUT) $(MPIRUN) $(MPIRUN_BASE_FLAGS) --mca osc pt2pt --mca btl $$btl,self \
+			-x GDI_MPI_SHM -n 2 "$$tmp/net_rma.test" $(MPI_TEST_FLAGS)); then \
+			pass=$$((pass+1)); else fail=$$((fail+1)); failed="$$failed pt2pt-$$btl"; fi; \
+	done; \
+	for case in pt2pt:0:multiple rdma:0:serialized ucx:1:serialized; do \
+		osc=$${case%%:*}; shm=$${case#*:}; thr=$${shm#*:}; shm=$${shm%:*}; \
+		echo "test-mpi: --mca osc $$osc with GDI_MPI_SHM=$$shm GDI_MPI_THREAD=$$thr must be refused at once, naming a setting that works"; \
+		out=$$(cd rma/mpi && GDI_MPI_SHM=$$shm GDI_MPI_THREAD=$$thr timeout -k 10 120 $(MPIRUN) $(MPIRUN_BASE_FLAGS) --mca osc $$osc \
+			-x GDI_MPI_SHM -x GDI_MPI_THREAD -n 2 "$$tmp/net_rma.test" $(MPI_TEST_FLAGS) 2>&1); rc=$$?; \
 		if [ $$rc -ne 0 ] && echo "$$out" | grep -q 'cannot serve rma/mpi.*--mca osc ucx'; then pass=$$((pass+1)); \
 		else echo "$$out" | tail -20; fail=$$((fail+1)); failed="$$failed osc-$$osc-refusal"; fi; \
 	done; \

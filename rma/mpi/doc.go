@@ -5,10 +5,15 @@
 //
 // # Processes and runs
 //
-// MPI is initialized on the first Run, once per process, with
-// MPI_Init_thread(MPI_THREAD_MULTIPLE); a library that does not provide that
-// level is reported as an error, since windows are used from many goroutines
-// and so from many OS threads. Run(n, fn) is collective over all processes of
+// MPI is initialized on the first Run, once per process, at the thread
+// level GDI_MPI_THREAD names. The default, serialized
+// (MPI_THREAD_SERIALIZED), lets one goroutine at a time into MPI: the C
+// shim holds a lock around each call, and waits for a collective with the
+// lock let go between tests, so that a rank's other goroutines can make
+// the one-sided calls the peers may be waiting for before they join it.
+// GDI_MPI_THREAD=multiple asks for MPI_THREAD_MULTIPLE and no lock. A
+// library that does not provide the level asked for is reported as an
+// error. Run(n, fn) is collective over all processes of
 // the job: each call splits MPI_COMM_WORLD so that world ranks 0..n-1 run fn
 // on a communicator of their own, and the other processes return nil. Runs
 // may follow each other in one process as often as needed (tests do); they

@@ -33,3 +33,7 @@ func CallCount(name string) int64 {
 	}
 	return -1
 }
+
+// CPUAtomics reports whether w's atomics on the parts this process maps
+// are done directly, with the CPU's instructions (node.go's directWord).
+func CPUAtomics(w rma.Window) bool { return w.(*window).cpuAtomics }

@@ -44,14 +44,19 @@ var (
 	runMu     sync.Mutex  // one Run at a time per process
 )
 
-// startMPI initializes MPI with MPI_THREAD_MULTIPLE on a goroutine that
-// keeps its OS thread for the life of the process.
+// startMPI initializes MPI at the thread level of GDI_MPI_THREAD on a
+// goroutine that keeps its OS thread for the life of the process.
 func startMPI() {
 	if binary.NativeEndian.Uint16([]byte{1, 0}) != 1 {
 		initErr = errors.New("mpi: rma words are little-endian and MPI's atomics work on native words; this host is big-endian")
 		return
 	}
-	if initErr = oscRefusal(); initErr != nil {
+	level, err := threadSetting()
+	if err != nil {
+		initErr = err
+		return
+	}
+	if initErr = oscRefusal(level); initErr != nil {
 		return
 	}
 	ucxSignals()
@@ -60,12 +65,16 @@ func startMPI() {
 	done := make(chan struct{})
 	go func() {
 		runtime.LockOSThread() // never unlocked: this thread is MPI's main thread
+		want := C.int(C.MPI_THREAD_SERIALIZED)
+		if level == threadMultiple {
+			want = C.MPI_THREAD_MULTIPLE
+		}
 		var provided C.int
-		if rc := C.gdi_init(&provided); rc != C.MPI_SUCCESS {
+		if rc := C.gdi_init(want, &provided); rc != C.MPI_SUCCESS {
 			initErr = fmt.Errorf("mpi: MPI_Init_thread: %w", mpiError(rc))
-		} else if provided < C.MPI_THREAD_MULTIPLE {
-			initErr = fmt.Errorf("mpi: MPI_Init_thread provided thread level %d, need MPI_THREAD_MULTIPLE (%d); "+
-				"the rma layer calls MPI from many goroutines and OS threads", int(provided), int(C.MPI_THREAD_MULTIPLE))
+		} else if provided < want {
+			initErr = fmt.Errorf("mpi: MPI_Init_thread provided thread level %d, GDI_MPI_THREAD=%v needs %d",
+				int(provided), level, int(want))
 		} else {
 			var r, s C.int
 			if rc := C.gdi_world_rank(&r); rc != C.MPI_SUCCESS {

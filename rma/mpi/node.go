@@ -108,6 +108,22 @@ func (c *comm) splitNodes() error {
 	return nil
 }
 
+// oscAtomicsAreCPU reports whether the MPI atomics that other nodes aim
+// at this process's parts are done with the CPU's atomic instructions, so
+// that they mix with direct ones: only osc ucx's, with UCX_ATOMIC_MODE=cpu
+// (ucxAtomics sets it unless the user chose). osc pt2pt and osc rdma over
+// some BTLs serve an atomic with a lock and a read-modify-write, like osc
+// sm; Open MPI's own choice may be either.
+func oscAtomicsAreCPU() bool {
+	req := oscRequested()
+	for _, c := range req {
+		if c != "ucx" && c != "sm" {
+			return false
+		}
+	}
+	return len(req) > 0 && os.Getenv("UCX_ATOMIC_MODE") == "cpu"
+}
+
 // oscOnlyUCX reports whether mpirun allowed osc ucx alone.
 func oscOnlyUCX() bool {
 	req := oscRequested()
@@ -132,7 +148,7 @@ func (w *window) allocate(size int) error {
 	}
 	w.mems = make([][]uint64, c.size)
 	w.remote = c.nodeSize < c.size
-	w.cpuAtomics = !w.remote || os.Getenv("UCX_ATOMIC_MODE") == "cpu"
+	w.cpuAtomics = !w.remote || oscAtomicsAreCPU()
 	if size == 0 {
 		return nil
 	}
@@ -156,9 +172,8 @@ func (w *window) allocate(size int) error {
 func (w *window) direct(target int) []uint64 { return w.mems[target] }
 
 // directWord is direct for the atomics: nil also when other nodes' MPI
-// atomics may reach the part and are not the CPU's (UCX_ATOMIC_MODE set
-// to other than cpu, to keep a network card's atomics), so that every
-// atomic on such a part, the owner's too, goes through MPI.
+// atomics may reach the part and are not the CPU's (oscAtomicsAreCPU), so
+// that every atomic on such a part, the owner's too, goes through MPI.
 func (w *window) directWord(target int) []uint64 {
 	if !w.cpuAtomics {
 		return nil

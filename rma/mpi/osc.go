@@ -14,8 +14,12 @@ import (
 //     across nodes the setting is --mca osc ucx,sm.
 //   - ucx: any network UCX drives (InfiniBand, RoCE, TCP, shared memory);
 //     works, once UCX leaves SIGSEGV and SIGBUS to Go (ucxSignals).
-//   - pt2pt: refuses windows under MPI_THREAD_MULTIPLE, which rma/mpi
-//     needs: MPI_Win_allocate fails with MPI_ERR_WIN.
+//   - pt2pt: any network Open MPI's BTLs drive (tcp, vader); works under
+//     the default thread level, serialized. It refuses windows under
+//     MPI_THREAD_MULTIPLE (MPI_Win_allocate fails with MPI_ERR_WIN), so
+//     it is refused with GDI_MPI_THREAD=multiple. Its atomics are a lock
+//     and a read-modify-write at the target, so every atomic, the
+//     owner's too, goes through MPI (oscAtomicsAreCPU).
 //   - rdma: needs a BTL with one-sided operations and atomics; over btl
 //     tcp MPI_Win_allocate fails with MPI_ERR_WIN, and over btl vader its
 //     compare-and-swap crashes the process (SIGSEGV inside Open MPI). It is
@@ -43,7 +47,7 @@ const workingSettings = "--mca osc ucx,sm (any network, sm for the ranks of one 
 
 // oscRefusal returns why the components requested cannot serve rma/mpi,
 // or nil if one of them can (or Open MPI chooses).
-func oscRefusal() error {
+func oscRefusal(level threadLevel) error {
 	req := oscRequested()
 	if req == nil {
 		return nil
@@ -52,7 +56,10 @@ func oscRefusal() error {
 	for _, c := range req {
 		switch c {
 		case "pt2pt":
-			why = append(why, "osc pt2pt creates no windows under MPI_THREAD_MULTIPLE, which rma/mpi needs")
+			if level != threadMultiple {
+				return nil
+			}
+			why = append(why, "osc pt2pt creates no windows under MPI_THREAD_MULTIPLE, which GDI_MPI_THREAD=multiple asks for")
 		case "rdma":
 			switch btls := os.Getenv("OMPI_MCA_btl"); {
 			case btls != "" && !hasRDMABTL(btls):

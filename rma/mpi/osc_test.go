@@ -14,30 +14,33 @@ import (
 func TestOscRefusal(t *testing.T) {
 	for _, c := range []struct {
 		osc, btl, shm, nodeSize string
+		level                   threadLevel
 		refused                 bool
 	}{
-		{"", "", "", "", false},
-		{"ucx", "tcp,self", "0", "", false},
-		{"sm", "", "", "", false},
-		{"sm", "", "0", "", true},
-		{"sm", "", "", "2", true},
-		{"ucx,sm", "", "", "2", false},
-		{"^pt2pt", "", "", "", false},
-		{"pt2pt", "tcp,self", "", "", true},
-		{"pt2pt", "vader,self", "", "", true},
-		{"rdma", "tcp,self", "", "", true},
-		{"rdma", "vader,self", "", "", true},
-		{"rdma", "", "", "", true},
-		{"pt2pt,ucx", "", "", "", false},
+		{"", "", "", "", threadSerialized, false},
+		{"ucx", "tcp,self", "0", "", threadSerialized, false},
+		{"sm", "", "", "", threadSerialized, false},
+		{"sm", "", "0", "", threadSerialized, true},
+		{"sm", "", "", "2", threadSerialized, true},
+		{"ucx,sm", "", "", "2", threadSerialized, false},
+		{"^pt2pt", "", "", "", threadSerialized, false},
+		{"pt2pt", "tcp,self", "0", "", threadSerialized, false},
+		{"pt2pt", "tcp,self", "", "", threadMultiple, true},
+		{"pt2pt", "vader,self", "0", "", threadSerialized, false},
+		{"pt2pt", "vader,self", "", "", threadMultiple, true},
+		{"rdma", "tcp,self", "", "", threadSerialized, true},
+		{"rdma", "vader,self", "", "", threadSerialized, true},
+		{"rdma", "", "", "", threadSerialized, true},
+		{"pt2pt,ucx", "", "", "", threadSerialized, false},
 	} {
 		t.Setenv("GDI_MPI_ALLOW_OSC", "")
 		t.Setenv("OMPI_MCA_osc", c.osc)
 		t.Setenv("OMPI_MCA_btl", c.btl)
 		t.Setenv("GDI_MPI_SHM", c.shm)
 		t.Setenv("GDI_MPI_NODE_SIZE", c.nodeSize)
-		err := oscRefusal()
+		err := oscRefusal(c.level)
 		if (err != nil) != c.refused {
-			t.Errorf("osc %q, btl %q, GDI_MPI_SHM %q, GDI_MPI_NODE_SIZE %q: %v, want refused %v", c.osc, c.btl, c.shm, c.nodeSize, err, c.refused)
+			t.Errorf("osc %q, btl %q, GDI_MPI_SHM %q, GDI_MPI_NODE_SIZE %q, thread level %v: %v, want refused %v", c.osc, c.btl, c.shm, c.nodeSize, c.level, err, c.refused)
 		}
 		if err != nil && !strings.Contains(err.Error(), "--mca osc ucx") {
 			t.Errorf("osc %q: the refusal names no working setting: %v", c.osc, err)
@@ -51,11 +54,11 @@ func TestOscAllowed(t *testing.T) {
 	t.Setenv("GDI_MPI_ALLOW_OSC", "rdma")
 	t.Setenv("OMPI_MCA_osc", "rdma")
 	t.Setenv("OMPI_MCA_btl", "openib,self")
-	if err := oscRefusal(); err != nil {
+	if err := oscRefusal(threadSerialized); err != nil {
 		t.Errorf("osc rdma allowed, btl openib: %v", err)
 	}
 	t.Setenv("OMPI_MCA_btl", "tcp,self")
-	if err := oscRefusal(); err == nil {
+	if err := oscRefusal(threadSerialized); err == nil {
 		t.Errorf("osc rdma allowed, btl tcp: not refused")
 	}
 }
@@ -88,6 +91,34 @@ func TestNodeSettings(t *testing.T) {
 		}
 		if err != nil || want != c.want || nodeSize != c.nodeSize {
 			t.Errorf("GDI_MPI_SHM=%q GDI_MPI_NODE_SIZE=%q: (%v, %d, %v), want (%v, %d, nil)", c.shm, c.size, want, nodeSize, err, c.want, c.nodeSize)
+		}
+	}
+}
+
+// TestThreadSetting: GDI_MPI_THREAD picks the thread level, serialized
+// unless set, and anything else is refused with rma.ErrArgument.
+func TestThreadSetting(t *testing.T) {
+	for _, c := range []struct {
+		v    string
+		want threadLevel
+		bad  bool
+	}{
+		{"", threadSerialized, false},
+		{"serialized", threadSerialized, false},
+		{"multiple", threadMultiple, false},
+		{"MULTIPLE", 0, true},
+		{"funneled", 0, true},
+	} {
+		t.Setenv("GDI_MPI_THREAD", c.v)
+		got, err := threadSetting()
+		if c.bad {
+			if !errors.Is(err, rma.ErrArgument) {
+				t.Errorf("GDI_MPI_THREAD=%q: error %v, want rma.ErrArgument", c.v, err)
+			}
+			continue
+		}
+		if err != nil || got != c.want {
+			t.Errorf("GDI_MPI_THREAD=%q: (%v, %v), want (%v, nil)", c.v, got, err, c.want)
 		}
 	}
 }

@@ -2,6 +2,8 @@
 
 #include "shim.h"
 
+#include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,7 +16,51 @@
 
 int gdi_nop(int x) { return x; }
 
-int gdi_init(int *provided) {
+// The thread level. Under MPI_THREAD_SERIALIZED (gdi_serialized) the shim
+// lets one thread at a time into MPI: every entry point holds gdi_mu while
+// it calls MPI. A blocking collective would hold it until the other ranks
+// arrive, and their arrival may wait on a lock word that this process's
+// other goroutines must release through MPI; so collectives are started
+// nonblocking and waited for in gdi_wait, which lets go between tests.
+// Window and communicator creation hold gdi_mu throughout: they happen
+// before a database is used.
+static pthread_mutex_t gdi_mu = PTHREAD_MUTEX_INITIALIZER;
+static int gdi_serialized;
+
+static void enter(void) {
+	if (gdi_serialized) {
+		pthread_mutex_lock(&gdi_mu);
+	}
+}
+
+static void leave(void) {
+	if (gdi_serialized) {
+		pthread_mutex_unlock(&gdi_mu);
+	}
+}
+
+// gdi_wait completes *req, started by the caller under enter() with
+// return code rc, and returns the first error.
+static int gdi_wait(int rc, MPI_Request *req) {
+	if (rc != MPI_SUCCESS) {
+		return rc;
+	}
+	if (!gdi_serialized) {
+		return MPI_Wait(req, MPI_STATUS_IGNORE);
+	}
+	for (;;) {
+		int done = 0;
+		enter();
+		rc = MPI_Test(req, &done, MPI_STATUS_IGNORE);
+		leave();
+		if (rc != MPI_SUCCESS || done) {
+			return rc;
+		}
+		sched_yield();
+	}
+}
+
+int gdi_init(int want, int *provided) {
 	int done = 0;
 	MPI_Initialized(&done);
 	if (done) {
@@ -24,7 +70,8 @@ int gdi_init(int *provided) {
 	// with its own backtrace printers, which would turn Go's nil-dereference
 	// panics into process crashes. Keep Go's handlers unless the user chose.
 	setenv("OMPI_MCA_opal_signal", "", 0);
-	int rc = MPI_Init_thread(NULL, NULL, MPI_THREAD_MULTIPLE, provided);
+	gdi_serialized = want < MPI_THREAD_MULTIPLE;
+	int rc = MPI_Init_thread(NULL, NULL, want, provided);
 	if (rc == MPI_SUCCESS) {
 		// Errors are returned to Go as error values rather than aborting.
 		MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
@@ -38,7 +85,10 @@ int gdi_finalize(void) {
 	if (done) {
 		return MPI_SUCCESS;
 	}
-	return MPI_Finalize();
+	enter();
+	int rc = MPI_Finalize();
+	leave();
+	return rc;
 }
 
 void gdi_abort(int code) { MPI_Abort(MPI_COMM_WORLD, code); }
@@ -62,25 +112,39 @@ int gdi_world_size(int *size) { return MPI_Comm_size(MPI_COMM_WORLD, size); }
 int gdi_world_rank(int *rank) { return MPI_Comm_rank(MPI_COMM_WORLD, rank); }
 
 int gdi_comm_split_world(int color, int key, MPI_Comm *out) {
+	enter();
 	int rc = MPI_Comm_split(MPI_COMM_WORLD, color < 0 ? MPI_UNDEFINED : color, key, out);
 	if (rc == MPI_SUCCESS && *out != MPI_COMM_NULL) {
 		rc = MPI_Comm_set_errhandler(*out, MPI_ERRORS_RETURN);
 	}
+	leave();
 	return rc;
 }
 
-int gdi_comm_free(MPI_Comm *comm) { return MPI_Comm_free(comm); }
+int gdi_comm_free(MPI_Comm *comm) {
+	enter();
+	int rc = MPI_Comm_free(comm);
+	leave();
+	return rc;
+}
 
 int gdi_check(MPI_Comm comm, const int64_t *send, int n, int64_t *recv) {
-	return MPI_Allgather(send, n, MPI_INT64_T, recv, n, MPI_INT64_T, comm);
+	MPI_Request req;
+	enter();
+	int rc = MPI_Iallgather(send, n, MPI_INT64_T, recv, n, MPI_INT64_T, comm, &req);
+	leave();
+	return gdi_wait(rc, &req);
 }
 
 int gdi_bcast(MPI_Comm comm, char *buf, size_t n, int root) {
 	char *p = buf;
 	do {
 		size_t k = n < GDI_CHUNK ? n : GDI_CHUNK;
-		int rc = MPI_Bcast(p, (int)k, MPI_BYTE, root, comm);
-		if (rc != MPI_SUCCESS) {
+		MPI_Request req;
+		enter();
+		int rc = MPI_Ibcast(p, (int)k, MPI_BYTE, root, comm, &req);
+		leave();
+		if ((rc = gdi_wait(rc, &req)) != MPI_SUCCESS) {
 			return rc;
 		}
 		p += k;
@@ -92,28 +156,52 @@ int gdi_bcast(MPI_Comm comm, char *buf, size_t n, int root) {
 int gdi_allreduce(MPI_Comm comm, char *buf, int n, int type, int op) {
 	MPI_Datatype t = type == GDI_INT64 ? MPI_INT64_T : type == GDI_UINT64 ? MPI_UINT64_T : MPI_DOUBLE;
 	MPI_Op o = op == GDI_SUM ? MPI_SUM : op == GDI_MIN ? MPI_MIN : MPI_MAX;
-	return MPI_Allreduce(MPI_IN_PLACE, buf, n, t, o, comm);
+	MPI_Request req;
+	enter();
+	int rc = MPI_Iallreduce(MPI_IN_PLACE, buf, n, t, o, comm, &req);
+	leave();
+	return gdi_wait(rc, &req);
 }
 
 int gdi_allgather(MPI_Comm comm, const char *send, int n, char *recv) {
-	return MPI_Allgather(send, n, MPI_BYTE, recv, n, MPI_BYTE, comm);
+	MPI_Request req;
+	enter();
+	int rc = MPI_Iallgather(send, n, MPI_BYTE, recv, n, MPI_BYTE, comm, &req);
+	leave();
+	return gdi_wait(rc, &req);
 }
 
 int gdi_allgatherv(MPI_Comm comm, const char *send, int n, char *recv, const int *counts, const int *displs) {
-	return MPI_Allgatherv(send, n, MPI_BYTE, recv, counts, displs, MPI_BYTE, comm);
+	MPI_Request req;
+	enter();
+	int rc = MPI_Iallgatherv(send, n, MPI_BYTE, recv, counts, displs, MPI_BYTE, comm, &req);
+	leave();
+	return gdi_wait(rc, &req);
 }
 
 int gdi_alltoall(MPI_Comm comm, const char *send, int blk, char *recv) {
-	return MPI_Alltoall(send, blk, MPI_BYTE, recv, blk, MPI_BYTE, comm);
+	MPI_Request req;
+	enter();
+	int rc = MPI_Ialltoall(send, blk, MPI_BYTE, recv, blk, MPI_BYTE, comm, &req);
+	leave();
+	return gdi_wait(rc, &req);
 }
 
 int gdi_alltoall_i64(MPI_Comm comm, const int64_t *send, int64_t *recv) {
-	return MPI_Alltoall(send, 1, MPI_INT64_T, recv, 1, MPI_INT64_T, comm);
+	MPI_Request req;
+	enter();
+	int rc = MPI_Ialltoall(send, 1, MPI_INT64_T, recv, 1, MPI_INT64_T, comm, &req);
+	leave();
+	return gdi_wait(rc, &req);
 }
 
 int gdi_alltoallv(MPI_Comm comm, const char *send, const int *scounts, const int *sdispls,
                   char *recv, const int *rcounts, const int *rdispls) {
-	return MPI_Alltoallv(send, scounts, sdispls, MPI_BYTE, recv, rcounts, rdispls, MPI_BYTE, comm);
+	MPI_Request req;
+	enter();
+	int rc = MPI_Ialltoallv(send, scounts, sdispls, MPI_BYTE, recv, rcounts, rdispls, MPI_BYTE, comm, &req);
+	leave();
+	return gdi_wait(rc, &req);
 }
 
 // window_info makes the hints of every window: every rank allocates the
@@ -158,7 +246,7 @@ static int window_open(MPI_Comm comm, MPI_Win *win, void *base, MPI_Aint size) {
 // is 0. ranks (comm's size) receives the comm rank of each node rank, and
 // *layout, the same on every rank, is GDI_SINGLES if every node holds one
 // rank, else GDI_WHOLE if the node holds all of comm, else GDI_NODES.
-int gdi_node_split(MPI_Comm comm, int want, int nodeSize, MPI_Comm *node, int *ranks, int *layout) {
+static int node_split(MPI_Comm comm, int want, int nodeSize, MPI_Comm *node, int *ranks, int *layout) {
 	MPI_Comm shm;
 	int rank, size, n, rc;
 	MPI_Comm_rank(comm, &rank);
@@ -184,6 +272,13 @@ int gdi_node_split(MPI_Comm comm, int want, int nodeSize, MPI_Comm *node, int *r
 	if (rc != MPI_SUCCESS) {
 		MPI_Comm_free(node);
 	}
+	return rc;
+}
+
+int gdi_node_split(MPI_Comm comm, int want, int nodeSize, MPI_Comm *node, int *ranks, int *layout) {
+	enter();
+	int rc = node_split(comm, want, nodeSize, node, ranks, layout);
+	leave();
 	return rc;
 }
 
@@ -237,7 +332,7 @@ static int node_memory(MPI_Comm node, int n, MPI_Aint size, MPI_Win *nodeWin, vo
 //   - GDI_NODES: the same, *nodeWin is that window, and *win is made on
 //     the same memory with MPI_Win_create.
 // Freed with gdi_win_free.
-int gdi_win_allocate_node(MPI_Comm comm, MPI_Comm node, int layout, int allocate, MPI_Aint size,
+static int win_allocate_node(MPI_Comm comm, MPI_Comm node, int layout, int allocate, MPI_Aint size,
                           MPI_Win *win, MPI_Win *nodeWin, void **mem, void **bases) {
 	int n, me, rc = MPI_SUCCESS;
 	*nodeWin = MPI_WIN_NULL;
@@ -270,7 +365,15 @@ int gdi_win_allocate_node(MPI_Comm comm, MPI_Comm node, int layout, int allocate
 	return rc;
 }
 
-int gdi_win_free(MPI_Win *win, MPI_Win *nodeWin, void *mem) {
+int gdi_win_allocate_node(MPI_Comm comm, MPI_Comm node, int layout, int allocate, MPI_Aint size,
+                          MPI_Win *win, MPI_Win *nodeWin, void **mem, void **bases) {
+	enter();
+	int rc = win_allocate_node(comm, node, layout, allocate, size, win, nodeWin, mem, bases);
+	leave();
+	return rc;
+}
+
+static int win_free(MPI_Win *win, MPI_Win *nodeWin, void *mem) {
 	int rc = MPI_Win_unlock_all(*win);
 	if (rc == MPI_SUCCESS) {
 		rc = MPI_Win_free(win);
@@ -284,7 +387,14 @@ int gdi_win_free(MPI_Win *win, MPI_Win *nodeWin, void *mem) {
 	return rc;
 }
 
-int gdi_get(MPI_Win win, char *dst, size_t n, int target, MPI_Aint off) {
+int gdi_win_free(MPI_Win *win, MPI_Win *nodeWin, void *mem) {
+	enter();
+	int rc = win_free(win, nodeWin, mem);
+	leave();
+	return rc;
+}
+
+static int get(MPI_Win win, char *dst, size_t n, int target, MPI_Aint off) {
 	char *p = dst;
 	while (n > 0) {
 		size_t k = n < GDI_CHUNK ? n : GDI_CHUNK;
@@ -301,7 +411,14 @@ int gdi_get(MPI_Win win, char *dst, size_t n, int target, MPI_Aint off) {
 	return MPI_Win_flush_local(target, win);
 }
 
-int gdi_put(MPI_Win win, const char *src, size_t n, int target, MPI_Aint off) {
+int gdi_get(MPI_Win win, char *dst, size_t n, int target, MPI_Aint off) {
+	enter();
+	int rc = get(win, dst, n, target, off);
+	leave();
+	return rc;
+}
+
+static int put(MPI_Win win, const char *src, size_t n, int target, MPI_Aint off) {
 	const char *p = src;
 	while (n > 0) {
 		size_t k = n < GDI_CHUNK ? n : GDI_CHUNK;
@@ -318,32 +435,57 @@ int gdi_put(MPI_Win win, const char *src, size_t n, int target, MPI_Aint off) {
 	return MPI_Win_flush_local(target, win);
 }
 
+int gdi_put(MPI_Win win, const char *src, size_t n, int target, MPI_Aint off) {
+	enter();
+	int rc = put(win, src, n, target, off);
+	leave();
+	return rc;
+}
+
 // gdi_progress runs MPI's progress engine once, which serves the one-sided
 // operations other processes aim at this one: MPI_Iprobe for a tag no one
 // sends. Any MPI call that does not complete at once would do.
 int gdi_progress(MPI_Comm comm) {
 	int flag;
-	return MPI_Iprobe(MPI_ANY_SOURCE, GDI_PROGRESS_TAG, comm, &flag, MPI_STATUS_IGNORE);
+	enter();
+	int rc = MPI_Iprobe(MPI_ANY_SOURCE, GDI_PROGRESS_TAG, comm, &flag, MPI_STATUS_IGNORE);
+	leave();
+	return rc;
 }
 
-int gdi_flush(MPI_Win win, int target) { return MPI_Win_flush(target, win); }
-int gdi_flush_all(MPI_Win win) { return MPI_Win_flush_all(win); }
+int gdi_flush(MPI_Win win, int target) {
+	enter();
+	int rc = MPI_Win_flush(target, win);
+	leave();
+	return rc;
+}
+
+int gdi_flush_all(MPI_Win win) {
+	enter();
+	int rc = MPI_Win_flush_all(win);
+	leave();
+	return rc;
+}
 
 gdi_word gdi_cas(MPI_Win win, int target, MPI_Aint off, uint64_t old, uint64_t new_) {
 	gdi_word r = {0, MPI_SUCCESS};
+	enter();
 	r.rc = MPI_Compare_and_swap(&new_, &old, &r.v, MPI_UINT64_T, target, off, win);
 	if (r.rc == MPI_SUCCESS) {
 		r.rc = MPI_Win_flush(target, win);
 	}
+	leave();
 	return r;
 }
 
 gdi_word gdi_fetch_op(MPI_Win win, int target, MPI_Aint off, uint64_t v, int op) {
 	gdi_word r = {0, MPI_SUCCESS};
 	MPI_Op o = op == GDI_FOP_SUM ? MPI_SUM : op == GDI_FOP_NO_OP ? MPI_NO_OP : MPI_REPLACE;
+	enter();
 	r.rc = MPI_Fetch_and_op(&v, &r.v, MPI_UINT64_T, target, off, o, win);
 	if (r.rc == MPI_SUCCESS) {
 		r.rc = MPI_Win_flush(target, win);
 	}
+	leave();
 	return r;
 }

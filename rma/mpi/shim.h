@@ -25,7 +25,7 @@ enum { GDI_FOP_SUM = 0, GDI_FOP_NO_OP = 1, GDI_FOP_REPLACE = 2 };
 // gdi_nop does nothing: benchmarks time it to show the cost of a cgo call.
 int gdi_nop(int x);
 
-int gdi_init(int *provided);
+int gdi_init(int want, int *provided);
 int gdi_finalize(void);
 void gdi_abort(int code);
 int gdi_error_string(int rc, char *buf, int len);
