@@ -19,11 +19,12 @@ import (
 //
 //   - the database is quiet: no rank has an open transaction, and no one
 //     touches the graph until BulkLoad returns (it is collective);
-//   - every rank passes the same BulkSource: the same number of vertices,
+//   - every rank passes the same gdi.BulkSource: the same number of vertices,
 //     direction and edge labels, and Vertex gives the same vertex for the
 //     same number wherever it is asked (only its owner asks);
 //   - Edges on each rank emits that rank's share of the edges, the shares
-//     being disjoint (for a generated graph, its RankSlice: see package gensource).
+//     being disjoint (for a generated graph, its RankSlice: see
+//     generator.Graph.BulkSource).
 //
 // Vertex x of [0, Vertices) is owned by the rank of the contiguous range
 // that holds it (an even split). The steps are:
@@ -52,47 +53,13 @@ import (
 // fails; a graph that failed to load is left half loaded (free the
 // database).
 
-// BulkSource describes a graph for BulkLoad.
-type BulkSource struct {
-	// Vertices is the number of vertices; they are numbered 0 to
-	// Vertices-1, numbers that exist only during the load.
-	Vertices uint64
-	// Vertex describes vertex x into v (whose slices it may reuse). It is
-	// called once for each vertex, on the rank that owns it.
-	Vertex func(x uint64, v *BulkVertex) error
-	// Edges calls emit for each edge of the calling rank's share (rank out
-	// of size ranks): its origin and target vertex numbers and its label,
-	// an index into EdgeLabels, or -1 for an edge without a label. A
-	// non-nil error of emit must be returned.
-	Edges func(rank, size int, emit func(origin, target uint64, label int) error) error
-	// EdgeLabels are the labels edges may have.
-	EdgeLabels []gdi.Label
-	// Direction is the direction of every edge.
-	Direction gdi.DirectionType
-	// RoundEdges is the number of edges a rank routes per exchange round
-	// (the buffers of a round take about 50 bytes per edge); 0 means 2^20.
-	// It must be the same on every rank.
-	RoundEdges int
-}
-
-// BulkVertex is a vertex of a BulkSource.
-type BulkVertex struct {
-	ID         []byte // application-level ID, none if empty
-	Labels     []gdi.Label
-	Properties []BulkProperty // in this order after the ID
-}
-
-// BulkProperty is a property of a BulkVertex.
-type BulkProperty struct {
-	Type  gdi.PropertyType
-	Value gdi.Value
-}
+var _ gdi.BulkLoader = (*Database)(nil)
 
 // BulkLoad adds the graph of src to the database (collective, on a quiet
-// database; see above). Invalid input — an unknown label or property type,
+// database; see above and gdi.BulkLoader). Invalid input — an unknown label or property type,
 // a value its type does not admit, two values of a single-entity type, an
 // end out of range, a duplicate ID — is an error on every rank.
-func (db *Database) BulkLoad(src BulkSource) error {
+func (db *Database) BulkLoad(src gdi.BulkSource) error {
 	if db.IsFreed() {
 		return errFreedDB()
 	}
@@ -115,7 +82,7 @@ func (db *Database) BulkLoad(src BulkSource) error {
 type bulk struct {
 	db         *Database
 	st         *store
-	src        BulkSource
+	src        gdi.BulkSource
 	rank, size int
 	edgeLabels []uint32 // numbers of src.EdgeLabels, 0 for LabelNone
 	lo, hi     uint64   // the vertices this rank owns
@@ -236,7 +203,7 @@ func (b *bulk) vertices() error {
 		info gdi.PropertyTypeInfo
 	}
 	ptypes := map[gdi.PropertyType]ptype{}
-	var bv BulkVertex
+	var bv gdi.BulkVertex
 	var labels []uint32
 	var seen []property
 	for x := b.lo; x < b.hi; x++ {
@@ -354,7 +321,7 @@ const (
 )
 
 // defaultRoundEdges is the number of edges a rank routes per round if
-// BulkSource.RoundEdges is 0; the exchange buffers are reused from round
+// gdi.BulkSource.RoundEdges is 0; the exchange buffers are reused from round
 // to round.
 const defaultRoundEdges = 1 << 20
 

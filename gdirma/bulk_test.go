@@ -27,9 +27,9 @@ func TestBulkLoadManyEdges(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		src := BulkSource{
+		src := gdi.BulkSource{
 			Vertices: 3,
-			Vertex: func(x uint64, v *BulkVertex) error {
+			Vertex: func(x uint64, v *gdi.BulkVertex) error {
 				v.ID = []byte{byte('a' + x)}
 				return nil
 			},
@@ -107,9 +107,9 @@ func TestBulkLoadErrors(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		ok := func(uint64, *BulkVertex) error { return nil }
+		ok := func(uint64, *gdi.BulkVertex) error { return nil }
 		none := func(int, int, func(uint64, uint64, int) error) error { return nil }
-		cases := map[string]BulkSource{
+		cases := map[string]gdi.BulkSource{
 			"no funcs":  {Vertices: 2, Direction: gdi.Directed},
 			"direction": {Vertices: 2, Vertex: ok, Edges: none},
 			"too many":  {Vertices: 1 << 40, Vertex: ok, Edges: none, Direction: gdi.Directed},
@@ -130,17 +130,17 @@ func TestBulkLoadErrors(t *testing.T) {
 			"label": {Vertices: 2, Vertex: ok, Direction: gdi.Directed, Edges: func(r, s int, emit func(uint64, uint64, int) error) error {
 				return emit(0, 1, 3)
 			}},
-			"id": {Vertices: 4, Vertex: func(x uint64, v *BulkVertex) error {
+			"id": {Vertices: 4, Vertex: func(x uint64, v *gdi.BulkVertex) error {
 				v.ID = []byte("same")
 				v.Labels = append(v.Labels, gdi.Label(12345))
 				return nil
 			}, Edges: none, Direction: gdi.Directed},
-			"duplicate id": {Vertices: 4, Vertex: func(x uint64, v *BulkVertex) error {
+			"duplicate id": {Vertices: 4, Vertex: func(x uint64, v *gdi.BulkVertex) error {
 				v.ID = []byte("same")
 				v.Labels = append(v.Labels, l)
 				return nil
 			}, Edges: none, Direction: gdi.Directed},
-			"vertex error": {Vertices: 4, Vertex: func(x uint64, v *BulkVertex) error {
+			"vertex error": {Vertices: 4, Vertex: func(x uint64, v *gdi.BulkVertex) error {
 				return errors.New("no such vertex")
 			}, Edges: none, Direction: gdi.Directed},
 		}

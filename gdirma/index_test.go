@@ -52,15 +52,15 @@ func buildIndexGraph(c rma.Comm, n int) (*indexGraph, error) {
 	if g.x, err = db.CreatePropertyType(gdi.PropertyTypeInfo{Name: "x", Entity: gdi.SingleEntity, Datatype: gdi.Int64, Size: gdi.FixedSize, Count: 1}); err != nil {
 		return nil, err
 	}
-	src := gdirma.BulkSource{
+	src := gdi.BulkSource{
 		Vertices: uint64(n),
-		Vertex: func(i uint64, v *gdirma.BulkVertex) error {
+		Vertex: func(i uint64, v *gdi.BulkVertex) error {
 			v.ID = strconv.AppendUint(append(v.ID[:0], 'v'), i, 10)
 			v.Labels = append(v.Labels[:0], g.v)
 			if i%100 == 0 {
 				v.Labels = append(v.Labels, g.r)
 			}
-			v.Properties = append(v.Properties[:0], gdirma.BulkProperty{Type: g.x, Value: gdi.Int64s(g.perm[i])})
+			v.Properties = append(v.Properties[:0], gdi.BulkProperty{Type: g.x, Value: gdi.Int64s(g.perm[i])})
 			return nil
 		},
 		Edges:     func(int, int, func(uint64, uint64, int) error) error { return nil },

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/gdi-go/gdi/gdirma"
-	"github.com/gdi-go/gdi/gdirma/gensource"
 	"github.com/gdi-go/gdi/generator"
 	"github.com/gdi-go/gdi/rma"
 	"github.com/gdi-go/gdi/rma/launch"
@@ -200,7 +199,7 @@ func loadGen(g *generator.Graph, s sizing, checkpoint string, quiet bool, stdout
 		if err != nil {
 			return errors.Join(err, db.Free())
 		}
-		src := gensource.Source(g, m)
+		src := g.BulkSource(m)
 		var bar *progressBar
 		if !quiet && c.Rank() == 0 {
 			// Only rank 0 draws, for its own share of the edges (the

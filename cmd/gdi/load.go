@@ -5,14 +5,12 @@ import (
 	"time"
 
 	"github.com/gdi-go/gdi/gdi"
-	"github.com/gdi-go/gdi/gdirma"
-	"github.com/gdi-go/gdi/gdirma/gensource"
 	"github.com/gdi-go/gdi/generator"
 	"github.com/gdi-go/gdi/rma"
 )
 
 // loadGraph creates the metadata of g in db and loads g into it on every
-// rank: with gdirma's collective BulkLoad, or through transactions
+// rank: with the backend's collective gdi.BulkLoader, or through transactions
 // (generator.Insert) on other backends, with a progress bar on rank 0. It
 // is collective and returns the handles and the time the load took.
 func loadGraph(c rma.Comm, db gdi.Database, g *generator.Graph, stderr io.Writer) (*generator.Metadata, time.Duration, error) {
@@ -21,11 +19,11 @@ func loadGraph(c rma.Comm, db gdi.Database, g *generator.Graph, stderr io.Writer
 		return nil, 0, err
 	}
 	start := time.Now()
-	if bulk, ok := db.(*gdirma.Database); ok {
+	if bulk, ok := db.(gdi.BulkLoader); ok {
 		if c.Rank() == 0 {
-			io.WriteString(stderr, "load: bulk loading into gdirma\n")
+			io.WriteString(stderr, "load: bulk loading\n")
 		}
-		err = bulk.BulkLoad(gensource.Source(g, m))
+		err = bulk.BulkLoad(g.BulkSource(m))
 	} else {
 		var bar *progressBar
 		if c.Rank() == 0 {

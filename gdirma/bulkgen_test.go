@@ -1,4 +1,4 @@
-package gensource_test
+package gdirma_test
 
 import (
 	"errors"
@@ -9,18 +9,17 @@ import (
 
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/gdirma"
-	"github.com/gdi-go/gdi/gdirma/gensource"
 	"github.com/gdi-go/gdi/generator"
 	"github.com/gdi-go/gdi/rma"
 	"github.com/gdi-go/gdi/rma/launch"
 )
 
-// dumpGraph describes the graph of db as text, in terms of generator
+// dumpGenerated describes the graph of db as text, in terms of generator
 // vertex numbers and scheme indices, so that two databases holding the
 // same graph give the same text whatever their UIDs: for each vertex its
 // labels, property types and values, and the sorted list of its edges
 // (ends, direction, labels).
-func dumpGraph(g *generator.Graph, db gdi.Database, m *generator.Metadata) (string, error) {
+func dumpGenerated(g *generator.Graph, db gdi.Database, m *generator.Metadata) (string, error) {
 	tx, err := db.StartTransaction()
 	if err != nil {
 		return "", err
@@ -117,11 +116,11 @@ func TestBulkLoadMatchesInsert(t *testing.T) {
 			if err := errors.Join(err1, err2); err != nil {
 				return err
 			}
-			src := gensource.Source(g, ma)
+			src := g.BulkSource(ma)
 			if directed {
 				src.RoundEdges = 100 // several rounds
 			}
-			if err := a.(*gdirma.Database).BulkLoad(src); err != nil {
+			if err := a.(gdi.BulkLoader).BulkLoad(src); err != nil {
 				return fmt.Errorf("BulkLoad: %w", err)
 			}
 			if err := g.Insert(c, b, mb, generator.InsertOptions{}); err != nil {
@@ -130,8 +129,8 @@ func TestBulkLoadMatchesInsert(t *testing.T) {
 			var err error
 			if c.Rank() == 1 {
 				var da, dbb string
-				if da, err = dumpGraph(g, a, ma); err == nil {
-					dbb, err = dumpGraph(g, b, mb)
+				if da, err = dumpGenerated(g, a, ma); err == nil {
+					dbb, err = dumpGenerated(g, b, mb)
 				}
 				if err == nil && da != dbb {
 					la, lb := strings.Split(da, "\n"), strings.Split(dbb, "\n")
