@@ -177,7 +177,7 @@ func (Driver) CreateDatabase(comm rma.Comm, params any) (gdi.Database, error) {
 		if err := db.restore(p); err != nil {
 			return nil, err
 		}
-		db.SetIndexHook(db.indexHook)
+		db.setHooks()
 		if err := db.startLog(); err != nil {
 			return nil, errors.Join(err, db.Free())
 		}
@@ -190,7 +190,7 @@ func (Driver) CreateDatabase(comm rma.Comm, params any) (gdi.Database, error) {
 		return nil, gdi.Errorf(gdi.ErrNoMemory, "gdirma: %v", err)
 	}
 	db.st = st
-	db.SetIndexHook(db.indexHook)
+	db.setHooks()
 	if err := db.startLog(); err != nil {
 		return nil, errors.Join(err, db.Free())
 	}

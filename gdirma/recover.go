@@ -61,51 +61,33 @@ func (db *Database) logCheckpoint(err error) error {
 	return err
 }
 
-// logCatalog records a collective metadata change (if err == nil) in
-// rank 0's log, as the delta that delta returns, and synchronises the
-// ranks, so that a commit that uses the change anywhere has a later
-// sequence number. In sync mode the record is durable before the call
-// returns on any rank; in async mode it is queued, and a recovery that
-// lost it stops before it, and so before every commit that could use it.
-func (db *Database) logCatalog(err error, delta func() catalog.Delta) error {
-	if gdi.Failed(err) || db.log == nil {
-		return err
+// setHooks makes the catalog keep the explicit indexes (indexChanged)
+// and log every metadata change (logDelta).
+func (db *Database) setHooks() {
+	db.SetIndexHook(db.indexChanged)
+	db.SetChangeHook(db.logDelta)
+}
+
+// logDelta records a collective metadata change, the catalog's change
+// hook, in rank 0's log, and synchronises the ranks, so that a commit
+// that uses the change anywhere has a later sequence number. In sync mode
+// the record is durable before the call returns on any rank; in async
+// mode it is queued, and a recovery that lost it stops before it, and so
+// before every commit that could use it.
+func (db *Database) logDelta(d catalog.Delta) error {
+	if db.log == nil {
+		return nil
 	}
 	var local error
 	if db.rank == 0 {
-		js, err := json.Marshal(delta())
+		js, err := json.Marshal(d)
 		if err != nil {
 			local = gdi.Errorf(gdi.ErrIntern, "gdirma: redo log: %v", err)
 		} else {
 			local = db.log.logCatalog(js)
 		}
 	}
-	if aerr := agreeDetail(db.comm, local); aerr != nil {
-		return aerr
-	}
-	return err
-}
-
-// CreateLabel is catalog.Catalog.CreateLabel, logged.
-func (db *Database) CreateLabel(name string) (gdi.Label, error) {
-	l, err := db.Catalog.CreateLabel(name)
-	return l, db.logCatalog(err, func() catalog.Delta { return db.LabelDelta(l.ID()) })
-}
-
-// UpdateLabel is catalog.Catalog.UpdateLabel, logged.
-func (db *Database) UpdateLabel(l gdi.Label, name string) error {
-	return db.logCatalog(db.Catalog.UpdateLabel(l, name), func() catalog.Delta { return db.LabelDelta(l.ID()) })
-}
-
-// CreatePropertyType is catalog.Catalog.CreatePropertyType, logged.
-func (db *Database) CreatePropertyType(info gdi.PropertyTypeInfo) (gdi.PropertyType, error) {
-	p, err := db.Catalog.CreatePropertyType(info)
-	return p, db.logCatalog(err, func() catalog.Delta { return db.PtypeDelta(p.ID()) })
-}
-
-// indexHook is the catalog's index hook: indexChanged, logged.
-func (db *Database) indexHook(def catalog.IndexDef) error {
-	return db.logCatalog(db.indexChanged(def), func() catalog.Delta { return db.IndexDelta(def) })
+	return agreeDetail(db.comm, local)
 }
 
 // replay applies the records of the log segments that follow the

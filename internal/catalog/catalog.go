@@ -32,6 +32,7 @@ type Catalog struct {
 	// indexHook, if set, is called collectively after an index is
 	// created, changed or freed (see SetIndexHook).
 	indexHook      func(IndexDef) error
+	changeHook     func(Delta) error // see change.go
 	constraints    []*Constraint
 	subconstraints []*Subconstraint
 

@@ -83,24 +83,27 @@ type unchanged struct{ error }
 
 func (u unchanged) Unwrap() error { return u.error }
 
-// callIndexHook calls the hook with def. If the hook changed nothing
-// (Unchanged), it calls undo, if not nil, to take back the catalog's part.
+// callIndexHook calls the hook with def, then the change hook. If the
+// index hook changed nothing (Unchanged), it calls undo, if not nil, to
+// take back the catalog's part, and the change is not reported.
 func (cat *Catalog) callIndexHook(def IndexDef, undo func()) error {
 	cat.mu.RLock()
 	hook := cat.indexHook
 	cat.mu.RUnlock()
-	if hook == nil {
-		return nil
-	}
-	err := hook(def)
-	var u unchanged
-	if errors.As(err, &u) {
-		if undo != nil {
-			undo()
+	if hook != nil {
+		err := hook(def)
+		var u unchanged
+		if errors.As(err, &u) {
+			if undo != nil {
+				undo()
+			}
+			return u.error
 		}
-		return u.error
+		if err != nil {
+			return err
+		}
 	}
-	return err
+	return cat.changed(cat.IndexDelta(def))
 }
 
 // IndexDefs returns the indexes that are not freed.

@@ -185,13 +185,14 @@ func (cat *Catalog) CreateLabel(name string) (gdi.Label, error) {
 		return gdi.LabelNull, err
 	}
 	cat.mu.Lock()
-	defer cat.mu.Unlock()
 	cat.lastLabel++
-	cat.labels[cat.lastLabel] = &labelMeta{name: norm}
-	cat.labelNames[norm] = cat.lastLabel
-	cat.labelOrder = append(cat.labelOrder, cat.lastLabel)
+	n := cat.lastLabel
+	cat.labels[n] = &labelMeta{name: norm}
+	cat.labelNames[norm] = n
+	cat.labelOrder = append(cat.labelOrder, n)
 	cat.publishCreatedLocked(true)
-	return gdi.MakeLabel(cat.tag, cat.lastLabel), nil
+	cat.mu.Unlock()
+	return gdi.MakeLabel(cat.tag, n), cat.changed(cat.LabelDelta(n))
 }
 
 // UpdateLabel renames a label (collective).
@@ -213,11 +214,11 @@ func (cat *Catalog) UpdateLabel(l gdi.Label, name string) error {
 		return err
 	}
 	cat.mu.Lock()
-	defer cat.mu.Unlock()
 	delete(cat.labelNames, cat.labels[n].name)
 	cat.labels[n].name = norm
 	cat.labelNames[norm] = n
-	return nil
+	cat.mu.Unlock()
+	return cat.changed(cat.LabelDelta(n))
 }
 
 // LabelFromName returns the label named name, or LabelNull.
@@ -290,13 +291,14 @@ func (cat *Catalog) CreatePropertyType(info gdi.PropertyTypeInfo) (gdi.PropertyT
 		return gdi.PropertyTypeNull, err
 	}
 	cat.mu.Lock()
-	defer cat.mu.Unlock()
 	cat.lastPtype++
-	cat.ptypes[cat.lastPtype] = &ptypeMeta{info: norm}
-	cat.ptypeNames[norm.Name] = cat.lastPtype
-	cat.ptypeOrder = append(cat.ptypeOrder, cat.lastPtype)
+	n := cat.lastPtype
+	cat.ptypes[n] = &ptypeMeta{info: norm}
+	cat.ptypeNames[norm.Name] = n
+	cat.ptypeOrder = append(cat.ptypeOrder, n)
 	cat.publishCreatedLocked(false)
-	return gdi.MakePropertyType(cat.tag, cat.lastPtype), nil
+	cat.mu.Unlock()
+	return gdi.MakePropertyType(cat.tag, n), cat.changed(cat.PtypeDelta(n))
 }
 
 // PropertyTypeFromName returns the property type named name, or

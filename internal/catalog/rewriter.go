@@ -24,7 +24,7 @@ func (cat *Catalog) RewriteFreeLabel(l gdi.Label, quiet func(call string) error,
 	if local == nil {
 		local = quiet("FreeLabel")
 	}
-	return cat.rewriteFrame(fmt.Sprintf("FreeLabel %d", l.ID()), local, func() error { return rewrite(n) }, func() { cat.freeLabelMeta(n) })
+	return cat.rewriteFrame(fmt.Sprintf("FreeLabel %d", l.ID()), local, func() error { return rewrite(n) }, func() Delta { cat.freeLabelMeta(n); return cat.LabelDelta(n) })
 }
 
 // userPtype checks a handle of a property type that is not predefined.
@@ -45,7 +45,7 @@ func (cat *Catalog) RewriteFreePropertyType(p gdi.PropertyType, quiet func(call 
 	if local == nil {
 		local = quiet("FreePropertyType")
 	}
-	return cat.rewriteFrame(fmt.Sprintf("FreePropertyType %d", p.ID()), local, func() error { return rewrite(n) }, func() { cat.freePtypeMeta(n) })
+	return cat.rewriteFrame(fmt.Sprintf("FreePropertyType %d", p.ID()), local, func() error { return rewrite(n) }, func() Delta { cat.freePtypeMeta(n); return cat.PtypeDelta(n) })
 }
 
 // RewriteUpdatePropertyType is the frame of UpdatePropertyType: rewrite
@@ -70,12 +70,13 @@ func (cat *Catalog) RewriteUpdatePropertyType(p gdi.PropertyType, info gdi.Prope
 		local = quiet("UpdatePropertyType")
 	}
 	call := fmt.Sprintf("UpdatePropertyType %d %+v %v", p.ID(), norm, def)
-	return cat.rewriteFrame(call, local, func() error { return rewrite(n, norm) }, func() { cat.updatePtypeMeta(n, norm) })
+	return cat.rewriteFrame(call, local, func() error { return rewrite(n, norm) }, func() Delta { cat.updatePtypeMeta(n, norm); return cat.PtypeDelta(n) })
 }
 
 // rewriteFrame agrees on call, lets rank 0 rewrite, shares the outcome,
-// updates the replica unless the rewrite failed, and ends with a barrier.
-func (cat *Catalog) rewriteFrame(call string, local error, rewrite func() error, update func()) error {
+// updates the replica unless the rewrite failed and reports the update's
+// delta to the change hook, and ends with a barrier.
+func (cat *Catalog) rewriteFrame(call string, local error, rewrite func() error, update func() Delta) error {
 	if err := cat.Agree(call, local); err != nil {
 		return err
 	}
@@ -85,7 +86,9 @@ func (cat *Catalog) rewriteFrame(call string, local error, rewrite func() error,
 	}
 	result = cat.BcastCode(result)
 	if !gdi.Failed(result) {
-		update()
+		if err := cat.changed(update()); err != nil {
+			return err
+		}
 	}
 	if err := cat.Barrier(); err != nil {
 		return err
