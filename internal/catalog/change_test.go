@@ -43,7 +43,9 @@ var mutations = []mutation{
 		_, err := cat.CreateLabel("another")
 		return err
 	}},
-	{"UpdateLabel", func(cat *Catalog, _ gdi.Index, l gdi.Label, _ gdi.PropertyType) error { return cat.UpdateLabel(l, "renamed") }},
+	{"UpdateLabel", func(cat *Catalog, _ gdi.Index, l gdi.Label, _ gdi.PropertyType) error {
+		return cat.UpdateLabel(l, "renamed")
+	}},
 	{"CreatePropertyType", func(cat *Catalog, _ gdi.Index, _ gdi.Label, _ gdi.PropertyType) error {
 		_, err := cat.CreatePropertyType(gdi.PropertyTypeInfo{Name: "other", Entity: gdi.MultipleEntity, Datatype: gdi.Char, Size: gdi.NoSizeLimit})
 		return err
