@@ -140,7 +140,7 @@ func (b *base) RemoveLabel(l gdi.Label) error {
 		return err
 	}
 	o.rec.setLabels(removeItem(o.rec.labels(), n))
-	o.dirty = true
+	o.dirty = planted != bugLabelRemovalLost
 	if err := b.relabeled(o); err != nil {
 		return err
 	}
@@ -304,7 +304,7 @@ func (b *base) RemoveProperty(p gdi.PropertyType, v gdi.Value) error {
 	i := slices.Index(o.rec.props(), property{n, v})
 	if i >= 0 {
 		o.rec.setProps(slices.Delete(o.rec.props(), i, i+1))
-		o.dirty = true
+		o.dirty = planted != bugPropertyRemovalLost
 	}
 	return nil
 }

@@ -114,7 +114,7 @@ func (d *treeDef) keys(k kind, r *record) [][]byte {
 		}
 	}
 	for _, p := range r.props() {
-		if slices.Contains(d.ptypes, p.ptype) {
+		if slices.Contains(d.ptypes, p.ptype) && planted != bugIndexSkipsProperties {
 			out = append(out, propKey(k, p.ptype, p.value))
 		}
 	}

@@ -55,8 +55,18 @@ func metamorphicRun(t *testing.T, d gdi.Driver, params any, ranks int, seed uint
 // database restored from the checkpoint.
 func metamorphicRunAt(t *testing.T, d gdi.Driver, params any, ranks int, seed uint64, steps, restoreAt int) string {
 	t.Helper()
+	dump, err := metamorphicDump(d, params, ranks, seed, steps, restoreAt, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dump
+}
+
+// metamorphicDump runs the sequence of seed on a database of d and
+// returns the dump of the graph and the query transcripts; dir holds the
+// checkpoint of restoreAt.
+func metamorphicDump(d gdi.Driver, params any, ranks int, seed uint64, steps, restoreAt int, dir string) (string, error) {
 	var dump string
-	dir := t.TempDir()
 	err := local.Run(ranks, func(c rma.Comm) error {
 		db, err := d.CreateDatabase(c, params)
 		if err != nil {
@@ -71,10 +81,7 @@ func metamorphicRunAt(t *testing.T, d gdi.Driver, params any, ranks int, seed ui
 		}
 		return db.Free()
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dump
+	return dump, err
 }
 
 // metamorphicRank is one rank's part. Every rank draws the same random

@@ -79,6 +79,9 @@ func (v *vertexHolder) freeEdges(r *record) error {
 			continue
 		}
 		if isLight(e) && x.holder == 0 && v.tx.objs[edgeKind].get(e) == nil {
+			if planted == bugLightEdgeKept {
+				continue
+			}
 			if err := v.tx.dropLight(e, x, long != nil && long[i]); err != nil {
 				return err
 			}

@@ -1,0 +1,5 @@
+//go:build !gdirmabugs
+
+package gdirma
+
+const planted = noBug
