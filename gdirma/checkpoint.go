@@ -22,7 +22,56 @@ import (
 	"github.com/gdi-go/gdi/rma"
 )
 
-// Checkpoints (see "Checkpoints" in doc.go).
+// Checkpoints.
+//
+// Database.Checkpoint(dir) (collective, gdi.Checkpointer) writes the
+// database to a directory; CreateDatabase with Params.Restore = dir
+// creates it again, on the same number of ranks. Everything a database
+// stores lives in RMA windows (the block pool, the control words, the
+// DHT, the index forest) plus a few mirrors that are alike on every rank
+// (Params, the UID tag, the catalog of labels, property types and
+// indexes, the forest's directory mirror, which tree holds which index);
+// checkpoint.go lists them. So a checkpoint is a copy of memory:
+//
+//   - the database must be quiet: Checkpoint fails with ErrConsistency on
+//     every rank if any rank has an open transaction, and no transaction
+//     may start before it returns;
+//   - a checkpoint is a generation: every rank writes its own part of
+//     every window to gen-<g>/rank-<r>.ckpt (rma.Snapshotter copies it, in
+//     parallel on all ranks), in sections with a name, a length and a
+//     CRC-32C each, and syncs it; rank 0 syncs the generation's directory,
+//     writes manifest.json (format, ranks, Params, tag, catalog, mirrors,
+//     generation, and the size and SHA-256 of every rank file; sealed with
+//     the SHA-256 of its own bytes) to a temporary name, syncs it, renames
+//     it over the old one and syncs the directory. That rename is the one
+//     step that makes the new checkpoint current; the other generations
+//     are removed after it. Until then the previous checkpoint is current
+//     and whole, so an error (a full disk) or a crash at any moment of
+//     Checkpoint leaves a restorable directory (ckptdir.go);
+//   - a restore reads the manifest on rank 0 and broadcasts it, creates
+//     the windows with the checkpoint's parameters (fields set in Params
+//     must equal them, as must the number of ranks: ErrArgument), loads
+//     each rank's windows from its file and checks sizes and checksums. A
+//     missing file is ErrNoSuchFile, a corrupt, truncated or mismatched
+//     one (the manifest included) ErrFileFormat; the message names the
+//     file, and every rank gets it and frees the windows, so no
+//     half-loaded database is returned. Checkpoints written before
+//     generations (their files beside the manifest, which has no seal)
+//     are still read.
+//
+// The restored database answers every query as the original did, with
+// the same UIDs (the tag is kept), object numbers, free lists, counters
+// and index trees, so it goes on exactly where the checkpoint was taken.
+// Caveats: handles (labels, property types, indexes, constraints) of the
+// original are not valid in the restored database: look them up by name,
+// and find the indexes with Indexes, in creation order; constraints and
+// subconstraints are not kept. Because the tag is kept, the original and
+// its restore (or two restores of one checkpoint) accept each other's
+// UIDs, which are erroneous there and not always detected. Files hold the
+// whole windows, free blocks included, so their size is the memory per
+// rank, not that of the data. Writing is synchronous (fsync).
+//
+// The mechanics.
 //
 // The whole state of a database is
 //

@@ -13,7 +13,7 @@ import (
 	"github.com/gdi-go/gdi/internal/vfs"
 )
 
-// The layout of a checkpoint directory (see "Checkpoints" in doc.go):
+// The layout of a checkpoint directory (see "Checkpoints" in checkpoint.go):
 //
 //	manifest.json        the current checkpoint: its manifest, checksummed
 //	gen-<g>/rank-<r>.ckpt   rank r's windows in generation g

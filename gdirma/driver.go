@@ -44,7 +44,7 @@ type Params struct {
 	// values (ErrArgument otherwise), and so must the number of ranks.
 	Restore string `json:",omitempty"`
 	// Log is the mode of the redo log: LogOff (the zero value, or "off"),
-	// LogAsync or LogSync (see "Redo log" in doc.go). With the log on,
+	// LogAsync or LogSync (see "The redo log" in redolog.go). With the log on,
 	// every commit of the rank is appended to its log beside the current
 	// checkpoint in LogDir, and CreateDatabase, Checkpoint(LogDir) and the
 	// collective calls that write holders outside commits (BulkLoad, the

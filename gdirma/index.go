@@ -14,6 +14,29 @@ import (
 	"github.com/gdi-go/gdi/internal/catalog"
 )
 
+// Indexes and constraints.
+//
+// Explicit indexes keep the entries of the vertices they cover in per-rank
+// B+trees in RMA windows (package index; see index.go): an entry for the
+// index, one per label in L and one per property of a type in P, on the
+// rank of the vertex. A query scans, in every rank's part or in its own,
+// one key range per conjunction of its constraint and checks each vertex
+// found against the whole predicate (gdi.IndexCovers and gdi.DNF), so its
+// cost follows the size of the ranges, not of the graph. Entries change
+// in the commit of the vertex, under its write lock; changes of an index's
+// sets, metadata rewrites and BulkLoad rebuild the trees collectively.
+// Edges have entries too (lightweight ones on the rank of their origin).
+// While a collective change rebuilds a tree, the commits of every rank
+// wait for it (before they lock anything), so that the entries of each
+// commit are made by the rebuild or by the commit itself, never by
+// neither. The old tree of an index being changed stays until the new one
+// is complete on every rank: a change whose entries do not fit
+// Params.IndexMemoryPerRank (next to the old ones) fails with ErrNoMemory
+// on every rank and changes nothing. After BulkLoad, a metadata rewrite
+// or recovery, an index whose entries do not fit scans the holders of all
+// ranks up to their high-water marks instead. Edge and neighbour filters
+// evaluate the constraint on the copies of the transaction.
+
 // Explicit indexes keep their vertex entries in trees of an index.Forest:
 // each index has one tree, whose part on rank r holds the entries of the
 // vertices whose primary block is on r. A vertex that the index covers

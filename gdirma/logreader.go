@@ -163,7 +163,7 @@ func (lr *logReader) badRecord(read []byte, why string) error {
 
 // logSegments returns the paths of rank's log segments that follow the
 // checkpoint m in dir: rank-<r>.log of generation m.logFrom() and of every
-// later generation directory, in order (see "Redo log" in doc.go).
+// later generation directory, in order (see "The redo log" in redolog.go).
 func logSegments(dir string, m *manifest, rank int) ([]string, error) {
 	name := logFileName(rank)
 	if m.Generation == 0 {

@@ -16,7 +16,7 @@ import (
 	"github.com/gdi-go/gdi/rma"
 )
 
-// Recovery from the redo log (see "Redo log" in doc.go).
+// Recovery from the redo log (see "The redo log" in redolog.go).
 
 // checkLog checks the log fields of p.
 func (p Params) checkLog() error {

@@ -8,7 +8,7 @@ import (
 )
 
 // Staged writes: the write-ahead step of a commit with the redo log on
-// (see "Redo log" in doc.go). While a commit installs its changes, its
+// (see "The redo log" in redolog.go). While a commit installs its changes, its
 // writes to the data window go to a stagedWindow instead; they become the
 // commit's redo record, and only once the record is logged (durable in
 // sync mode) are they published, by replaying them on the data window.

@@ -17,6 +17,91 @@ import (
 	"github.com/gdi-go/gdi/txn"
 )
 
+// Holders in blocks: the layout of an image and how a transaction reads it.
+//
+// Every vertex, and every heavyweight edge, is a holder: a chain of bgdl
+// blocks. A vertex's number — and, with the database tag, its UID — is the
+// DPtr of its primary block, so UIDs are stable for the vertex's life.
+// Vertex UIDs are tag (16 bits) | rank (16 bits) | block number (32 bits);
+// edge UIDs are {UID of the origin, slot} (see below), or {UID of the
+// holder, 0} for edges numbered by their holder.
+//
+// Each block begins with a marker word (primary of a vertex, primary of an
+// edge, continuation with its fence) and the DPtr of the next block. The primary block
+// adds the version of the committed holder and the length of its byte
+// image; the image follows, continued in as many blocks as needed:
+//
+//	labels      count, label numbers
+//	properties  count, then (property type, datatype, length, raw bytes)
+//	vertex      degree, in-degree, out-degree; count of incident edges,
+//	            then for each, in ascending order of edge numbers, a
+//	            reference written relative to the vertex (refcodec.go):
+//	            direction, which ends the vertex is, the other end,
+//	            label (lightweight edges) and holder (heavyweight edges
+//	            numbered after their origin), each only when needed
+//	edge        direction, origin and target vertex numbers
+//
+// A transaction reads a vertex whose whole image fits in its primary block
+// at once. Of a longer one it first reads the first 128 bytes (or the
+// primary block, if it is at most 256 bytes long), and if its labels,
+// properties and degrees fit there, reads the edge references only when it
+// needs them (Transaction.full), and then only the bytes it has not read
+// yet, if the holder's lock word says that no writer came in between
+// (restHint). If they go on past the primary block, it reads on block by
+// block until they end when the image is longer than minFenced blocks (a
+// hub with long properties), and whole otherwise (Transaction.spanning).
+// A vertex needed whole from the start (an end of an edge
+// being changed) is read whole at once (Transaction.getWhole). Where the
+// data window can prefetch (rma.Prefetcher: rma/local, and rma/mpi on
+// one node), a read asks for the primary block before it reads the lock
+// word (another window), a prefix read of an image that goes on asks for
+// its next block at once, and deleting a vertex asks for the primary blocks of
+// all its neighbours before it reads any, so that their misses overlap
+// instead of following one another. Images of 256 bytes or more are read into
+// buffers the transaction gives back when it ends (imagepool.go), and so
+// are the copies of what it read, with the committed record of a vertex
+// read whole (objpool.go): holders are kept apart from the
+// copies, and results are copied out of them, so that nothing handed to
+// the caller sees a copy reused by a later transaction. The labels and
+// properties of a holder read whole stay encoded until used
+// (lazyhead.go): an edge query, or a neighbour a delete changes, never
+// decodes them. References stay
+// undecoded bytes until used: edge queries in a transaction that changed
+// no edge read them in place (vertexHolder.quickEdges, and allEdges
+// without a constraint), and finding or
+// changing one reference walks only the sizes of the others
+// (record.rawFind); once a copy has references of its own, further
+// changes are made in place. A commit writes the references of a changed
+// vertex from its copy as they are.
+// A reference removed from a long image is overwritten by a tombstone of
+// its size rather than cut out (refcodec.go), so the image keeps its
+// length and the commit writes only the blocks that changed (dirty.go);
+// tombstones go when the references are next spliced or re-encoded. The
+// marker of each continuation block says where the first entry starting
+// in it begins (its fence, fences.go), so that a search for one reference
+// in a long image halves the blocks and walks only one. Deleting a vertex
+// does not even read its long neighbours whole: it walks the first cache
+// line of each of their blocks to find its references by the fences, and
+// the commit writes the tombstones into the blocks (sparsedrop.go).
+//
+// Both ends of an edge keep a reference to it with its direction and ends.
+// A lightweight edge (at most one label, no properties) is nothing but
+// these two references, which also carry its label; it is numbered after
+// its origin and a slot (see light.go). An edge that gets a property or a
+// second label becomes heavyweight: it gets a holder of its own for its
+// labels and properties, named in the references, and keeps its number.
+// Edge and neighbour queries without a constraint, constraints on
+// lightweight edges, and the degree property types are answered from the
+// vertex holder alone; a heavyweight edge's holder is read only when a
+// constraint needs its labels or properties. A transaction that changes
+// an edge rewrites the references at both ends in the same commit, so they
+// never disagree. Index queries over edges find them through the holders
+// of their origins.
+//
+// Blocks are taken from the creating rank first and from the other ranks
+// when it has none left. A rank's high-water mark of blocks handed out
+// (control window) bounds the scans that index queries make.
+
 // Block layout. Every block of a holder starts with a marker word and the
 // DPtr of the next block of the holder (Null ends the chain). The primary
 // block adds the version of the committed holder and the length of its

@@ -13,6 +13,57 @@ import (
 	"github.com/gdi-go/gdi/txn"
 )
 
+// Transactions: optimistic reads, and a commit that locks its writes.
+//
+// A transaction copies every holder it touches into a private cache, and
+// remembers the version it saw. It does not lock the holder to copy it: it
+// notes the holder's lock word (package txn: the bgdl lock word of the
+// primary block) while no writer holds it, copies the blocks, and copies
+// them again if a writer took the word meanwhile (an optimistic read, as
+// with a sequence lock), so readers never keep writers out and update no
+// shared word. It works on these copies, so nothing is visible to others
+// before commit, and abort just drops the copies and gives back the
+// primary blocks of holders it created.
+//
+// Commit is optimistic concurrency control with two-phase locking of the
+// writes (as in Silo):
+//
+//  1. take the lock word of every holder the transaction changed, created
+//     or deleted, for writing, in the order of their numbers; a lock that
+//     stays busy fails the commit (ErrTransactionCommitFail) after a
+//     bounded number of short retries;
+//  2. validate: every other copied holder still has the version seen and
+//     is not locked for writing by another transaction (which would
+//     install a change the commit cannot see), and every query would
+//     return the same holders;
+//  3. install: update the implicit index (insert-if-absent decides ID
+//     uniqueness; on a clash everything is undone), take the blocks the
+//     new images need, draw a version, write each image (continuation
+//     blocks first, primary block last);
+//  4. release the locks, then return unused blocks to the pool.
+//
+// A read-only transaction that copied one holder commits without any of
+// this: its copy was taken atomically. Versions are drawn from a counter of
+// the committing rank (count<<16 | rank), so no commit touches a shared
+// word. Only a writing commit with queries that scan many holders (index
+// queries, lookups of IDs without labels) waits, with its write locks
+// held, for the holders of its rescan that other commits hold for
+// writing; such commits first take the scan gate on rank 0, so that two
+// of them never wait on each other. No transaction waits for a lock
+// without bound, so there is no deadlock. Committed transactions are
+// serializable (TestSerializability, TestWriteSkew).
+//
+// Collective read transactions run on a quiet database and end with an
+// Allreduce of a failure flag so that all ranks agree on commit or abort.
+//
+// A Transaction and the holders it hands out are valid only while it is
+// open; kept afterwards they return ErrTransaction (or the holder's
+// invalid-argument code) and change nothing. Each is a small handle of
+// its own, never reused; what an open transaction works with (its copies,
+// queries and buffers) is a state the rank takes back when it ends and
+// gives to its next transaction (txstate.go), so that starting one costs
+// one small allocation and no fresh cache lines.
+
 // txObj is a transaction's private copy of a vertex or edge.
 type txObj struct {
 	rec     *record
