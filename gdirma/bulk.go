@@ -10,6 +10,7 @@ import (
 	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/dht"
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdirma/internal/layout"
 	"github.com/gdi-go/gdi/rma"
 )
 
@@ -455,7 +456,7 @@ func (b *bulk) originRefs(recv [][]byte, fwd [][]byte) error {
 			on, tn := b.nums[u], b.nums[v]
 			var num uint64
 			refLabel := label
-			if b.st.lightOK() && b.slots[iu] < maxSlot {
+			if b.st.lightOK() && b.slots[iu] < layout.MaxSlot {
 				b.slots[iu]++
 				num = b.st.lightNumber(on, int(b.slots[iu]))
 			} else {
@@ -466,7 +467,7 @@ func (b *bulk) originRefs(recv [][]byte, fwd [][]byte) error {
 					r.setLabels([]uint32{label})
 				}
 				var err error
-				if num, err = b.writeNew(edgeKind, encodeRecord(edgeKind, r, refCodec{})); err != nil {
+				if num, err = b.writeNew(edgeKind, encodeRecord(edgeKind, r, layout.Codec{})); err != nil {
 					return err
 				}
 				refLabel = 0
@@ -625,7 +626,7 @@ func (b *bulk) writeHolder(i int, refs []bulkRef, dir byte, imgBuf *[]byte, chai
 		if r.v&refTarget != 0 {
 			origin, target = r.other, self
 		}
-		img = cd.append(img, r.num, edgeRef{dir: gdi.DirectionType(dir), origin: origin, target: target, label: r.label})
+		img = cd.Append(img, r.num, layout.Ref{Dir: gdi.DirectionType(dir), Origin: origin, Target: target, Label: r.label})
 	}
 	chain = append(chain[:0], b.nums[b.lo+uint64(i)])
 	for len(chain) < b.st.blocksFor(len(img)) {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdirma/internal/layout"
 	"github.com/gdi-go/gdi/rma"
 	"github.com/gdi-go/gdi/rma/launch"
 )
@@ -17,7 +18,7 @@ func TestBulkLoadManyEdges(t *testing.T) {
 	if testing.Short() {
 		t.Skip("65600 edges")
 	}
-	const edges = maxSlot + 65
+	const edges = layout.MaxSlot + 65
 	err := launch.Run(2, func(c rma.Comm) error {
 		db, err := Driver{}.CreateDatabase(c, Params{MemoryPerRank: 16 << 20, BlockSize: 4096})
 		if err != nil {

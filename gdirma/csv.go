@@ -6,6 +6,7 @@ import (
 
 	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdirma/internal/layout"
 	"github.com/gdi-go/gdi/internal/catalog"
 )
 
@@ -189,8 +190,8 @@ func (db *Database) LoadEdgeCSV(req gdi.EdgeCSV) error {
 				if err != nil || ov == nil {
 					return internalOr(err, "vertex vanished during a load")
 				}
-				for i := range maxSlot {
-					n := st.lightNumber(origin, (len(ov.refList())+i)%maxSlot+1)
+				for i := range layout.MaxSlot {
+					n := st.lightNumber(origin, (len(ov.refList())+i)%layout.MaxSlot+1)
 					if !ov.refList().has(n) {
 						e = n
 						break
@@ -206,7 +207,7 @@ func (db *Database) LoadEdgeCSV(req gdi.EdgeCSV) error {
 				changes = append(changes, change{k: edgeKind, n: e, new: r})
 			}
 			release := func() {
-				if !isLight(e) {
+				if !layout.IsLight(e) {
 					_ = st.release(e)
 				}
 			}

@@ -2,6 +2,7 @@ package gdirma
 
 import (
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdirma/internal/layout"
 )
 
 // edgeHolder is an edge as seen by one transaction.
@@ -68,7 +69,7 @@ func (e *edgeHolder) setEnd(v gdi.VertexHolder, origin bool) error {
 	}
 	// An edge numbered after its origin needs a holder before it leaves
 	// it (the origin keeps a stub naming the holder).
-	if origin && isLight(e.num) && e.tx.db.st.lightOrigin(e.num) != nv {
+	if origin && layout.IsLight(e.num) && e.tx.db.st.lightOrigin(e.num) != nv {
 		if err := e.tx.heavy(&e.base); err != nil {
 			return err
 		}

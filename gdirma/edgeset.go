@@ -1,12 +1,16 @@
 package gdirma
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/gdi-go/gdi/gdirma/internal/layout"
+)
 
 // edgeEntry is one reference of a vertex holder to an incident edge: the
 // edge's number and what the vertex keeps of it.
 type edgeEntry struct {
 	n   uint64
-	ref edgeRef
+	ref layout.Ref
 }
 
 // edgeSet is the set of references a vertex holder keeps, sorted by edge
@@ -29,10 +33,10 @@ func (s edgeSet) search(n uint64) (int, bool) {
 }
 
 // get returns the reference to edge n.
-func (s edgeSet) get(n uint64) (edgeRef, bool) {
+func (s edgeSet) get(n uint64) (layout.Ref, bool) {
 	i, ok := s.search(n)
 	if !ok {
-		return edgeRef{}, false
+		return layout.Ref{}, false
 	}
 	return s[i].ref, true
 }
@@ -44,7 +48,7 @@ func (s edgeSet) has(n uint64) bool {
 }
 
 // set adds or replaces the reference to edge n.
-func (s *edgeSet) set(n uint64, x edgeRef) {
+func (s *edgeSet) set(n uint64, x layout.Ref) {
 	i, ok := s.search(n)
 	if ok {
 		(*s)[i].ref = x

@@ -1,6 +1,10 @@
 package gdirma
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/gdi-go/gdi/gdirma/internal/layout"
+)
 
 // Fences. The edge references of a long vertex image run over many
 // continuation blocks, and a reference may start in one block and end in
@@ -33,12 +37,12 @@ type fenceWalk struct {
 	refs []byte // the references
 	at   int    // the image offset of refs
 	pos  int    // the offset in refs of the first entry not yet passed
-	cd   refCodec
+	cd   layout.Codec
 }
 
 // walkFences returns a fenceWalk of the references of image p, written
 // in blocks blocks (none for an edge or a short image).
-func walkFences(p imageParts, cd refCodec, blocks int) fenceWalk {
+func walkFences(p imageParts, cd layout.Codec, blocks int) fenceWalk {
 	if p.refs < 0 || blocks <= minFenced {
 		return fenceWalk{}
 	}
@@ -52,7 +56,7 @@ func walkFences(p imageParts, cd refCodec, blocks int) fenceWalk {
 // Calls must come with ascending s.
 func (w *fenceWalk) next(s, c int) uint16 {
 	for w.pos < len(w.refs) && w.at+w.pos < s {
-		_, size, ok := w.cd.number(w.refs[w.pos:])
+		_, size, ok := w.cd.Number(w.refs[w.pos:])
 		if !ok {
 			w.pos = len(w.refs) // cannot happen: images are checked
 			break
@@ -94,11 +98,11 @@ func (r *record) walkFrom(n uint64) int {
 			return at > 0
 		}
 		for b := r.raw[at:]; len(b) > 0; {
-			e, size, ok := r.cd.number(b)
+			e, size, ok := r.cd.Number(b)
 			if !ok {
 				break
 			}
-			if e != 0 || b[0] != rfDead {
+			if e != 0 || b[0] != layout.RfDead {
 				return e > n
 			}
 			b = b[size:]
@@ -118,7 +122,7 @@ func (r *record) walkFrom(n uint64) int {
 // j+1 of the image r was read from. If no entry starts in the block, ok
 // is false and at is where the block starts, relative to raw.
 func (r *record) fenceAt(j int) (at int, ok bool) {
-	bs := int(r.cd.bs)
+	bs := int(r.cd.BS)
 	at = bs - primaryHeader + j*(bs-contHeader) - int(r.rawOff)
 	f := r.long.fences[j]
 	if f == noFence {

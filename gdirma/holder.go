@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdirma/internal/layout"
 )
 
 // base is what vertex and edge holders share: the transaction, the kind
@@ -77,7 +78,7 @@ func (b *base) heavyObj() (*txObj, error) {
 	if _, err := b.writeObj(); err != nil {
 		return nil, err
 	}
-	if b.kind == edgeKind && isLight(b.num) {
+	if b.kind == edgeKind && layout.IsLight(b.num) {
 		if err := b.tx.heavy(b); err != nil {
 			return nil, err
 		}
@@ -88,7 +89,7 @@ func (b *base) heavyObj() (*txObj, error) {
 // relabeled brings the references the ends of a lightweight edge keep up
 // to date after a change of its labels.
 func (b *base) relabeled(o *txObj) error {
-	if b.kind != edgeKind || !isLight(b.num) {
+	if b.kind != edgeKind || !layout.IsLight(b.num) {
 		return nil
 	}
 	return b.tx.attach(b.num, o.rec.ends(), o.rec)
@@ -117,7 +118,7 @@ func (b *base) AddLabel(l gdi.Label) error {
 			return err
 		}
 	}
-	if len(o.rec.labels()) > 0 && b.kind == edgeKind && isLight(b.num) {
+	if len(o.rec.labels()) > 0 && b.kind == edgeKind && layout.IsLight(b.num) {
 		if o, err = b.heavyObj(); err != nil {
 			return err
 		}

@@ -611,8 +611,8 @@ func lightEdges(v uint64, r *record) map[uint64]*record {
 	}
 	out := map[uint64]*record{}
 	for _, ee := range r.refList() {
-		if x := ee.ref; !x.stub() && x.origin == v && x.lightweight(ee.n) {
-			out[ee.n] = x.asRecord(ee.n)
+		if x := ee.ref; !x.Stub() && x.Origin == v && x.Lightweight(ee.n) {
+			out[ee.n] = refRecord(x, ee.n)
 		}
 	}
 	return out

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdirma/internal/layout"
 	"github.com/gdi-go/gdi/internal/invariants"
 )
 
@@ -21,11 +22,11 @@ func TestLazyHead(t *testing.T) {
 		lbls: []uint32{7, 300},
 		prps: []property{{id, gdi.Bytes([]byte("v-42"))}, {9, gdi.Int64s(-5)}, {200, gdi.Chars("x")}},
 	}
-	img := encodeRecord(edgeKind, want, refCodec{})
+	img := encodeRecord(edgeKind, want, layout.Codec{})
 	lazy := func(img []byte) *record {
 		t.Helper()
 		var r record
-		if err := decodeImage(&r, edgeKind, img, refCodec{}); err != nil {
+		if err := decodeImage(&r, edgeKind, img, layout.Codec{}); err != nil {
 			t.Fatalf("decodeImage: %v", err)
 		}
 		if r.headRaw == nil {
@@ -74,17 +75,17 @@ func TestLazyHead(t *testing.T) {
 		t.Error("sameHead holds after a change")
 	}
 	// No labels: matchesID under LabelNone.
-	none := encodeRecord(edgeKind, &record{prps: want.prps[:1]}, refCodec{})
+	none := encodeRecord(edgeKind, &record{prps: want.prps[:1]}, layout.Codec{})
 	if r := lazy(none); !r.matchesID(idKey{uint32(gdi.LabelNone), "v-42"}) || r.matchesID(idKey{7, "v-42"}) {
 		t.Error("matchesID of a vertex without labels")
 	}
 	// A Bool of 2 does not decode: the encoding stays, and is written back.
 	b := &record{prps: []property{{9, gdi.Bools(true)}}}
-	bad := encodeRecord(edgeKind, b, refCodec{})
+	bad := encodeRecord(edgeKind, b, layout.Codec{})
 	bad[len(appendHead(nil, b))-1] = 2 // the Bool's byte ends the head
 	// With invariants on, the head is checked when read.
 	if invariants.Enabled {
-		if err := decodeImage(new(record), edgeKind, bad, refCodec{}); err == nil {
+		if err := decodeImage(new(record), edgeKind, bad, layout.Codec{}); err == nil {
 			t.Error("with invariants on, decodeImage took a Bool of 2")
 		}
 		return

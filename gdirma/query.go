@@ -293,13 +293,13 @@ func (tx *Transaction) txDegrees(n uint64, r *record) (deg, in, out uint64, err 
 	}
 	for _, ee := range r.refList() {
 		e, x := ee.n, ee.ref
-		if x.stub() {
+		if x.Stub() {
 			continue
 		}
 		if o := tx.objs[edgeKind].get(e); o != nil && !o.deleted {
 			deg, in, out = addDegree(deg, in, out, n, o.rec.dir, o.rec.origin, o.rec.target)
 		} else {
-			deg, in, out = addDegree(deg, in, out, n, x.dir, x.origin, x.target)
+			deg, in, out = addDegree(deg, in, out, n, x.Dir, x.Origin, x.Target)
 		}
 	}
 	return deg, in, out, nil

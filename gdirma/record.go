@@ -9,6 +9,7 @@ import (
 
 	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdirma/internal/layout"
 	"github.com/gdi-go/gdi/internal/invariants"
 )
 
@@ -68,8 +69,8 @@ type record struct {
 
 	es   edgeSet
 	raw  []byte
-	nraw int      // references in raw
-	cd   refCodec // of raw
+	nraw int          // references in raw
+	cd   layout.Codec // of raw
 	// deg holds degree, in-degree and out-degree as the image gives
 	// them; hdr tells that they still hold (the references were not
 	// handed out for change since).
@@ -137,41 +138,22 @@ func (r *record) undo() []deadPatch {
 // homeOf is the home rank of the holder whose primary block is n.
 func homeOf(n uint64) int32 { return int32(bgdl.DPtr(n).Rank()) }
 
-// edgeRef is what a vertex holder keeps of each incident edge: enough to
-// answer orientation and neighbour queries and degrees without reading the
-// edge's own holder (the paper's lightweight edge information).
-type edgeRef struct {
-	dir            gdi.DirectionType
-	origin, target uint64
-	label          uint32 // the label of a lightweight edge, 0 if none
-	// holder of an edge numbered after its origin that has become
-	// heavyweight; 0 otherwise.
-	holder uint64
-}
-
 // refOf is the reference to edge n, with record r and holder (see
 // edgeRef), that its ends keep.
-func refOf(n uint64, r *record, holder uint64) edgeRef {
-	x := edgeRef{dir: r.dir, origin: r.origin, target: r.target, holder: holder}
-	if ls := r.labels(); isLight(n) && holder == 0 && len(ls) == 1 {
-		x.label = ls[0]
+func refOf(n uint64, r *record, holder uint64) layout.Ref {
+	x := layout.Ref{Dir: r.dir, Origin: r.origin, Target: r.target, Holder: holder}
+	if ls := r.labels(); layout.IsLight(n) && holder == 0 && len(ls) == 1 {
+		x.Label = ls[0]
 	}
 	return x
 }
 
-// stub reports whether x only names the holder of an edge numbered after
-// this vertex, which is no longer one of its ends.
-func (x edgeRef) stub() bool { return x.dir == 0 }
-
-// lightweight reports whether reference x, of edge n, holds all of it.
-func (x edgeRef) lightweight(n uint64) bool { return isLight(n) && x.holder == 0 }
-
-// asRecord returns what the reference knows of edge n as a record: all of
+// refRecord returns what reference x knows of edge n as a record: all of
 // a lightweight edge, the structural part of another.
-func (x edgeRef) asRecord(n uint64) *record {
-	r := &record{dir: x.dir, origin: x.origin, target: x.target, home: homeOf(x.origin)}
-	if x.lightweight(n) && x.label != 0 {
-		r.lbls = []uint32{x.label}
+func refRecord(x layout.Ref, n uint64) *record {
+	r := &record{dir: x.Dir, origin: x.Origin, target: x.Target, home: homeOf(x.Origin)}
+	if x.Lightweight(n) && x.Label != 0 {
+		r.lbls = []uint32{x.Label}
 	}
 	return r
 }
@@ -209,7 +191,7 @@ func (r *record) refList() edgeSet {
 	if r.raw != nil {
 		r.es = make(edgeSet, 0, r.nraw)
 		for b := r.raw; len(b) > 0; {
-			n, x, rest, ok := r.cd.next(b)
+			n, x, rest, ok := r.cd.Next(b)
 			if !ok {
 				break // cannot happen: decodeRecord checked every reference
 			}
@@ -253,7 +235,7 @@ func (r *record) nrefs() int {
 type refCursor struct {
 	es      edgeSet
 	raw     []byte
-	cd      refCodec
+	cd      layout.Codec
 	fromRaw bool
 	i       int
 }
@@ -266,23 +248,23 @@ func (r *record) cursor() refCursor {
 }
 
 // next returns the next reference; ok is false at the end.
-func (c *refCursor) next() (n uint64, x edgeRef, ok bool) {
+func (c *refCursor) next() (n uint64, x layout.Ref, ok bool) {
 	if !c.fromRaw {
 		if c.i >= len(c.es) {
-			return 0, edgeRef{}, false
+			return 0, layout.Ref{}, false
 		}
 		c.i++
 		return c.es[c.i-1].n, c.es[c.i-1].ref, true
 	}
 	if len(c.raw) == 0 {
-		return 0, edgeRef{}, false
+		return 0, layout.Ref{}, false
 	}
-	n, x, c.raw, ok = c.cd.next(c.raw)
+	n, x, c.raw, ok = c.cd.Next(c.raw)
 	return n, x, ok
 }
 
 // getRef returns the reference to edge n, without decoding the others.
-func (r *record) getRef(n uint64) (edgeRef, bool) {
+func (r *record) getRef(n uint64) (layout.Ref, bool) {
 	if r.raw == nil {
 		return r.es.get(n)
 	}
@@ -301,7 +283,7 @@ const refRoom = 16
 // costs a copy of its references rather than a decode and an encode of
 // each, and further changes cost no copy. The image's degrees are kept up
 // to date.
-func (r *record) setRef(n uint64, x edgeRef) {
+func (r *record) setRef(n uint64, x layout.Ref) {
 	if r.raw == nil {
 		old, had := r.es.get(n)
 		r.es.set(n, x)
@@ -310,7 +292,7 @@ func (r *record) setRef(n uint64, x edgeRef) {
 	}
 	off, size, old, had := r.rawFind(n)
 	var tmp [32]byte // a reference takes at most 29 bytes
-	ref := r.cd.append(tmp[:0], n, x)
+	ref := r.cd.Append(tmp[:0], n, x)
 	if r.own == ownSelf {
 		r.raw = slices.Replace(r.raw, off, off+size, ref...)
 	} else {
@@ -345,7 +327,7 @@ func (r *record) delRef(n uint64) bool {
 	switch r.nraw--; {
 	case r.nraw == 0:
 		r.raw, r.edit.on = nil, false
-	case r.edit.on && len(r.raw) > int(r.cd.bs):
+	case r.edit.on && len(r.raw) > int(r.cd.BS):
 		// Most likely a long image: the reference becomes a tombstone,
 		// so that the commit need not move the ones after it.
 		switch r.own {
@@ -358,7 +340,7 @@ func (r *record) delRef(n uint64) bool {
 			}
 			r.long.undo = append(r.long.undo, newDeadPatch(off, r.raw[off:off+size]))
 		}
-		kill(r.raw[off : off+size])
+		layout.Kill(r.raw[off : off+size])
 		r.edit.add(int32(off), int32(off+size))
 		r.lastFound = foundRef{}
 	case r.own == ownSelf:
@@ -378,26 +360,26 @@ func (r *record) delRef(n uint64) bool {
 // The references come by pointer: passed by value, they are copied
 // through the stack with 16-byte loads of words just stored 8 bytes at a
 // time, which cannot be forwarded and stalled every edge added.
-func (r *record) adjustDegrees(old *edgeRef, had bool, x *edgeRef, add bool) {
+func (r *record) adjustDegrees(old *layout.Ref, had bool, x *layout.Ref, add bool) {
 	if !r.hdr {
 		return
 	}
-	self := r.cd.self
-	if had && !old.stub() {
-		d, i, o := addDegree(0, 0, 0, self, old.dir, old.origin, old.target)
+	self := r.cd.Self
+	if had && !old.Stub() {
+		d, i, o := addDegree(0, 0, 0, self, old.Dir, old.Origin, old.Target)
 		r.deg[0], r.deg[1], r.deg[2] = r.deg[0]-d, r.deg[1]-i, r.deg[2]-o
 	}
-	if add && !x.stub() {
-		r.deg[0], r.deg[1], r.deg[2] = addDegree(r.deg[0], r.deg[1], r.deg[2], self, x.dir, x.origin, x.target)
+	if add && !x.Stub() {
+		r.deg[0], r.deg[1], r.deg[2] = addDegree(r.deg[0], r.deg[1], r.deg[2], self, x.Dir, x.Origin, x.Target)
 	}
 }
 
 // countDegrees counts the degrees of vertex self from its references,
 // decoded or not, without decoding or changing anything.
 func (r *record) countDegrees(self uint64) (deg, in, out uint64) {
-	add := func(x edgeRef) {
-		if !x.stub() {
-			deg, in, out = addDegree(deg, in, out, self, x.dir, x.origin, x.target)
+	add := func(x layout.Ref) {
+		if !x.Stub() {
+			deg, in, out = addDegree(deg, in, out, self, x.Dir, x.Origin, x.Target)
 		}
 	}
 	if r.raw == nil {
@@ -407,7 +389,7 @@ func (r *record) countDegrees(self uint64) (deg, in, out uint64) {
 		return
 	}
 	for b := r.raw; len(b) > 0; {
-		_, x, rest, ok := r.cd.next(b)
+		_, x, rest, ok := r.cd.Next(b)
 		if !ok {
 			break
 		}
@@ -423,22 +405,22 @@ func (r *record) countDegrees(self uint64) (deg, in, out uint64) {
 //
 // The last reference found is remembered (lastFound), as a lookup is often
 // followed by a change of the same reference: getRef, then delRef.
-func (r *record) rawFind(n uint64) (off, size int, x edgeRef, found bool) {
+func (r *record) rawFind(n uint64) (off, size int, x layout.Ref, found bool) {
 	if f := &r.lastFound; f.n == n && f.raw == unsafe.SliceData(r.raw) && int(f.len) == len(r.raw) && f.raw != nil {
 		if f.size == 0 {
-			return int(f.off), 0, edgeRef{}, false
+			return int(f.off), 0, layout.Ref{}, false
 		}
-		_, x, _, _ = r.cd.next(r.raw[f.off:])
+		_, x, _, _ = r.cd.Next(r.raw[f.off:])
 		return int(f.off), int(f.size), x, true
 	}
 	off = r.walkFrom(n)
 	for b := r.raw[off:]; len(b) > 0; {
-		e, sz, ok := r.cd.number(b)
+		e, sz, ok := r.cd.Number(b)
 		if !ok || e > n {
 			break // !ok cannot happen: decodeRecord checked every entry
 		}
 		if e == n {
-			_, x, _, _ = r.cd.next(b)
+			_, x, _, _ = r.cd.Next(b)
 			size, found = sz, true
 			break
 		}
@@ -625,7 +607,7 @@ type idKey struct {
 //	edges:    direction (1 byte), origin and target numbers (8 bytes each)
 //
 // cd is the codec of the vertex (ignored for edges).
-func encodeRecord(k kind, r *record, cd refCodec) []byte {
+func encodeRecord(k kind, r *record, cd layout.Codec) []byte {
 	img := encodeParts(k, r, cd, nil)
 	if img.tail == nil {
 		return img.head
@@ -640,7 +622,7 @@ func encodeRecord(k kind, r *record, cd refCodec) []byte {
 //
 // The head is appended to buf[:0] if buf has room for it, else to a new
 // slice.
-func encodeParts(k kind, r *record, cd refCodec, buf []byte) imageParts {
+func encodeParts(k kind, r *record, cd layout.Codec, buf []byte) imageParts {
 	if r.partial && invariants.Enabled {
 		panic("gdirma: image of a partial record")
 	}
@@ -655,10 +637,10 @@ func encodeParts(k kind, r *record, cd refCodec, buf []byte) imageParts {
 	}
 	b = appendHead(b, r)
 	if k == vertexKind {
-		deg, in, out := r.degrees(cd.self)
+		deg, in, out := r.degrees(cd.Self)
 		if invariants.Enabled && r.hdr {
-			if d, i, o := r.countDegrees(cd.self); [3]uint64{d, i, o} != [3]uint64{deg, in, out} {
-				panic(fmt.Sprintf("gdirma: vertex %#x keeps degrees %v, its references give %v", cd.self, []uint64{deg, in, out}, []uint64{d, i, o}))
+			if d, i, o := r.countDegrees(cd.Self); [3]uint64{d, i, o} != [3]uint64{deg, in, out} {
+				panic(fmt.Sprintf("gdirma: vertex %#x keeps degrees %v, its references give %v", cd.Self, []uint64{deg, in, out}, []uint64{d, i, o}))
 			}
 		}
 		b = binary.AppendUvarint(b, deg)
@@ -672,7 +654,7 @@ func encodeParts(k kind, r *record, cd refCodec, buf []byte) imageParts {
 		b = binary.AppendUvarint(b, uint64(len(es)))
 		refs := len(b)
 		for _, ee := range es {
-			b = cd.append(b, ee.n, ee.ref)
+			b = cd.Append(b, ee.n, ee.ref)
 		}
 		return imageParts{head: b, refs: refs}
 	}
@@ -830,7 +812,7 @@ func headEnd(b []byte) (end, nl, np int, err error) {
 // a zero record, which becomes a partial record: its degrees, with its
 // labels and properties left encoded (lazyhead.go). whole is false if
 // they do not end in b. b must not change while r is used.
-func decodePrefix(r *record, b []byte, cd refCodec) (whole bool, err error) {
+func decodePrefix(r *record, b []byte, cd layout.Codec) (whole bool, err error) {
 	r.partial, r.cd = true, cd
 	end, _, _, err := headEnd(b)
 	if err != nil { // errShort: they go on
@@ -923,16 +905,16 @@ func (r *record) decodeHeadNow() error {
 
 // checkRefs checks that raw holds exactly n well-formed edge references
 // in ascending order of edge number.
-func checkRefs(raw []byte, n int, cd refCodec) error {
+func checkRefs(raw []byte, n int, cd layout.Codec) error {
 	prev := uint64(0)
 	for i := range n {
-		e, _, rest, ok := cd.next(raw)
+		e, _, rest, ok := cd.Next(raw)
 		if !ok || (i > 0 && e <= prev) {
 			return errImage
 		}
 		prev, raw = e, rest
 	}
-	if d, ok := deadRun(raw); !ok || d != len(raw) {
+	if d, ok := layout.DeadRun(raw); !ok || d != len(raw) {
 		return errImage
 	}
 	return nil
@@ -942,7 +924,7 @@ func checkRefs(raw []byte, n int, cd refCodec) error {
 // record, leaving the labels and properties encoded in r.headRaw (see
 // lazyhead.go). r keeps references to b, which must not change while r is
 // used.
-func decodeImage(r *record, k kind, b []byte, cd refCodec) error {
+func decodeImage(r *record, k kind, b []byte, cd layout.Codec) error {
 	r.imgLen = int32(len(b))
 	end, _, _, err := headEnd(b)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdirma/internal/layout"
 )
 
 // TestRefCodecRoundTrip encodes random references of every shape (edges
@@ -32,7 +33,7 @@ func TestRefCodecRoundTrip(t *testing.T) {
 		if rng.IntN(2) == 0 {
 			return 1 + rng.IntN(0xff)
 		}
-		return 1 + rng.IntN(maxSlot)
+		return 1 + rng.IntN(layout.MaxSlot)
 	}
 	for range 2000 {
 		self := vertex()
@@ -41,29 +42,29 @@ func TestRefCodecRoundTrip(t *testing.T) {
 		for range rng.IntN(20) {
 			other := vertex()
 			var n uint64
-			x := edgeRef{dir: gdi.DirectionType(1 + rng.IntN(2))}
+			x := layout.Ref{Dir: gdi.DirectionType(1 + rng.IntN(2))}
 			switch rng.IntN(4) {
 			case 0: // numbered after this vertex, which is the origin
 				n = st.lightNumber(self, slot())
-				x.origin, x.target = self, other
+				x.Origin, x.Target = self, other
 			case 1: // numbered after the other end, the origin
 				n = st.lightNumber(other, slot())
-				x.origin, x.target = other, self
+				x.Origin, x.Target = other, self
 			case 2: // a holder's number; maybe a loop
 				n = vertex()
-				x.origin, x.target = self, self
+				x.Origin, x.Target = self, self
 				if rng.IntN(2) == 0 {
-					x.origin = other
+					x.Origin = other
 				}
 			case 3: // a stub naming the holder of an edge numbered here
-				n = st.lightNumber(self, 1+rng.IntN(maxSlot))
-				x = edgeRef{holder: vertex()}
+				n = st.lightNumber(self, 1+rng.IntN(layout.MaxSlot))
+				x = layout.Ref{Holder: vertex()}
 			}
-			if x.dir != 0 && rng.IntN(2) == 0 {
-				x.label = uint32(1 + rng.IntN(100))
+			if x.Dir != 0 && rng.IntN(2) == 0 {
+				x.Label = uint32(1 + rng.IntN(100))
 			}
-			if x.dir != 0 && rng.IntN(4) == 0 {
-				x.holder = vertex()
+			if x.Dir != 0 && rng.IntN(4) == 0 {
+				x.Holder = vertex()
 			}
 			es.set(n, x)
 		}
@@ -86,13 +87,13 @@ func TestRefCodecRoundTrip(t *testing.T) {
 		// head agrees with next on what it decodes.
 		b := raw
 		for i := range es {
-			n, f, label, rest, ok := cd.head(b)
+			n, f, label, rest, ok := cd.Head(b)
 			x := es[i].ref
-			if !ok || n != es[i].n || gdi.DirectionType(f&rfDir) != x.dir || label != x.label ||
-				(x.dir != 0 && ((f&rfOrigin != 0) != (x.origin == self) || (f&rfTarget != 0) != (x.target == self))) {
+			if !ok || n != es[i].n || gdi.DirectionType(f&layout.RfDir) != x.Dir || label != x.Label ||
+				(x.Dir != 0 && ((f&layout.RfOrigin != 0) != (x.Origin == self) || (f&layout.RfTarget != 0) != (x.Target == self))) {
 				t.Fatalf("head of reference %d: %d %#x %d %v, want %+v", i, n, f, label, ok, es[i])
 			}
-			if m, size, ok := cd.number(b); !ok || m != n || size != len(b)-len(rest) {
+			if m, size, ok := cd.Number(b); !ok || m != n || size != len(b)-len(rest) {
 				t.Fatalf("number of reference %d: %d, %d bytes, %v; want %d, %d bytes", i, m, size, ok, n, len(b)-len(rest))
 			}
 			b = rest
@@ -125,14 +126,14 @@ func TestRefCodecRoundTrip(t *testing.T) {
 		{"target rank past 255", bs, 300<<48 | 2*bs, 7, 0, 11, 6},
 	} {
 		n := st.lightNumber(c.origin, c.slot)
-		x := edgeRef{dir: gdi.Undirected, origin: c.origin, target: c.target, label: c.label}
+		x := layout.Ref{Dir: gdi.Undirected, Origin: c.origin, Target: c.target, Label: c.label}
 		for _, end := range []struct {
 			v    uint64
 			want int
 		}{{c.origin, c.atOrigin}, {c.target, c.atTarget}} {
 			cd := st.codec(end.v)
-			b := cd.append(nil, n, x)
-			m, y, rest, ok := cd.next(b)
+			b := cd.Append(nil, n, x)
+			m, y, rest, ok := cd.Next(b)
 			if len(b) != end.want || !ok || m != n || y != x || len(rest) != 0 {
 				t.Errorf("%s: the reference at %#x takes %d bytes (want %d) and decodes to %#x %+v %v", c.name, end.v, len(b), end.want, m, y, ok)
 			}
@@ -153,39 +154,39 @@ func TestRefCodecRejectsGarbage(t *testing.T) {
 		}
 		_ = decodeRecord(new(record), vertexKind, b, cd) // must not panic
 	}
-	if _, _, _, ok := cd.next([]byte{byte(gdi.Directed)}); ok {
+	if _, _, _, ok := cd.Next([]byte{byte(gdi.Directed)}); ok {
 		t.Error("a reference with no end decoded")
 	}
 	// Compact references with both ends, no end or slot 0, or cut off.
 	for _, b := range [][]byte{
-		{rfCompact | rfOrigin | rfTarget, 1, 2, 0, 0},
-		{rfCompact, 1, 2, 0, 0},
-		{rfCompact | rfOrigin, 0, 2, 0, 0},
-		{rfCompact | rfTarget, 1, 2, 0},
-		{rfCompact | rfTarget | rfLabel, 1, 2, 0, 0},
+		{layout.RfCompact | layout.RfOrigin | layout.RfTarget, 1, 2, 0, 0},
+		{layout.RfCompact, 1, 2, 0, 0},
+		{layout.RfCompact | layout.RfOrigin, 0, 2, 0, 0},
+		{layout.RfCompact | layout.RfTarget, 1, 2, 0},
+		{layout.RfCompact | layout.RfTarget | layout.RfLabel, 1, 2, 0, 0},
 	} {
-		if _, _, _, ok := cd.next(b); ok {
+		if _, _, _, ok := cd.Next(b); ok {
 			t.Errorf("next(%v) decoded", b)
 		}
-		if _, _, ok := cd.number(b); ok {
+		if _, _, ok := cd.Number(b); ok {
 			t.Errorf("number(%v) decoded", b)
 		}
-		if _, _, _, _, ok := cd.head(b); ok {
+		if _, _, _, _, ok := cd.Head(b); ok {
 			t.Errorf("head(%v) decoded", b)
 		}
-		if lightRefSizes[b[0]] != 0 && b[0]&(rfOrigin|rfTarget) != rfOrigin && b[0]&(rfOrigin|rfTarget) != rfTarget {
+		if layout.LightRefSizes[b[0]] != 0 && b[0]&(layout.RfOrigin|layout.RfTarget) != layout.RfOrigin && b[0]&(layout.RfOrigin|layout.RfTarget) != layout.RfTarget {
 			t.Errorf("flags %#x of a malformed reference count as lightweight", b[0])
 		}
 	}
 	// Tombstones too short, too long or cut off end the walk.
-	for _, b := range [][]byte{{rfDead}, {rfDead, 0}, {rfDead, 1}, {rfDead, 9}, {rfDead, 2, rfDead}} {
-		if _, _, _, ok := cd.next(b); ok {
+	for _, b := range [][]byte{{layout.RfDead}, {layout.RfDead, 0}, {layout.RfDead, 1}, {layout.RfDead, 9}, {layout.RfDead, 2, layout.RfDead}} {
+		if _, _, _, ok := cd.Next(b); ok {
 			t.Errorf("next(%v) decoded", b)
 		}
-		if _, _, ok := cd.number(b); ok && len(b) < 3 {
+		if _, _, ok := cd.Number(b); ok && len(b) < 3 {
 			t.Errorf("number(%v) decoded", b) // its first entry is malformed
 		}
-		if _, _, _, _, ok := cd.head(b); ok {
+		if _, _, _, _, ok := cd.Head(b); ok {
 			t.Errorf("head(%v) decoded", b)
 		}
 	}
@@ -207,7 +208,7 @@ func TestRawRefEdits(t *testing.T) {
 	for round := range 200 {
 		var model edgeSet
 		for range rng.IntN(60) {
-			model.set(st.lightNumber(self, 1+rng.IntN(200)), edgeRef{dir: gdi.Directed, origin: self, target: uint64(1)<<48 | bs})
+			model.set(st.lightNumber(self, 1+rng.IntN(200)), layout.Ref{Dir: gdi.Directed, Origin: self, Target: uint64(1)<<48 | bs})
 		}
 		head := &record{es: slices.Clone(model)}
 		if round%3 == 2 { // labels and properties that fill blocks
@@ -237,7 +238,7 @@ func TestRawRefEdits(t *testing.T) {
 					t.Fatalf("round %d step %d: getRef(%d) = %+v %v, want %+v %v", round, step, n, got, ok, want, wok)
 				}
 			case 1:
-				x := edgeRef{dir: gdi.DirectionType(1 + rng.IntN(2)), origin: self, target: uint64(rng.IntN(2))<<48 | uint64(1+rng.IntN(9))*bs}
+				x := layout.Ref{Dir: gdi.DirectionType(1 + rng.IntN(2)), Origin: self, Target: uint64(rng.IntN(2))<<48 | uint64(1+rng.IntN(9))*bs}
 				r.setRef(n, x)
 				model.set(n, x)
 			case 2:
@@ -258,7 +259,7 @@ func TestRawRefEdits(t *testing.T) {
 // the references of model and skips tombstones, and with r.edit on, raw
 // differs from orig, the references it was decoded from, only where edit
 // says.
-func checkEdited(t *testing.T, r *record, orig []byte, model edgeSet, cd refCodec) {
+func checkEdited(t *testing.T, r *record, orig []byte, model edgeSet, cd layout.Codec) {
 	t.Helper()
 	if r.raw == nil {
 		return
@@ -284,17 +285,17 @@ func checkEdited(t *testing.T, r *record, orig []byte, model edgeSet, cd refCode
 	}
 	var nums, heads []uint64
 	for b := r.raw; len(b) > 0; {
-		n, size, ok := cd.number(b)
+		n, size, ok := cd.Number(b)
 		if !ok {
 			break
 		}
-		if n != 0 || b[0] != rfDead {
+		if n != 0 || b[0] != layout.RfDead {
 			nums = append(nums, n)
 		}
 		b = b[size:]
 	}
 	for b := r.raw; len(b) > 0; {
-		n, _, _, rest, ok := cd.head(b)
+		n, _, _, rest, ok := cd.Head(b)
 		if !ok {
 			break
 		}
@@ -306,7 +307,7 @@ func checkEdited(t *testing.T, r *record, orig []byte, model edgeSet, cd refCode
 	if err := checkRefs(r.raw, r.nraw, cd); err != nil || r.nraw != len(model) {
 		t.Fatalf("checkRefs: %v; %d references, want %d", err, r.nraw, len(model))
 	}
-	d, in, out := r.countDegrees(cd.self)
+	d, in, out := r.countDegrees(cd.Self)
 	if r.hdr && r.deg != [3]uint64{d, in, out} {
 		t.Fatalf("degrees kept %v, counted %v", r.deg, []uint64{d, in, out})
 	}
@@ -327,7 +328,7 @@ func TestEdgeUIDOfLightEdges(t *testing.T) {
 		tx := &Transaction{db: &Database{st: st}}
 		for _, rank := range []int{0, 1, 3, 0x7fff} {
 			for _, block := range []int{0, 1, 77, 1<<20 + 5, 1<<32 - 1} {
-				for _, slot := range []int{1, 2, maxSlot} {
+				for _, slot := range []int{1, 2, layout.MaxSlot} {
 					v := uint64(rank)<<48 | uint64(block*bs)
 					n := st.lightNumber(v, slot)
 					want := gdi.EdgeUID{st.uid(st.lightOrigin(n)), uint64(slot)}
@@ -349,7 +350,7 @@ func TestEdgeUIDOfLightEdges(t *testing.T) {
 
 // decodeRecord decodes the image b of an object of kind k into r, a zero
 // record, labels and properties included.
-func decodeRecord(r *record, k kind, b []byte, cd refCodec) error {
+func decodeRecord(r *record, k kind, b []byte, cd layout.Codec) error {
 	if err := decodeImage(r, k, b, cd); err != nil {
 		return err
 	}

@@ -49,7 +49,7 @@ func (db *Database) FreeLabel(l gdi.Label) error {
 			// their ends keep.
 			refs := false
 			for _, x := range r.refList() {
-				refs = refs || x.ref.label == n
+				refs = refs || x.ref.Label == n
 			}
 			if !r.hasLabel(n) && !refs {
 				return nil, nil
@@ -57,8 +57,8 @@ func (db *Database) FreeLabel(l gdi.Label) error {
 			nr := r.clone()
 			es := *nr.refs()
 			for i := range es {
-				if es[i].ref.label == n {
-					es[i].ref.label = 0
+				if es[i].ref.Label == n {
+					es[i].ref.Label = 0
 				}
 			}
 			if !r.hasLabel(n) {

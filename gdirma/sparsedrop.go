@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/gdi-go/gdi/bgdl"
+	"github.com/gdi-go/gdi/gdirma/internal/layout"
 	"github.com/gdi-go/gdi/internal/invariants"
 )
 
@@ -85,7 +86,7 @@ type blockPatch struct {
 // dropReader reads the image of a vertex by pieces.
 type dropReader struct {
 	st     *store
-	cd     refCodec
+	cd     layout.Codec
 	length int
 	first  int // image bytes in the primary block
 	// prefix is what the transaction read of the image, from the start
@@ -152,7 +153,7 @@ func (d *dropReader) walk(i int) error {
 		fence := uint16(marker)
 		var num uint64
 		if fence != noFence && contHeader+int(fence) < lead {
-			if e, _, ok := d.cd.number(buf[contHeader+int(fence) : lead]); ok {
+			if e, _, ok := d.cd.Number(buf[contHeader+int(fence) : lead]); ok {
 				num = e // 0 for a tombstone: unknown
 			}
 		}
@@ -378,21 +379,21 @@ func (p *dropPlan) drop(e uint64) error {
 			}
 		}
 		b := piece
-		num, size, ok := d.cd.number(b)
+		num, size, ok := d.cd.Number(b)
 		if !ok {
 			var err error
 			if b, err = d.bytesAt(pos, 32); err != nil {
 				return err
 			}
-			num, size, ok = d.cd.number(b)
+			num, size, ok = d.cd.Number(b)
 			piece = nil
 		}
 		if !ok || size <= 0 || num > e {
 			break
 		}
-		if num == e && b[0] != rfDead {
+		if num == e && b[0] != layout.RfDead {
 			dead := slices.Clone(b[:size])
-			kill(dead)
+			layout.Kill(dead)
 			d.patch(p, pos, dead)
 			return nil
 		}

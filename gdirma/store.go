@@ -11,6 +11,7 @@ import (
 	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/dht"
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdirma/internal/layout"
 	"github.com/gdi-go/gdi/index"
 	"github.com/gdi-go/gdi/internal/invariants"
 	"github.com/gdi-go/gdi/rma"
@@ -955,14 +956,14 @@ func (st *store) scanEdges(fn func(n uint64, r *record) error) error {
 func (st *store) originEdges(v uint64, r *record, fn func(e uint64, er *record, home int) error) error {
 	for _, ee := range r.refList() {
 		e, x := ee.n, ee.ref
-		if x.origin != v {
+		if x.Origin != v {
 			continue
 		}
-		er, home := x.asRecord(e), bgdl.DPtr(v).Rank()
-		if !x.lightweight(e) {
+		er, home := refRecord(x, e), bgdl.DPtr(v).Rank()
+		if !x.Lightweight(e) {
 			h := e
-			if isLight(e) {
-				h = x.holder
+			if layout.IsLight(e) {
+				h = x.Holder
 			}
 			var err error
 			if er, err = st.load(edgeKind, h); err != nil {
@@ -982,7 +983,7 @@ func (st *store) originEdges(v uint64, r *record, fn func(e uint64, er *record, 
 
 // loadEdge returns the committed edge numbered e, or nil if there is none.
 func (st *store) loadEdge(e uint64) (*record, error) {
-	if !isLight(e) {
+	if !layout.IsLight(e) {
 		return st.load(edgeKind, e)
 	}
 	v := st.lightOrigin(e)
@@ -997,10 +998,10 @@ func (st *store) loadEdge(e uint64) (*record, error) {
 	switch {
 	case !ok:
 		return nil, nil
-	case x.holder != 0:
-		return st.load(edgeKind, x.holder)
+	case x.Holder != 0:
+		return st.load(edgeKind, x.Holder)
 	}
-	return x.asRecord(e), nil
+	return refRecord(x, e), nil
 }
 
 // all returns every committed holder of kind k (lightweight edges are

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdirma/internal/layout"
 	"github.com/gdi-go/gdi/internal/invariants"
 	"github.com/gdi-go/gdi/rma"
 	"github.com/gdi-go/gdi/txn"
@@ -301,7 +302,7 @@ func (tx *Transaction) get(k kind, n uint64) (*txObj, error) {
 	if o := tx.objs[k].get(n); o != nil {
 		return o, nil
 	}
-	if k == edgeKind && isLight(n) {
+	if k == edgeKind && layout.IsLight(n) {
 		// A lightweight edge is what its origin's holder says of it.
 		v := tx.db.st.lightOrigin(n)
 		ov, err := tx.getWhole(v)
@@ -314,19 +315,19 @@ func (tx *Transaction) get(k kind, n uint64) (*txObj, error) {
 		if !ok {
 			return nil, nil
 		}
-		o := &txObj{rec: x.asRecord(n)}
-		if x.holder == 0 && tx.transient(n) {
+		o := &txObj{rec: refRecord(x, n)}
+		if x.Holder == 0 && tx.transient(n) {
 			return o, nil // made anew on each use, see transient
 		}
-		if x.holder != 0 {
-			r, err := tx.db.st.load(edgeKind, x.holder)
+		if x.Holder != 0 {
+			r, err := tx.db.st.load(edgeKind, x.Holder)
 			if err != nil {
 				return nil, tx.fail("%v", err)
 			}
 			if r == nil {
 				return nil, tx.fail("the holder of edge %d vanished: a concurrent transaction changed it", n)
 			}
-			o = &txObj{rec: r, base: r.version, ptr: x.holder}
+			o = &txObj{rec: r, base: r.version, ptr: x.Holder}
 		}
 		tx.keep(k, n, o)
 		return o, nil
@@ -388,7 +389,7 @@ func (tx *Transaction) keep(k kind, n uint64, o *txObj) {
 // no validation, makes it from its origin's copy on each use, so that
 // reading every edge of a graph costs no memory per edge.
 func (tx *Transaction) transient(n uint64) bool {
-	return tx.typ == gdi.CollectiveReadTransaction && isLight(n)
+	return tx.typ == gdi.CollectiveReadTransaction && layout.IsLight(n)
 }
 
 // related returns an object that another object of the transaction refers
@@ -751,7 +752,7 @@ func (tx *Transaction) commit() error {
 			}
 			c := change{k: it.k, n: it.n, num: it.num, oldNum: it.num}
 			for a, to := range tx.alias {
-				if to == it.num && isLight(a) {
+				if to == it.num && layout.IsLight(a) {
 					c.oldNum = a // numbered after a vertex deleted here (orphan)
 				}
 			}
@@ -1012,8 +1013,8 @@ func (tx *Transaction) vertexUID(n uint64) gdi.VertexUID {
 }
 
 func (tx *Transaction) edgeUID(n uint64) gdi.EdgeUID {
-	if isLight(n) {
-		return gdi.EdgeUID{tx.db.st.lightUID(n), n & maxSlot}
+	if layout.IsLight(n) {
+		return gdi.EdgeUID{tx.db.st.lightUID(n), n & layout.MaxSlot}
 	}
 	return gdi.EdgeUID{tx.db.st.uid(n), 0}
 }
@@ -1024,8 +1025,8 @@ func (tx *Transaction) edgeUID(n uint64) gdi.EdgeUID {
 // wrote it: a few nanoseconds per edge, a fifth of an edge query.
 func (tx *Transaction) appendEdgeUID(out []gdi.EdgeUID, n uint64) []gdi.EdgeUID {
 	var hi, lo uint64
-	if isLight(n) {
-		hi, lo = tx.db.st.lightUID(n), n&maxSlot
+	if layout.IsLight(n) {
+		hi, lo = tx.db.st.lightUID(n), n&layout.MaxSlot
 	} else {
 		hi = tx.db.st.uid(n)
 	}
@@ -1178,8 +1179,8 @@ func (tx *Transaction) freeSlot(v uint64) uint64 {
 	// whose edges were only ever added finds one at the first try. The
 	// references are searched undecoded (getRef).
 	refs := ov.rec.nrefs()
-	for i := range maxSlot {
-		n := tx.db.st.lightNumber(v, (refs+i)%maxSlot+1)
+	for i := range layout.MaxSlot {
+		n := tx.db.st.lightNumber(v, (refs+i)%layout.MaxSlot+1)
 		if _, used := ov.rec.getRef(n); !used && tx.objs[edgeKind].get(n) == nil {
 			return n
 		}
@@ -1269,14 +1270,14 @@ func (tx *Transaction) attach(e uint64, oldEnds []uint64, r *record) error {
 		newEnds = r.ends()
 	}
 	var holder uint64
-	if eo := tx.objs[edgeKind].get(e); eo != nil && isLight(e) {
+	if eo := tx.objs[edgeKind].get(e); eo != nil && layout.IsLight(e) {
 		holder = eo.ptr
 	}
 	// An edge numbered after its origin v0 must stay findable there: if
 	// v0 stops being an end, it keeps a stub (a reference with direction
 	// 0) naming the edge's holder.
 	var v0 uint64
-	if isLight(e) {
+	if layout.IsLight(e) {
 		v0 = tx.db.st.lightOrigin(e)
 	}
 	for _, v := range oldEnds {
@@ -1291,7 +1292,7 @@ func (tx *Transaction) attach(e uint64, oldEnds []uint64, r *record) error {
 			if holder == 0 {
 				return tx.fail("edge %d leaves the vertex it is numbered after without a holder", e)
 			}
-			o.rec.setRef(e, edgeRef{holder: holder})
+			o.rec.setRef(e, layout.Ref{Holder: holder})
 		} else {
 			o.rec.delRef(e)
 		}
@@ -1330,7 +1331,7 @@ func (tx *Transaction) AssociateEdge(uid gdi.EdgeUID) (gdi.EdgeHolder, error) {
 	}
 	var n uint64
 	if uid[1] != 0 {
-		if uid[1] > maxSlot {
+		if uid[1] > layout.MaxSlot {
 			return nil, gdi.Errorf(gdi.ErrUID, "edge UID %v", uid)
 		}
 		v, err := tx.decodeUID(uid[0], edgeKind)

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdirma/internal/layout"
 	"github.com/gdi-go/gdi/txn"
 )
 
@@ -71,14 +72,14 @@ func (v *vertexHolder) freeEdges(r *record) error {
 	long := v.tx.longEnds(refs, room[:0])
 	for i, e := range nums {
 		x, _ := r.getRef(e)
-		if x.stub() {
+		if x.Stub() {
 			// An edge numbered after this vertex lives on elsewhere.
 			if err := v.tx.orphan(e); err != nil {
 				return err
 			}
 			continue
 		}
-		if isLight(e) && x.holder == 0 && v.tx.objs[edgeKind].get(e) == nil {
+		if layout.IsLight(e) && x.Holder == 0 && v.tx.objs[edgeKind].get(e) == nil {
 			if planted == bugLightEdgeKept {
 				continue
 			}
@@ -110,11 +111,11 @@ func (tx *Transaction) longEnds(refs edgeSet, out []bool) []bool {
 		return nil
 	}
 	other := func(en edgeEntry) uint64 {
-		w := en.ref.origin
+		w := en.ref.Origin
 		if w == tx.freeing {
-			w = en.ref.target
+			w = en.ref.Target
 		}
-		if w == tx.freeing || !en.ref.lightweight(en.n) {
+		if w == tx.freeing || !en.ref.Lightweight(en.n) {
 			return 0
 		}
 		return w
@@ -138,8 +139,8 @@ func (tx *Transaction) longEnds(refs edgeSet, out []bool) []bool {
 // of the edge, to mark it deleted.) A missing reference means a concurrent
 // transaction changed the other end. long is whether that end seemed long
 // (longEnds).
-func (tx *Transaction) dropLight(e uint64, x edgeRef, long bool) error {
-	for _, w := range [2]uint64{x.origin, x.target} {
+func (tx *Transaction) dropLight(e uint64, x layout.Ref, long bool) error {
+	for _, w := range [2]uint64{x.Origin, x.Target} {
 		if w == tx.freeing {
 			continue // the vertex keeps its references (freeEdges)
 		}
@@ -165,7 +166,7 @@ func (tx *Transaction) dropLight(e uint64, x edgeRef, long bool) error {
 // (as the caller found): the commit finds it in w's blocks
 // (sparsedrop.go). ok is false if w is short, or the transaction has
 // changed or read it whole: the caller then removes it from a whole copy.
-func (tx *Transaction) dropSparse(w, e uint64, x *edgeRef, long bool) (ok bool, err error) {
+func (tx *Transaction) dropSparse(w, e uint64, x *layout.Ref, long bool) (ok bool, err error) {
 	o := tx.objs[vertexKind].get(w)
 	if o == nil {
 		if !long {
@@ -279,7 +280,7 @@ func (v *vertexHolder) walkIncident(o *txObj, or gdi.Orientation, dnf gdi.DNF, h
 		if !ok {
 			break
 		}
-		if x.stub() {
+		if x.Stub() {
 			continue
 		}
 		// Without a constraint the vertex's own reference to the edge
@@ -288,11 +289,11 @@ func (v *vertexHolder) walkIncident(o *txObj, or gdi.Orientation, dnf gdi.DNF, h
 		var r *record
 		if eo := copies.get(e); eo != nil && !eo.deleted {
 			r = eo.rec
-		} else if !has || x.lightweight(e) {
+		} else if !has || x.Lightweight(e) {
 			// All of a lightweight edge is in the reference: no allocation.
-			ends.dir, ends.origin, ends.target, ends.lbls = x.dir, x.origin, x.target, nil
-			if has && x.label != 0 {
-				ends.lbuf[0] = x.label
+			ends.dir, ends.origin, ends.target, ends.lbls = x.Dir, x.Origin, x.Target, nil
+			if has && x.Label != 0 {
+				ends.lbuf[0] = x.Label
 				ends.lbls = ends.lbuf[:1]
 			}
 			r = ends
@@ -387,26 +388,26 @@ func (v *vertexHolder) quickEdges(r *record, or gdi.Orientation, dnf gdi.DNF, ha
 			// without a holder, is a lightweight edge's: one with
 			// another label, or none, is passed over by its flags and
 			// label alone.
-			if size := int(lightRefSizes[raw[i]]); size != 0 {
-				if end := i + size; end <= len(raw) && (raw[i]&rfLabel == 0 || binary.LittleEndian.Uint32(raw[end-4:end]) != wantNum) {
+			if size := int(layout.LightRefSizes[raw[i]]); size != 0 {
+				if end := i + size; end <= len(raw) && (raw[i]&layout.RfLabel == 0 || binary.LittleEndian.Uint32(raw[end-4:end]) != wantNum) {
 					i = end
 					continue
 				}
 			}
 		}
-		e, f, label, rest, ok := r.cd.head(raw[i:])
+		e, f, label, rest, ok := r.cd.Head(raw[i:])
 		if !ok {
 			break // cannot happen: see refList
 		}
 		i = len(raw) - len(rest)
-		dir := gdi.DirectionType(f & rfDir)
-		if dir == 0 || !or.Matches(dir, f&rfOrigin != 0, f&rfTarget != 0) {
+		dir := gdi.DirectionType(f & layout.RfDir)
+		if dir == 0 || !or.Matches(dir, f&layout.RfOrigin != 0, f&layout.RfTarget != 0) {
 			continue // a stub, or the wrong way round
 		}
 		if has {
-			light := isLight(e) && f&rfHolder == 0
+			light := layout.IsLight(e) && f&layout.RfHolder == 0
 			if one && light {
-				if f&rfLabel == 0 || label != wantNum {
+				if f&layout.RfLabel == 0 || label != wantNum {
 					continue
 				}
 				out = v.tx.appendEdgeUID(out, e)
@@ -414,7 +415,7 @@ func (v *vertexHolder) quickEdges(r *record, or gdi.Orientation, dnf gdi.DNF, ha
 			}
 			labels := lbuf[:0]
 			if light {
-				if f&rfLabel != 0 {
+				if f&layout.RfLabel != 0 {
 					lbuf[0] = v.tx.db.LabelHandle(label)
 					labels = lbuf[:1]
 				}
@@ -444,29 +445,29 @@ func (v *vertexHolder) allEdges(r *record, or gdi.Orientation) []gdi.EdgeUID {
 	k := 0
 	for b := r.raw; len(b) > 1 && k < len(out); {
 		f := b[0]
-		size := int(refSizes[f])
-		if f == rfDead {
+		size := int(layout.RefSizes[f])
+		if f == layout.RfDead {
 			size = int(b[1])
 		}
 		if size < 2 || size > len(b) {
 			break // cannot happen: see refList
 		}
-		if g := refNorm[f]; f != rfDead && g&rfDir != 0 && or.Matches(gdi.DirectionType(g&rfDir), g&rfOrigin != 0, g&rfTarget != 0) {
+		if g := layout.RefNorm[f]; f != layout.RfDead && g&layout.RfDir != 0 && or.Matches(gdi.DirectionType(g&layout.RfDir), g&layout.RfOrigin != 0, g&layout.RfTarget != 0) {
 			var n uint64
 			switch {
-			case f&rfDir == rfCompact:
+			case f&layout.RfDir == layout.RfCompact:
 				var ok bool
-				if n, _, ok = cd.compact(b); !ok {
+				if n, _, ok = cd.Compact(b); !ok {
 					return out[:k:k] // cannot happen: see refList
 				}
-			case f&rfSlot != 0:
-				n = cd.base | uint64(binary.LittleEndian.Uint16(b[1:]))
+			case f&layout.RfSlot != 0:
+				n = cd.Base | uint64(binary.LittleEndian.Uint16(b[1:]))
 			default:
 				n = binary.LittleEndian.Uint64(b[1:])
 			}
 			u := &out[k]
-			if isLight(n) {
-				u[0], u[1] = st.lightUID(n), n&maxSlot
+			if layout.IsLight(n) {
+				u[0], u[1] = st.lightUID(n), n&layout.MaxSlot
 			} else {
 				u[0] = st.uid(n)
 			}

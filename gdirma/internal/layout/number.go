@@ -1,0 +1,46 @@
+package layout
+
+import "github.com/gdi-go/gdi/bgdl"
+
+// Object numbers. A vertex, and an edge with a holder of its own, is
+// numbered by the DPtr of its primary block. A lightweight edge (no holder)
+// is numbered after its origin vertex and a slot unique among that
+// vertex's edges:
+//
+//	bit 63       1: numbered after its origin
+//	bits 48-62   rank of the origin's primary block
+//	bits 16-47   block number of the origin's primary block
+//	bits 0-15    slot (1 to 65535)
+//
+// so its EdgeUID is {UID of the origin, slot}, and the number alone says
+// where the edge's references live.
+const (
+	LightBit = uint64(1) << 63
+	MaxSlot  = 1<<16 - 1
+	// MaxLightRanks bounds the ranks whose vertices can number edges
+	// after themselves: the rank must fit 15 bits.
+	MaxLightRanks = 1 << 15
+)
+
+// IsLight reports whether n is numbered after its origin.
+func IsLight(n uint64) bool { return n&LightBit != 0 }
+
+// Slot is the slot of n, numbered after its origin.
+func Slot(n uint64) int { return int(n & MaxSlot) }
+
+// SlotOf reports whether edge n is numbered after the vertex whose slot 0
+// is base.
+func SlotOf(n, base uint64) bool { return IsLight(n) && n&^MaxSlot == base }
+
+// LightNumber is the number of the edge in slot slot of vertex v, with
+// blocks of bs bytes.
+func LightNumber(v uint64, slot, bs int) uint64 {
+	p := bgdl.DPtr(v)
+	return LightBit | uint64(p.Rank())<<48 | uint64(p.Offset()/bs)<<16 | uint64(slot)
+}
+
+// LightOrigin is the number of the vertex light edge n is numbered after.
+func LightOrigin(n uint64, bs int) uint64 {
+	rank, b := int(n>>48&0x7fff), int(n>>16&0xffffffff)
+	return uint64(rank)<<48 | uint64(b*bs)
+}
