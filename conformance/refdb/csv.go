@@ -1,163 +1,134 @@
 package refdb
 
 import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
 	"slices"
+	"strings"
 
 	"github.com/gdi-go/gdi/gdi"
-	"github.com/gdi-go/gdi/internal/catalog"
 )
 
-// The gdi.CSVLoader methods (specification section 14). Each is
-// collective and needs a quiet database. Every rank checks the request and
-// the ranks agree; then rank 0 reads the whole file and, only if every
-// line is well formed, loads it into the shared store in one step (a
-// malformed file loads nothing). The outcome (error, warning or success)
-// is broadcast so that all ranks return the same class. Checking the
-// request and reading the file are shared with the other backend
-// (internal/catalog); inserting the lines is this backend's own.
+// The gdi.CSVLoader calls. Every rank checks the request; once all agree,
+// rank 0 alone reads the file, parses every line (a malformed one fails
+// the call before anything is stored), and stores the lines under the
+// store's lock. Data that cannot be stored is skipped and makes the call
+// warn with WarnNotAllDataLoaded. Loaded objects get the homes 0, 1, 2,
+// ... round robin by line.
 
-// addValues adds the values of a line to r and reports whether all of them
-// fit (size limits, single entity).
-func addValues(r *record, cols []catalog.CSVColumn, values []gdi.Value) bool {
-	all := true
-	for i, c := range cols {
-		v := values[i]
-		switch {
-		case v.IsZero(): // empty field: no property
-		case r.hasProperty(c.Ptype, v):
-		case c.Info.CheckCount(v.Len()) != nil,
-			c.Info.Entity == gdi.SingleEntity && len(r.values(c.Ptype)) > 0:
-			all = false
-		default:
-			r.props = append(r.props, property{c.Ptype, v})
-		}
-	}
-	return all
+// errSkipped is the warning of a load that skipped data.
+func errSkipped(call string, n int) error {
+	return gdi.Errorf(gdi.WarnNotAllDataLoaded, "%s skipped %d item(s) that could not be stored", call, n)
 }
 
-// collectiveLoad runs the common frame of the loaders: agree on the
-// request, let rank 0 load, share the outcome.
-func (db *Database) collectiveLoad(call string, local error, load func() error) error {
-	if db.IsFreed() {
-		return errFreedDB()
-	}
-	if local == nil {
-		local = db.quietCheck(call)
-	}
-	if err := db.Agree(call, local); err != nil {
+// load runs a bulk load: check (with mu held) gives the rank's verdict on
+// the request (args describes its handles by object number), and rank 0
+// reads the lines of the file, splits each into columns fields, and hands
+// them to store.
+func (db *Database) load(call, args string, f gdi.CSVFile, columns int, check func() error, store func(s *store, rows [][]string) error) error {
+	desc := fmt.Sprintf("%s(%q, header %v, delimiters %q %q, sort %d, assert %d, text IDs %v, %s)",
+		call, f.Path, f.Header, f.FieldDelimiter, f.ElementDelimiter, f.Sort, f.Assert, f.TextIDs, args)
+	err := db.collective(desc, func() error {
+		if err := checkCSVFile(f); err != nil {
+			return err
+		}
+		if err := check(); err != nil {
+			return err
+		}
+		return db.quiet(call)
+	}, func() {})
+	if err != nil {
 		return err
 	}
-	var result error
-	if db.rank == 0 {
-		result = load()
+	var outcome error
+	if db.comm.Rank() == 0 {
+		outcome = db.loadOnRoot(f, columns, store)
 	}
-	return db.BcastCode(result)
+	return fromRoot(db.comm, call, outcome)
 }
 
-// lookupVertex returns the smallest vertex found under key. The caller
-// holds st.mu.
-func (st *store) lookupVertex(key idKey) (uint64, bool) {
-	ns := sortedKeys(st.ids[key])
-	if len(ns) == 0 {
-		return 0, false
+func (db *Database) loadOnRoot(f gdi.CSVFile, columns int, store func(s *store, rows [][]string) error) error {
+	rows, err := readCSV(f, columns)
+	if err != nil {
+		return err
 	}
-	return ns[0], true
+	db.store.mu.Lock()
+	defer db.store.mu.Unlock()
+	return store(db.store, rows)
 }
 
-// LoadVertexCSV creates one vertex per line.
-func (db *Database) LoadVertexCSV(req gdi.VertexCSV) error {
-	q, local := db.CheckVertexCSV(req)
-	return db.collectiveLoad(q.Call, local, func() error {
-		parsed, err := catalog.ReadCSV(req.CSVFile, 1, q.Columns)
-		if err != nil {
-			return err
-		}
-		st := db.st
-		st.mu.Lock()
-		defer st.mu.Unlock()
-		st.commits++
-		skipped := 0
-		for i, p := range parsed {
-			r := &record{version: st.commits, home: i % db.comm.Size(), labels: slices.Clone(q.Labels), edges: map[uint64]struct{}{}}
-			if p.IDs[0] != "" {
-				r.props = append(r.props, property{uint32(gdi.PropertyTypeID), gdi.Bytes([]byte(p.IDs[0]))})
-			}
-			if slices.ContainsFunc(r.idKeys(), func(k idKey) bool { return k.label != uint32(gdi.LabelNone) && len(st.ids[k]) > 0 }) {
-				skipped++ // the ID is taken for one of the labels
-				continue
-			}
-			if !addValues(r, q.Columns, p.Values) {
-				skipped++
-			}
-			st.install(vertexKind, st.newNumberLocked(vertexKind), r)
-		}
-		return catalog.WarnNotAll(skipped)
-	})
+// checkCSVFile checks what all requests share: assertions and delimiters.
+func checkCSVFile(f gdi.CSVFile) error {
+	if f.Assert != 0 {
+		return gdi.Errorf(gdi.ErrAssert, "no assertion is defined, so %#x is invalid", uint32(f.Assert))
+	}
+	return f.ValidDelimiters()
 }
 
-// LoadVertexPropertiesCSV adds one property per line to existing vertices.
-func (db *Database) LoadVertexPropertiesCSV(req gdi.VertexPropertiesCSV) error {
-	q, local := db.CheckVertexPropertiesCSV(req)
-	return db.collectiveLoad(q.Call, local, func() error {
-		parsed, err := catalog.ReadCSV(req.CSVFile, 1, q.Columns)
-		if err != nil {
-			return err
-		}
-		st := db.st
-		st.mu.Lock()
-		defer st.mu.Unlock()
-		st.commits++
-		skipped := 0
-		for _, p := range parsed {
-			n, ok := st.lookupVertex(idKey{q.Label, p.IDs[0]})
-			if !ok {
-				skipped++
-				continue
-			}
-			r := st.objects[vertexKind][n].clone()
-			if !addValues(r, q.Columns, p.Values) {
-				skipped++
-			}
-			r.version = st.commits
-			st.install(vertexKind, n, r)
-		}
-		return catalog.WarnNotAll(skipped)
-	})
+// checkSort returns ErrState unless s is one of ok.
+func checkSort(s gdi.SortType, ok ...gdi.SortType) error {
+	if !slices.Contains(ok, s) {
+		return gdi.Errorf(gdi.ErrState, "sort type %v is not valid here", s)
+	}
+	return nil
 }
 
-// LoadEdgeCSV creates one edge per line between existing vertices.
-func (db *Database) LoadEdgeCSV(req gdi.EdgeCSV) error {
-	q, local := db.CheckEdgeCSV(req)
-	return db.collectiveLoad(q.Call, local, func() error {
-		parsed, err := catalog.ReadCSV(req.CSVFile, 2, q.Columns)
-		if err != nil {
-			return err
+// readCSV reads the file and splits its lines into fields; every line
+// must have columns fields. Lines end in "\n" or "\r\n"; the header line
+// and empty lines are skipped.
+func readCSV(f gdi.CSVFile, columns int) ([][]string, error) {
+	data, err := readFile(f)
+	if err != nil {
+		return nil, err
+	}
+	var rows [][]string
+	for i, line := range strings.Split(data, "\n") {
+		line = strings.TrimSuffix(line, "\r")
+		if line == "" || (i == 0 && f.Header) {
+			continue
 		}
-		st := db.st
-		st.mu.Lock()
-		defer st.mu.Unlock()
-		st.commits++
-		skipped := 0
-		for _, p := range parsed {
-			origin, ok1 := st.lookupVertex(idKey{q.Ends[0], p.IDs[0]})
-			target, ok2 := st.lookupVertex(idKey{q.Ends[1], p.IDs[1]})
-			if !ok1 || !ok2 {
-				skipped++
-				continue
-			}
-			or := st.objects[vertexKind][origin]
-			r := &record{version: st.commits, home: or.home, labels: slices.Clone(q.Labels), dir: req.Direction, origin: origin, target: target}
-			if !addValues(r, q.Columns, p.Values) {
-				skipped++
-			}
-			e := st.newNumberLocked(edgeKind)
-			st.install(edgeKind, e, r)
-			for _, v := range r.ends() {
-				vr := st.objects[vertexKind][v]
-				vr.edges[e] = struct{}{} // the ID keys do not change: in place
-				vr.version = st.commits
-			}
+		fields := gdi.SplitCSVLine(line, f.FieldDelimiter)
+		if len(fields) != columns {
+			return nil, gdi.Errorf(gdi.ErrFileFormat, "%s: line %d has %d fields, not %d", f.Path, i+1, len(fields), columns)
 		}
-		return catalog.WarnNotAll(skipped)
-	})
+		rows = append(rows, fields)
+	}
+	return rows, nil
+}
+
+// readFile returns the content of the file of f.
+func readFile(f gdi.CSVFile) (string, error) {
+	var file io.ReadCloser
+	var err error
+	if f.FS != nil {
+		file, err = f.FS.Open(f.Path)
+	} else {
+		file, err = os.Open(f.Path)
+	}
+	if err != nil {
+		if errors.Is(err, fs.ErrPermission) {
+			return "", gdi.Errorf(gdi.ErrAccess, "%s: %w", f.Path, err)
+		}
+		return "", gdi.Errorf(gdi.ErrNoSuchFile, "%s: %w", f.Path, err)
+	}
+	defer file.Close()
+	data, err := io.ReadAll(file)
+	if err != nil {
+		return "", gdi.Errorf(gdi.ErrIO, "%s: %w", f.Path, err)
+	}
+	return string(data), nil
+}
+
+// parseID returns the application-level ID of a field: Base64, or with
+// TextIDs the unescaped text. An empty field is no ID.
+func parseID(field string, text bool) (string, bool, error) {
+	if text {
+		s, err := gdi.UnescapeCSV(field)
+		return s, s != "", err
+	}
+	v, present, err := gdi.ParseCSVValue(gdi.Byte, field, 0)
+	return v.RawString(), present && v.Len() > 0, err
 }

@@ -1,101 +1,115 @@
 package refdb
 
-import (
-	"github.com/gdi-go/gdi/gdi"
-)
+import "github.com/gdi-go/gdi/gdi"
 
-// edgeHolder is an edge as seen by one transaction.
-type edgeHolder struct{ base }
+// edgeHolder is an edge as one transaction sees it.
+type edgeHolder struct{ holder }
 
-var _ gdi.EdgeHolder = (*edgeHolder)(nil)
-
-// edgeHolder returns the transaction's holder of edge n, one per edge.
-func (tx *Transaction) edgeHolder(n uint64, o *txObj) *edgeHolder {
-	if o.eh == nil {
-		o.eh = &edgeHolder{base{tx: tx, kind: edgeKind, num: n}}
-	}
-	return o.eh
+func (tx *Transaction) edgeHolder(n uint64) *edgeHolder {
+	return &edgeHolder{holder{tx: tx, k: edgeKind, n: n}}
 }
 
-// UID returns the edge UID.
+// CreateEdge creates an edge of direction d from origin to target. Its
+// home is the calling rank.
+func (tx *Transaction) CreateEdge(d gdi.DirectionType, origin, target gdi.VertexHolder) (gdi.EdgeHolder, error) {
+	tx.mu.Lock()
+	defer tx.mu.Unlock()
+	if err := tx.open("CreateEdge"); err != nil {
+		return nil, err
+	}
+	if err := tx.writable("CreateEdge"); err != nil {
+		return nil, err
+	}
+	o, err := tx.ownVertex("CreateEdge", origin)
+	if err != nil {
+		return nil, err
+	}
+	t, err := tx.ownVertex("CreateEdge", target)
+	if err != nil {
+		return nil, err
+	}
+	if !d.Valid() {
+		return nil, gdi.Errorf(gdi.ErrState, "CreateEdge: direction %v", d)
+	}
+	n := tx.create(edgeKind, &record{home: tx.db.comm.Rank(), dir: d, origin: o, target: t})
+	tx.write(vertexKind, o).addEdge(n)
+	tx.write(vertexKind, t).addEdge(n)
+	return tx.edgeHolder(n), nil
+}
+
+// ownVertex returns the vertex of a holder of this transaction, which must
+// be valid.
+func (tx *Transaction) ownVertex(call string, h gdi.VertexHolder) (uint64, error) {
+	v, ok := h.(*vertexHolder)
+	switch {
+	case !ok || v == nil:
+		return 0, gdi.Errorf(gdi.ErrVertex, "%s: %T is no vertex holder of refdb", call, h)
+	case v.tx != tx:
+		return 0, gdi.Errorf(gdi.ErrObjectMismatch, "%s: the vertex holder belongs to another transaction", call)
+	}
+	_, err := v.get(call)
+	return v.n, err
+}
+
+// AssociateEdge returns a holder of the edge uid.
+func (tx *Transaction) AssociateEdge(uid gdi.EdgeUID) (gdi.EdgeHolder, error) {
+	tx.mu.Lock()
+	defer tx.mu.Unlock()
+	if err := tx.open("AssociateEdge"); err != nil {
+		return nil, err
+	}
+	store, n, ok := splitEdgeUID(uid)
+	if !ok {
+		return nil, gdi.Errorf(gdi.ErrUID, "AssociateEdge: %v is no edge UID of refdb", uid)
+	}
+	if err := tx.associate(edgeKind, !uid.IsZero(), store, n); err != nil {
+		return nil, err
+	}
+	return tx.edgeHolder(n), nil
+}
+
+// UID returns the UID of the edge.
 func (e *edgeHolder) UID() (gdi.EdgeUID, error) {
-	defer e.lock()()
-	if _, err := e.obj(); err != nil {
+	e.tx.mu.Lock()
+	defer e.tx.mu.Unlock()
+	if _, err := e.get("UID"); err != nil {
 		return gdi.EdgeUID{}, err
 	}
-	return e.tx.edgeUID(e.num), nil
+	e.tx.hand(edgeKind, e.n)
+	return edgeUID(e.tx.db.store.number, e.n), nil
 }
 
-// Free deletes the edge at commit.
+// Free deletes the edge.
 func (e *edgeHolder) Free() error {
-	defer e.lock()()
-	o, err := e.writeObj()
-	if err != nil {
+	e.tx.mu.Lock()
+	defer e.tx.mu.Unlock()
+	if _, err := e.getForWrite("Free"); err != nil {
 		return err
 	}
-	return e.tx.deleteEdge(e.num, o)
+	return e.tx.deleteEdge(e.n)
 }
 
-// Vertices returns origin and target.
+// Vertices returns the origin and target of the edge.
 func (e *edgeHolder) Vertices() (gdi.VertexUID, gdi.VertexUID, error) {
-	defer e.lock()()
-	o, err := e.obj()
+	e.tx.mu.Lock()
+	defer e.tx.mu.Unlock()
+	r, err := e.get("Vertices")
 	if err != nil {
 		return 0, 0, err
 	}
-	return e.tx.vertexUID(o.rec.origin), e.tx.vertexUID(o.rec.target), nil
+	e.tx.hand(vertexKind, r.origin)
+	e.tx.hand(vertexKind, r.target)
+	s := e.tx.db.store.number
+	return vertexUID(s, r.origin), vertexUID(s, r.target), nil
 }
 
-// Direction returns the direction type.
+// Direction returns the direction of the edge.
 func (e *edgeHolder) Direction() (gdi.DirectionType, error) {
-	defer e.lock()()
-	o, err := e.obj()
+	e.tx.mu.Lock()
+	defer e.tx.mu.Unlock()
+	r, err := e.get("Direction")
 	if err != nil {
 		return 0, err
 	}
-	return o.rec.dir, nil
-}
-
-// setEnd makes v the origin (origin true) or the target of the edge.
-func (e *edgeHolder) setEnd(v gdi.VertexHolder, origin bool) error {
-	defer e.lock()()
-	o, err := e.writeObj()
-	if err != nil {
-		return err
-	}
-	n, err := e.tx.ownVertex(v)
-	if err != nil {
-		return err
-	}
-	old := o.rec.ends()
-	if origin {
-		o.rec.origin = n
-	} else {
-		o.rec.target = n
-	}
-	o.dirty = true
-	return e.tx.attach(e.num, old, o.rec.ends())
-}
-
-// SetOrigin makes v the origin.
-func (e *edgeHolder) SetOrigin(v gdi.VertexHolder) error { return e.setEnd(v, true) }
-
-// SetTarget makes v the target.
-func (e *edgeHolder) SetTarget(v gdi.VertexHolder) error { return e.setEnd(v, false) }
-
-// SetDirection makes the edge directed or undirected.
-func (e *edgeHolder) SetDirection(d gdi.DirectionType) error {
-	defer e.lock()()
-	o, err := e.writeObj()
-	if err != nil {
-		return err
-	}
-	if !d.Valid() {
-		return gdi.Errorf(gdi.ErrState, "direction %v", d)
-	}
-	if o.rec.dir != d {
-		o.rec.dir = d
-		o.dirty = true
-	}
-	return nil
+	return r.dir, nil
 }

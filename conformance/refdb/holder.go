@@ -6,332 +6,132 @@ import (
 	"github.com/gdi-go/gdi/gdi"
 )
 
-// base is what vertex and edge holders share: the transaction, the kind
-// and number of the object, and the labels and properties methods
-// (gdi.Holder). Every method works on the transaction's copy.
-type base struct {
-	tx    *Transaction
-	kind  kind
-	num   uint64
-	freed bool
+// holder is what vertex and edge holders share: the transaction and the
+// object they stand for. A holder is valid while its transaction is open
+// and its object exists in the transaction's view; freeing the object
+// through any holder invalidates every holder of it.
+type holder struct {
+	tx *Transaction
+	k  kind
+	n  uint64
 }
 
-// obj returns the transaction's copy of the object, or the holder's
-// "invalid argument" code if the holder was freed, its object deleted, or
-// its transaction ended. The caller holds tx.mu.
-func (b *base) obj() (*txObj, error) {
-	if !b.tx.open || b.freed {
-		return nil, gdi.Errorf(b.kind.invalidCode(), "%v holder freed or its transaction ended", b.kind)
+// get returns the object as the transaction sees it, after checking that
+// the holder may be used. The caller holds the transaction's mu.
+func (h *holder) get(call string) (*record, error) {
+	if h.tx.ended {
+		return nil, gdi.Errorf(h.k.invalid(), "%s: the transaction of the %v holder has ended", call, h.k)
 	}
-	o := b.tx.objs[b.kind][b.num]
-	if o == nil || o.deleted {
-		return nil, gdi.Errorf(b.kind.invalidCode(), "%v deleted in this transaction", b.kind)
+	r, err := h.tx.read(h.k, h.n)
+	if err == nil && r == nil {
+		err = gdi.Errorf(h.k.invalid(), "%s: the %v was freed", call, h.k)
 	}
-	return o, nil
+	return r, err
 }
 
-// writeObj is obj for writes: it also rejects writes in a collective read
-// transaction. The caller marks the copy dirty once it changes it.
-func (b *base) writeObj() (*txObj, error) {
-	o, err := b.obj()
+// getForWrite is get for calls that change the object.
+func (h *holder) getForWrite(call string) (*record, error) {
+	r, err := h.get(call)
 	if err != nil {
 		return nil, err
 	}
-	if err := b.tx.writable(); err != nil {
-		return nil, err
-	}
-	return o, nil
+	return r, h.tx.writable(call)
 }
 
-// lock locks the transaction for one method call of the holder.
-func (b *base) lock() func() {
-	b.tx.mu.Lock()
-	return b.tx.mu.Unlock
+// label and ptype check handle arguments against the rank's metadata.
+func (h *holder) label(l gdi.Label) (uint32, error) {
+	h.tx.db.mu.Lock()
+	defer h.tx.db.mu.Unlock()
+	return h.tx.db.labelNumber(l)
 }
 
-// AddLabel adds l. If the object has an application-level ID that another
-// object of its kind with label l has too, it returns ErrNonUniqueID.
-func (b *base) AddLabel(l gdi.Label) error {
-	defer b.lock()()
-	o, err := b.writeObj()
+func (h *holder) ptype(p gdi.PropertyType) (uint32, gdi.PropertyTypeInfo, error) {
+	h.tx.db.mu.Lock()
+	defer h.tx.db.mu.Unlock()
+	return h.tx.db.ptypeNumber(p)
+}
+
+// AddLabel adds l, unless another object of the kind has l and the same
+// application-level ID (ErrNonUniqueID).
+func (h *holder) AddLabel(l gdi.Label) error {
+	h.tx.mu.Lock()
+	defer h.tx.mu.Unlock()
+	r, err := h.getForWrite("AddLabel")
 	if err != nil {
 		return err
 	}
-	n, err := b.tx.db.LabelNum(l, true)
-	if err != nil || l == gdi.LabelNone || o.rec.hasLabel(n) {
+	n, err := h.label(l)
+	if err != nil || n == noLabel || r.hasLabel(n) {
 		return err
 	}
-	if id, ok := o.rec.appID(); ok {
-		if err := b.tx.idClash(b.kind, b.num, []uint32{n}, id); err != nil {
+	if id, ok := r.appID(); ok {
+		if err := h.idFree([]uint32{n}, id); err != nil {
 			return err
 		}
 	}
-	o.rec.labels = append(o.rec.labels, n)
-	o.dirty = true
+	w := h.tx.write(h.k, h.n)
+	w.labels = append(w.labels, n)
 	return nil
 }
 
-// RemoveLabel removes l. WarnNonUniqueID if the object is left without
-// labels and shares its ID with another object without labels.
-func (b *base) RemoveLabel(l gdi.Label) error {
-	defer b.lock()()
-	o, err := b.writeObj()
-	if err != nil {
-		return err
-	}
-	n, err := b.tx.db.LabelNum(l, true)
-	if err != nil || l == gdi.LabelNone || !o.rec.hasLabel(n) {
-		return err
-	}
-	o.rec.labels = removeItem(o.rec.labels, n)
-	o.dirty = true
-	if id, ok := o.rec.appID(); ok && len(o.rec.labels) == 0 {
-		if len(b.tx.lookupID(b.kind, idKey{uint32(gdi.LabelNone), id})) > 1 {
-			return gdi.Errorf(gdi.WarnNonUniqueID, "other %vs without labels have ID %q", b.kind, id)
+// idFree returns ErrNonUniqueID if another object of the kind has one of
+// the labels ls and the application-level ID id.
+func (h *holder) idFree(ls []uint32, id string) error {
+	for _, l := range ls {
+		others, err := h.tx.withID(h.k, l, id)
+		if err != nil {
+			return err
+		}
+		if slices.ContainsFunc(others, func(n uint64) bool { return n != h.n }) {
+			return gdi.Errorf(gdi.ErrNonUniqueID, "another %v has label %d and ID %q", h.k, l, id)
 		}
 	}
 	return nil
+}
+
+// RemoveLabel removes l. If the object is left without labels and another
+// object without labels has its ID, it warns with WarnNonUniqueID.
+func (h *holder) RemoveLabel(l gdi.Label) error {
+	h.tx.mu.Lock()
+	defer h.tx.mu.Unlock()
+	r, err := h.getForWrite("RemoveLabel")
+	if err != nil {
+		return err
+	}
+	n, err := h.label(l)
+	if err != nil || n == noLabel || !r.hasLabel(n) {
+		return err
+	}
+	w := h.tx.write(h.k, h.n)
+	w.labels = slices.DeleteFunc(w.labels, func(x uint32) bool { return x == n })
+	id, ok := w.appID()
+	if len(w.labels) > 0 || !ok {
+		return nil
+	}
+	same, err := h.tx.withID(h.k, noLabel, id)
+	if err == nil && len(same) > 1 {
+		err = gdi.Errorf(gdi.WarnNonUniqueID, "%d %vs without labels have the ID %q", len(same), h.k, id)
+	}
+	return err
 }
 
 // Labels returns the labels of the object.
-func (b *base) Labels() ([]gdi.Label, error) {
-	defer b.lock()()
-	o, err := b.obj()
+func (h *holder) Labels() ([]gdi.Label, error) {
+	h.tx.mu.Lock()
+	defer h.tx.mu.Unlock()
+	r, err := h.get("Labels")
 	if err != nil {
 		return nil, err
 	}
-	out := make([]gdi.Label, 0, len(o.rec.labels))
-	for _, n := range o.rec.labels {
-		if !b.tx.db.KnownLabel(n) {
-			return nil, b.tx.fail("label number %d is not known on rank %d yet", n, b.tx.db.rank)
+	db := h.tx.db
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	out := make([]gdi.Label, len(r.labels))
+	for i, n := range r.labels {
+		if !db.cat.hasLabel(n) {
+			return nil, h.tx.fail("Labels: label %d is not known on this rank yet", n)
 		}
-		out = append(out, b.tx.db.LabelHandle(n))
+		out[i] = db.labelHandle(n)
 	}
 	return out, nil
-}
-
-// ptypeForWrite checks a property type for a write.
-func (b *base) ptypeForWrite(p gdi.PropertyType) (uint32, gdi.PropertyTypeInfo, error) {
-	n, info, err := b.tx.db.PtypeNum(p)
-	if err != nil {
-		return 0, info, err
-	}
-	if p.IsReadOnly() {
-		return 0, info, gdi.Errorf(gdi.ErrReadOnlyPropertyType, "%v is read-only", p)
-	}
-	return n, info, nil
-}
-
-// checkID keeps application-level IDs of vertices unique: if the write
-// gives the vertex the ID v (p is PropertyTypeID), no other vertex with one
-// of its labels may have it. Edges are not checked here: the implicit index
-// holds only vertices, and the specification asks for the check on edges
-// only when a label is added (section 8.4 versus 8.5).
-func (b *base) checkID(o *txObj, p uint32, v gdi.Value) error {
-	if b.kind != vertexKind || p != uint32(gdi.PropertyTypeID) {
-		return nil
-	}
-	return b.tx.idClash(b.kind, b.num, o.rec.labels, string(v.Raw()))
-}
-
-// AddProperty adds the property (p, v).
-func (b *base) AddProperty(p gdi.PropertyType, v gdi.Value) error {
-	defer b.lock()()
-	o, err := b.writeObj()
-	if err != nil {
-		return err
-	}
-	n, info, err := b.ptypeForWrite(p)
-	if err != nil {
-		return err
-	}
-	if err := info.CheckValue(v); err != nil {
-		return err
-	}
-	if o.rec.hasProperty(n, v) {
-		return nil
-	}
-	if info.Entity == gdi.SingleEntity && len(o.rec.values(n)) > 0 {
-		return gdi.Errorf(gdi.ErrPropertyTypeExists, "the object has a property of single-entity type %q", info.Name)
-	}
-	if err := b.checkID(o, n, v); err != nil {
-		return err
-	}
-	o.rec.props = append(o.rec.props, property{n, v})
-	o.dirty = true
-	return nil
-}
-
-// PropertyTypes returns the property types present, degree types excluded.
-func (b *base) PropertyTypes() ([]gdi.PropertyType, error) {
-	defer b.lock()()
-	o, err := b.obj()
-	if err != nil {
-		return nil, err
-	}
-	var out []gdi.PropertyType
-	for _, n := range o.rec.ptypes() {
-		if !b.tx.db.KnownPtype(n) {
-			return nil, b.tx.fail("property type number %d is not known on rank %d yet", n, b.tx.db.rank)
-		}
-		out = append(out, b.tx.db.PtypeHandle(n))
-	}
-	return out, nil
-}
-
-// Properties returns the values of the properties of type p; for the
-// degree types of a vertex, the degree.
-func (b *base) Properties(p gdi.PropertyType) ([]gdi.Value, error) {
-	defer b.lock()()
-	o, err := b.obj()
-	if err != nil {
-		return nil, err
-	}
-	n, _, err := b.tx.db.PtypeNum(p)
-	if err != nil {
-		return nil, err
-	}
-	if p.IsReadOnly() {
-		if b.kind != vertexKind {
-			return nil, nil
-		}
-		deg, in, out, err := b.tx.txDegrees(b.num, o.rec)
-		if err != nil {
-			return nil, err
-		}
-		return []gdi.Value{degreeValue(p, deg, in, out)}, nil
-	}
-	return o.rec.values(n), nil
-}
-
-// RemoveProperties removes every property of type p.
-func (b *base) RemoveProperties(p gdi.PropertyType) error {
-	defer b.lock()()
-	o, err := b.writeObj()
-	if err != nil {
-		return err
-	}
-	n, _, err := b.ptypeForWrite(p)
-	if err != nil {
-		return err
-	}
-	if o.rec.removeProperties(n) {
-		o.dirty = true
-	}
-	return nil
-}
-
-// RemoveProperty removes the property (p, v) if present.
-func (b *base) RemoveProperty(p gdi.PropertyType, v gdi.Value) error {
-	defer b.lock()()
-	o, err := b.writeObj()
-	if err != nil {
-		return err
-	}
-	n, info, err := b.ptypeForWrite(p)
-	if err != nil {
-		return err
-	}
-	if v.Datatype() != info.Datatype {
-		return gdi.Errorf(gdi.ErrDatatype, "value of %v for property type %q of %v", v.Datatype(), info.Name, info.Datatype)
-	}
-	i := slices.Index(o.rec.props, property{n, v})
-	if i >= 0 {
-		o.rec.props = slices.Delete(o.rec.props, i, i+1)
-		o.dirty = true
-	}
-	return nil
-}
-
-// singleForWrite checks p for the writes that need a single-entity type.
-func (b *base) singleForWrite(p gdi.PropertyType, v gdi.Value) (uint32, error) {
-	n, info, err := b.ptypeForWrite(p)
-	if err != nil {
-		return 0, err
-	}
-	if info.Entity != gdi.SingleEntity {
-		return 0, gdi.Errorf(gdi.ErrWrongType, "property type %q is multiple entity", info.Name)
-	}
-	return n, info.CheckValue(v)
-}
-
-// UpdateProperty replaces the value of the single-entity property p.
-func (b *base) UpdateProperty(p gdi.PropertyType, v gdi.Value) error {
-	defer b.lock()()
-	o, err := b.writeObj()
-	if err != nil {
-		return err
-	}
-	n, err := b.singleForWrite(p, v)
-	if err != nil {
-		return err
-	}
-	old := o.rec.values(n)
-	if len(old) == 0 {
-		return gdi.Errorf(gdi.ErrNoProperty, "no property of type %v", p)
-	}
-	if old[0] == v {
-		return nil
-	}
-	return b.replace(o, n, v)
-}
-
-// SetProperty sets the single-entity property p to v.
-func (b *base) SetProperty(p gdi.PropertyType, v gdi.Value) error {
-	defer b.lock()()
-	o, err := b.writeObj()
-	if err != nil {
-		return err
-	}
-	n, err := b.singleForWrite(p, v)
-	if err != nil {
-		return err
-	}
-	if old := o.rec.values(n); len(old) == 1 && old[0] == v {
-		return nil
-	}
-	return b.replace(o, n, v)
-}
-
-// replace makes v the only value of type n.
-func (b *base) replace(o *txObj, n uint32, v gdi.Value) error {
-	if err := b.checkID(o, n, v); err != nil {
-		return err
-	}
-	o.rec.removeProperties(n)
-	o.rec.props = append(o.rec.props, property{n, v})
-	o.dirty = true
-	return nil
-}
-
-// UpdateSpecificProperty replaces the property (p, old) with (p, new).
-func (b *base) UpdateSpecificProperty(p gdi.PropertyType, old, new gdi.Value) error {
-	defer b.lock()()
-	o, err := b.writeObj()
-	if err != nil {
-		return err
-	}
-	n, info, err := b.ptypeForWrite(p)
-	if err != nil {
-		return err
-	}
-	if old.Datatype() != info.Datatype {
-		return gdi.Errorf(gdi.ErrDatatype, "value of %v for property type %q of %v", old.Datatype(), info.Name, info.Datatype)
-	}
-	if err := info.CheckValue(new); err != nil {
-		return err
-	}
-	i := slices.Index(o.rec.props, property{n, old})
-	if i < 0 {
-		return gdi.Errorf(gdi.ErrNoProperty, "no property (%v, %v)", p, old)
-	}
-	if o.rec.hasProperty(n, new) {
-		return gdi.Errorf(gdi.ErrPropertyExists, "the object has the property (%v, %v)", p, new)
-	}
-	if err := b.checkID(o, n, new); err != nil {
-		return err
-	}
-	o.rec.props[i].value = new
-	o.dirty = true
-	return nil
 }

@@ -1,304 +1,131 @@
 package refdb
 
 import (
-	"maps"
 	"slices"
 
 	"github.com/gdi-go/gdi/gdi"
 )
 
-// Queries over many objects: the implicit index (TranslateVertexID and the
-// uniqueness of IDs) and the explicit indexes. Each evaluates a predicate
-// over the committed store overlaid with the transaction's copies, and
-// records which committed objects matched, for validation at commit.
+// A query over many objects (the implicit index, an explicit index, the
+// uniqueness checks of IDs) runs in two parts: eval finds the matching
+// committed objects under the store's lock, and the transaction overlays
+// its cache (objects it read, changed, created or deleted are judged as it
+// sees them). A single-process transaction keeps eval and its result, and
+// commit runs eval again: if it finds other committed objects, something
+// the transaction based its work on has changed (a phantom, for
+// instance), and the commit fails.
+type query struct {
+	eval func(s *store) []uint64
+	seen []uint64
+}
 
-// overlay combines the committed matches of a query with the
-// transaction's copies, for which match decides. The result is sorted.
-func (tx *Transaction) overlay(k kind, committed map[uint64]struct{}, match func(n uint64, r *record) bool) []uint64 {
+// ask runs eval on the committed store and records it. The caller holds
+// mu.
+func (tx *Transaction) ask(eval func(s *store) []uint64) []uint64 {
+	s := tx.db.store
+	s.mu.Lock()
+	ns := eval(s)
+	s.mu.Unlock()
+	if tx.ttype == gdi.SingleProcessTransaction {
+		tx.queries = append(tx.queries, query{eval, ns})
+	}
+	return ns
+}
+
+// overlay returns, ascending, the committed matches the transaction has
+// not cached, and the cached objects it sees that keep admits.
+func (tx *Transaction) overlay(k kind, committed []uint64, keep func(n uint64, r *record) (bool, error)) ([]uint64, error) {
 	var out []uint64
-	for n := range committed {
-		if tx.objs[k][n] == nil {
+	for _, n := range committed {
+		if tx.cache[k][n] == nil {
 			out = append(out, n)
 		}
 	}
-	for n, o := range tx.objs[k] {
-		if !o.deleted && match(n, o.rec) {
+	for n, c := range tx.cache[k] {
+		if c.cur == nil {
+			continue
+		}
+		if ok, err := keep(n, c.cur); err != nil {
+			return nil, err
+		} else if ok {
 			out = append(out, n)
 		}
 	}
 	slices.Sort(out)
-	return out
+	return out, nil
 }
 
-// record remembers a scan for validation. Collective read transactions run
-// on a quiet database and need none.
-func (tx *Transaction) record(eval func(st *store) map[uint64]struct{}, seen map[uint64]struct{}) {
-	if tx.typ == gdi.SingleProcessTransaction {
-		tx.scans = append(tx.scans, scan{eval, seen})
-	}
-}
-
-// lookupID returns the objects of kind k found under key, as the
-// transaction sees them.
-func (tx *Transaction) lookupID(k kind, key idKey) []uint64 {
-	eval := func(st *store) map[uint64]struct{} { return st.committedIDMatches(k, key) }
-	st := tx.db.st
-	st.mu.Lock()
-	committed := eval(st)
-	st.mu.Unlock()
-	tx.record(eval, maps.Clone(committed))
-	return tx.overlay(k, committed, func(_ uint64, r *record) bool { return r.matchesID(key) })
-}
-
-// idMatchesLocked is lookupID for the commit, which holds st.mu and
-// records nothing.
-func (tx *Transaction) idMatchesLocked(k kind, key idKey) []uint64 {
-	return tx.overlay(k, tx.db.st.committedIDMatches(k, key), func(_ uint64, r *record) bool { return r.matchesID(key) })
-}
-
-// idClash returns ErrNonUniqueID if another object of kind k than n has
-// one of the given labels and the application-level ID id.
-func (tx *Transaction) idClash(k kind, n uint64, labels []uint32, id string) error {
-	for _, l := range labels {
-		for _, m := range tx.lookupID(k, idKey{l, id}) {
-			if m != n {
-				return gdi.Errorf(gdi.ErrNonUniqueID, "another %v has label %d and ID %q", k, l, id)
-			}
-		}
-	}
-	return nil
-}
-
-// TranslateVertexID finds the vertex with label l and application-level ID
-// id.
-func (tx *Transaction) TranslateVertexID(l gdi.Label, id []byte) (gdi.VertexUID, bool, error) {
-	tx.mu.Lock()
-	defer tx.mu.Unlock()
-	if err := tx.valid(); err != nil {
-		return 0, false, err
-	}
-	ln, err := tx.db.LabelNum(l, true)
-	if err != nil {
-		return 0, false, err
-	}
-	found := tx.lookupID(vertexKind, idKey{ln, string(id)})
-	switch len(found) {
-	case 0:
-		return 0, false, nil
-	case 1:
-		return tx.vertexUID(found[0]), true, nil
-	}
-	if ln != uint32(gdi.LabelNone) {
-		return 0, false, tx.fail("label %v and ID %q name %d vertices", l, id, len(found))
-	}
-	return tx.vertexUID(found[0]), true, gdi.Errorf(gdi.WarnNonUniqueID, "%d vertices without labels have ID %q", len(found), id)
-}
-
-// objView shows a record to gdi.DNF and gdi.IndexCovers with this rank's
-// handles.
-type objView struct {
-	db      *Database
-	r       *record
-	degrees func() (deg, in, out uint64) // nil for edges
-}
-
-func (v objView) Labels() []gdi.Label {
-	out := make([]gdi.Label, len(v.r.labels))
-	for i, n := range v.r.labels {
-		out[i] = v.db.LabelHandle(n)
-	}
-	return out
-}
-
-func (v objView) PropertyTypes() []gdi.PropertyType {
-	var out []gdi.PropertyType
-	for _, n := range v.r.ptypes() {
-		out = append(out, v.db.PtypeHandle(n))
-	}
-	return out
-}
-
-func (v objView) Values(p gdi.PropertyType) []gdi.Value {
-	if p.IsReadOnly() {
-		if v.degrees == nil {
-			return nil
-		}
-		deg, in, out := v.degrees()
-		return []gdi.Value{degreeValue(p, deg, in, out)}
-	}
-	if p.Tag() != 0 && p.Tag() != v.db.Tag() {
-		return nil
-	}
-	return v.r.values(p.ID())
-}
-
-func degreeValue(p gdi.PropertyType, deg, in, out uint64) gdi.Value {
-	switch p {
-	case gdi.PropertyTypeInDegree:
-		return gdi.Uint64s(in)
-	case gdi.PropertyTypeOutDegree:
-		return gdi.Uint64s(out)
-	}
-	return gdi.Uint64s(deg)
-}
-
-// addDegree counts edge e of vertex n: a loop counts twice in the degree.
-func addDegree(deg, in, out uint64, n uint64, e *record) (uint64, uint64, uint64) {
-	for _, end := range []uint64{e.origin, e.target} {
-		if end != n {
-			continue
-		}
-		deg++
-	}
-	if e.dir == gdi.Directed {
-		if e.origin == n {
-			out++
-		}
-		if e.target == n {
-			in++
-		}
-	}
-	return deg, in, out
-}
-
-// txDegrees computes the degrees of vertex n as the transaction sees it.
-func (tx *Transaction) txDegrees(n uint64, r *record) (deg, in, out uint64, err error) {
-	for _, e := range sortedKeys(r.edges) {
-		o, err := tx.related(edgeKind, e)
-		if err != nil {
-			return 0, 0, 0, err
-		}
-		deg, in, out = addDegree(deg, in, out, n, o.rec)
-	}
-	return deg, in, out, nil
-}
-
-func sortedKeys(m map[uint64]struct{}) []uint64 {
-	return slices.Sorted(maps.Keys(m))
-}
-
-// predicate is what an index query asks of an object.
-type predicate struct {
-	db        *Database
-	labels    []gdi.Label
-	ptypes    []gdi.PropertyType
-	dnf       gdi.DNF
-	hasFilter bool
-	home      int // -1: any rank
-}
-
-func (p predicate) holds(v objView) bool {
-	if p.home >= 0 && v.r.home != p.home {
-		return false
-	}
-	if !gdi.IndexCovers(p.labels, p.ptypes, v.Labels(), v.PropertyTypes()) {
-		return false
-	}
-	if !p.hasFilter {
-		return true
-	}
-	ok, err := p.dnf.Eval(v)
-	return err == nil && ok
-}
-
-// query runs an index query for objects of kind k.
-func (tx *Transaction) query(k kind, idx gdi.Index, c gdi.Constraint, local bool) ([]uint64, error) {
-	if err := tx.valid(); err != nil {
-		return nil, err
-	}
-	db := tx.db
-	pred := predicate{db: db, home: -1}
-	if local {
-		pred.home = db.rank
-	}
-	var err error
-	if pred.labels, pred.ptypes, err = db.IndexSets(idx); err != nil {
-		return nil, err
-	}
-	if pred.dnf, pred.hasFilter, err = db.Filter(c); err != nil {
-		return nil, err
-	}
-	eval := func(st *store) map[uint64]struct{} {
-		out := map[uint64]struct{}{}
-		for n, r := range st.objects[k] {
-			v := objView{db: db, r: r}
-			if k == vertexKind {
-				v.degrees = func() (uint64, uint64, uint64) { return st.degrees(n, r) }
-			}
-			if pred.holds(v) {
-				out[n] = struct{}{}
-			}
-		}
-		return out
-	}
-	st := db.st
-	st.mu.Lock()
-	committed := eval(st)
-	st.mu.Unlock()
-	tx.record(eval, maps.Clone(committed))
-	var degErr error
-	found := tx.overlay(k, committed, func(n uint64, r *record) bool {
-		v := objView{db: db, r: r}
-		if k == vertexKind {
-			v.degrees = func() (uint64, uint64, uint64) {
-				d, i, o, err := tx.txDegrees(n, r)
-				if err != nil {
-					degErr = err
-				}
-				return d, i, o
-			}
-		}
-		return pred.holds(v)
+// withID returns the objects of kind k that have application-level ID id
+// and the label l (noLabel: no label at all), as the transaction sees
+// them.
+func (tx *Transaction) withID(k kind, l uint32, id string) ([]uint64, error) {
+	key := idKey{k, l, id}
+	committed := tx.ask(func(s *store) []uint64 { return s.idMatches(key) })
+	return tx.overlay(k, committed, func(_ uint64, r *record) (bool, error) {
+		return slices.Contains(idKeys(k, r), key), nil
 	})
-	return found, degErr
 }
 
-// VerticesOfIndex returns the vertices in idx that satisfy c.
-func (tx *Transaction) VerticesOfIndex(idx gdi.Index, c gdi.Constraint) ([]gdi.VertexUID, error) {
-	return tx.vertexQuery(idx, c, false)
+// match says which objects a query keeps: those covered by an index
+// (covers; nil keeps all), satisfying a constraint (dnf; nil keeps all),
+// and living on a rank (home; -1 for any).
+type match struct {
+	db     *Database
+	k      kind
+	covers func([]gdi.Label, []gdi.PropertyType) bool
+	dnf    *gdi.DNF
+	home   int
 }
 
-// LocalVerticesOfIndex returns the vertices in idx that satisfy c and have
-// the calling rank as home.
-func (tx *Transaction) LocalVerticesOfIndex(idx gdi.Index, c gdi.Constraint) ([]gdi.VertexUID, error) {
-	return tx.vertexQuery(idx, c, true)
-}
-
-func (tx *Transaction) vertexQuery(idx gdi.Index, c gdi.Constraint, local bool) ([]gdi.VertexUID, error) {
-	tx.mu.Lock()
-	defer tx.mu.Unlock()
-	ns, err := tx.query(vertexKind, idx, c, local)
-	if err != nil {
-		return nil, err
+// needsDegrees reports whether the constraint reads a degree type.
+func (m match) needsDegrees() bool {
+	if m.k != vertexKind || m.dnf == nil {
+		return false
 	}
-	out := make([]gdi.VertexUID, len(ns))
-	for i, n := range ns {
-		out[i] = tx.vertexUID(n)
+	for _, c := range *m.dnf {
+		for _, p := range c.Properties {
+			if p.PropertyType.IsReadOnly() {
+				return true
+			}
+		}
 	}
-	return out, nil
+	return false
 }
 
-// EdgesOfIndex returns the edges in idx that satisfy c.
-func (tx *Transaction) EdgesOfIndex(idx gdi.Index, c gdi.Constraint) ([]gdi.EdgeUID, error) {
-	return tx.edgeQuery(idx, c, false)
+// keep decides on object n with record r; edge reads the edges of a
+// vertex where its degrees are needed.
+func (m match) keep(n uint64, r *record, edge func(uint64) (*record, error)) (bool, error) {
+	if m.home >= 0 && r.home != m.home {
+		return false, nil
+	}
+	o := object{db: m.db, r: r}
+	if m.needsDegrees() {
+		d, err := degreesOf(n, r, edge)
+		if err != nil {
+			return false, err
+		}
+		o.degrees = &d
+	}
+	if m.covers != nil && !m.covers(o.Labels(), o.ptypes()) {
+		return false, nil
+	}
+	if m.dnf == nil {
+		return true, nil
+	}
+	return m.dnf.Eval(o)
 }
 
-// LocalEdgesOfIndex returns the edges in idx that satisfy c and have the
-// calling rank as home.
-func (tx *Transaction) LocalEdgesOfIndex(idx gdi.Index, c gdi.Constraint) ([]gdi.EdgeUID, error) {
-	return tx.edgeQuery(idx, c, true)
-}
-
-func (tx *Transaction) edgeQuery(idx gdi.Index, c gdi.Constraint, local bool) ([]gdi.EdgeUID, error) {
-	tx.mu.Lock()
-	defer tx.mu.Unlock()
-	ns, err := tx.query(edgeKind, idx, c, local)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]gdi.EdgeUID, len(ns))
-	for i, n := range ns {
-		out[i] = tx.edgeUID(n)
-	}
-	return out, nil
+// find returns the objects of kind m.k that m keeps, as the transaction
+// sees them. On committed objects an evaluation error (which valid
+// constraints cannot cause) counts as no match.
+func (tx *Transaction) find(m match) ([]uint64, error) {
+	committed := tx.ask(func(s *store) []uint64 {
+		return s.scan(m.k, func(n uint64, r *record) bool {
+			ok, err := m.keep(n, r, committedEdge(s))
+			return ok && err == nil
+		})
+	})
+	return tx.overlay(m.k, committed, func(n uint64, r *record) (bool, error) {
+		return m.keep(n, r, func(e uint64) (*record, error) { return tx.follow(edgeKind, e) })
+	})
 }

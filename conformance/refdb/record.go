@@ -1,78 +1,68 @@
 package refdb
 
 import (
-	"maps"
 	"slices"
 
 	"github.com/gdi-go/gdi/gdi"
 )
 
-// kind tells vertices and edges apart. Most of the data model is shared.
-type kind uint8
+// kind is vertexKind or edgeKind; it indexes the per-kind tables of the
+// store and of transactions.
+type kind int
 
-const (
-	vertexKind kind = iota
-	edgeKind
-)
+const vertexKind, edgeKind kind = 0, 1
 
-func (k kind) String() string {
-	if k == vertexKind {
-		return "vertex"
-	}
-	return "edge"
+var kindNames = [...]string{vertexKind: "vertex", edgeKind: "edge"}
+
+func (k kind) String() string { return kindNames[k] }
+
+// invalid is the code with which holders of the kind report misuse.
+func (k kind) invalid() gdi.Code {
+	return [...]gdi.Code{vertexKind: gdi.ErrVertex, edgeKind: gdi.ErrEdge}[k]
 }
 
-// invalidCode is the "invalid argument" code of holders of this kind.
-func (k kind) invalidCode() gdi.Code {
-	if k == vertexKind {
-		return gdi.ErrVertex
-	}
-	return gdi.ErrEdge
+// record is a vertex or an edge as stored: its labels and properties, the
+// rank it lives on (its home), and either its incident edges (a vertex) or
+// its direction and ends (an edge). Labels are stored by object number.
+//
+// A record in the store is never changed in place while a transaction may
+// hold it: a transaction changes a clone, and commit installs the clone.
+type record struct {
+	labels []uint32
+	props  []property
+	home   int
+
+	edges []uint64 // vertex: incident edges, ascending, a loop once
+
+	origin, target uint64            // edge
+	dir            gdi.DirectionType // edge
 }
 
-// property is one (property type, value) pair of an object. The property
-// type is stored by object number, which all ranks share.
+// property is one (property type, value) pair of an object, the type by
+// its object number.
 type property struct {
 	ptype uint32
 	value gdi.Value
 }
 
-// record is a vertex or an edge: the committed version in the store, or a
-// transaction's private copy of it.
-type record struct {
-	version uint64 // commit number that wrote it (store only)
-	home    int    // home rank
-
-	labels []uint32   // label numbers, each once, in the order added
-	props  []property // each (type, value) pair once
-
-	// vertices only: the edges that have the vertex as an end.
-	edges map[uint64]struct{}
-
-	// edges only.
-	dir            gdi.DirectionType
-	origin, target uint64 // vertex numbers
-}
-
-// clone returns a deep copy of r.
+// clone returns a copy of r that shares nothing mutable with it.
 func (r *record) clone() *record {
 	c := *r
 	c.labels = slices.Clone(r.labels)
 	c.props = slices.Clone(r.props)
-	if r.edges != nil {
-		c.edges = maps.Clone(r.edges)
-	}
+	c.edges = slices.Clone(r.edges)
 	return &c
 }
 
 func (r *record) hasLabel(l uint32) bool { return slices.Contains(r.labels, l) }
 
-// values returns the values of the properties of type p.
+// values returns the values of the properties of type p, in the order
+// they were added.
 func (r *record) values(p uint32) []gdi.Value {
 	var vs []gdi.Value
-	for _, pr := range r.props {
-		if pr.ptype == p {
-			vs = append(vs, pr.value)
+	for _, x := range r.props {
+		if x.ptype == p {
+			vs = append(vs, x.value)
 		}
 	}
 	return vs
@@ -82,66 +72,37 @@ func (r *record) hasProperty(p uint32, v gdi.Value) bool {
 	return slices.Contains(r.props, property{p, v})
 }
 
-// ptypes returns the numbers of the property types present, each once, in
-// the order of first appearance.
+// ptypes returns the property types of r, each once.
 func (r *record) ptypes() []uint32 {
 	var ps []uint32
-	for _, pr := range r.props {
-		if !slices.Contains(ps, pr.ptype) {
-			ps = append(ps, pr.ptype)
+	for _, x := range r.props {
+		if !slices.Contains(ps, x.ptype) {
+			ps = append(ps, x.ptype)
 		}
 	}
 	return ps
 }
 
-// removeProperties removes every property of type p and reports whether
-// there was one.
-func (r *record) removeProperties(p uint32) bool {
-	n := len(r.props)
-	r.props = slices.DeleteFunc(r.props, func(pr property) bool { return pr.ptype == p })
-	return len(r.props) != n
-}
-
-// appID returns the application-level ID, if the object has one.
+// appID returns the application-level ID of r, if it has one.
 func (r *record) appID() (string, bool) {
-	for _, pr := range r.props {
-		if pr.ptype == uint32(gdi.PropertyTypeID) {
-			return string(pr.value.Raw()), true
-		}
+	vs := r.values(gdi.PropertyTypeID.ID())
+	if len(vs) == 0 {
+		return "", false
 	}
-	return "", false
+	return vs[0].RawString(), true
 }
 
-// idKeys returns the keys of the implicit index under which the object is
-// found: (label, ID) for every label, or (LabelNone, ID) if it has none.
-func (r *record) idKeys() []idKey {
-	id, ok := r.appID()
-	if !ok {
-		return nil
-	}
-	if len(r.labels) == 0 {
-		return []idKey{{uint32(gdi.LabelNone), id}}
-	}
-	keys := make([]idKey, len(r.labels))
-	for i, l := range r.labels {
-		keys[i] = idKey{l, id}
-	}
-	return keys
+// removeProperties drops every property of type p.
+func (r *record) removeProperties(p uint32) {
+	r.props = slices.DeleteFunc(r.props, func(x property) bool { return x.ptype == p })
 }
 
-// matchesID reports whether the object is found under key k.
-func (r *record) matchesID(k idKey) bool {
-	id, ok := r.appID()
-	if !ok || id != k.id {
-		return false
-	}
-	if k.label == uint32(gdi.LabelNone) {
-		return len(r.labels) == 0
-	}
-	return r.hasLabel(k.label)
+// removeProperty drops the pair (p, v) if r has it.
+func (r *record) removeProperty(p uint32, v gdi.Value) {
+	r.props = slices.DeleteFunc(r.props, func(x property) bool { return x == property{p, v} })
 }
 
-// ends returns the ends of an edge.
+// ends returns the vertices an edge record joins (one for a loop).
 func (r *record) ends() []uint64 {
 	if r.origin == r.target {
 		return []uint64{r.origin}
@@ -149,9 +110,15 @@ func (r *record) ends() []uint64 {
 	return []uint64{r.origin, r.target}
 }
 
-// idKey is a key of the implicit index: a label number (LabelNone for
-// objects without labels) and an application-level ID.
-type idKey struct {
-	label uint32
-	id    string
+// addEdge and dropEdge keep the incident edge list of a vertex sorted.
+func (r *record) addEdge(e uint64) {
+	if i, found := slices.BinarySearch(r.edges, e); !found {
+		r.edges = slices.Insert(r.edges, i, e)
+	}
+}
+
+func (r *record) dropEdge(e uint64) {
+	if i, found := slices.BinarySearch(r.edges, e); found {
+		r.edges = slices.Delete(r.edges, i, i+1)
+	}
 }

@@ -1,118 +1,112 @@
 package refdb
 
 import (
+	"fmt"
+	"slices"
+
 	"github.com/gdi-go/gdi/gdi"
-	"github.com/gdi-go/gdi/internal/catalog"
 )
 
-// The gdi.MetadataRewriter methods. Each is collective and needs a quiet
-// database. All ranks check and agree; rank 0 rewrites the shared graph
-// data (with new versions, so that nothing stale can commit) and tells the
-// others the outcome; then every rank updates its metadata replica; a
-// barrier ends the call. That frame is the catalog's (internal/catalog,
-// shared with the other backend); the rewriting is this backend's.
+// The gdi.MetadataRewriter calls change metadata on every rank and
+// rewrite the graph data, once, on rank 0. They need a quiet database, so
+// no transaction holds a record while rank 0 replaces them. The exchange
+// of rank 0's outcome (fromRoot) is the barrier after which every rank
+// sees the rewritten data.
 
-// rewrite replaces, under the store mutex, every object for which f
-// returns a new record. It returns the first error of f, before changing
-// anything.
-func (st *store) rewrite(f func(k kind, r *record) (*record, error)) error {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	type change struct {
-		k kind
-		n uint64
-		r *record
+// onRoot runs rewrite on the store, under its lock, on rank 0 only.
+func (db *Database) onRoot(rewrite func(s *store) error) error {
+	if db.comm.Rank() != 0 {
+		return nil
 	}
-	var changes []change
-	for k := range st.objects {
-		for n, r := range st.objects[k] {
-			nr, err := f(kind(k), r)
-			if err != nil {
-				return err
-			}
-			if nr != nil {
-				changes = append(changes, change{kind(k), n, nr})
+	db.store.mu.Lock()
+	defer db.store.mu.Unlock()
+	return rewrite(db.store)
+}
+
+// rewriteAll replaces every record for which change returns a new one.
+// The caller holds the store's lock.
+func (s *store) rewriteAll(change func(r *record) *record) {
+	for k := range s.objects {
+		for n, r := range s.objects[k] {
+			if c := change(r); c != nil {
+				s.install(kind(k), n, c)
 			}
 		}
 	}
-	st.commits++
-	for _, c := range changes {
-		c.r.version = st.commits
-		st.install(c.k, c.n, c.r)
-	}
-	return nil
 }
 
-// FreeLabel removes l from every object and index and frees it.
+// FreeLabel removes l from every object and index and frees it
+// (collective). WarnNonUniqueID if vertices without labels share an ID
+// afterwards.
 func (db *Database) FreeLabel(l gdi.Label) error {
-	return db.RewriteFreeLabel(l, db.quietCheck, func(n uint32) error {
-		var unlabeled []*record
-		err := db.st.rewrite(func(k kind, r *record) (*record, error) {
-			if !r.hasLabel(n) {
-				return nil, nil
-			}
-			nr := r.clone()
-			nr.labels = removeItem(nr.labels, n)
-			if k == vertexKind && len(nr.labels) == 0 {
-				unlabeled = append(unlabeled, nr)
-			}
-			return nr, nil
-		})
-		if err != nil {
+	var n uint32
+	call := fmt.Sprintf("FreeLabel(%d)", l.ID())
+	err := db.collective(call, func() (err error) {
+		if n, err = db.userLabel(l); err != nil {
 			return err
 		}
-		return db.sharedIDWarning(unlabeled)
+		return db.quiet(call)
+	}, func() {
+		db.cat.dropLabel(n)
+		for _, idx := range db.indexes {
+			idx.labels = without(idx.labels, []uint32{n})
+		}
 	})
+	if err != nil {
+		return err
+	}
+	return fromRoot(db.comm, call, db.onRoot(func(s *store) error {
+		s.rewriteAll(func(r *record) *record {
+			if !r.hasLabel(n) {
+				return nil
+			}
+			c := r.clone()
+			c.labels = without(c.labels, []uint32{n})
+			return c
+		})
+		return s.sharedUnlabeledID()
+	}))
 }
 
-// sharedIDWarning returns WarnNonUniqueID if one of the vertices, which
-// lost their last label, shares its ID with another vertex without labels.
-func (db *Database) sharedIDWarning(unlabeled []*record) error {
-	db.st.mu.Lock()
-	defer db.st.mu.Unlock()
-	for _, r := range unlabeled {
-		for _, key := range r.idKeys() {
-			if len(db.st.ids[key]) > 1 {
-				return gdi.Errorf(gdi.WarnNonUniqueID, "vertices without labels share ID %q", key.id)
-			}
+// sharedUnlabeledID returns WarnNonUniqueID if vertices without labels
+// share an application-level ID. The caller holds mu.
+func (s *store) sharedUnlabeledID() error {
+	for key, ns := range s.ids {
+		if key.kind == vertexKind && key.label == noLabel && len(ns) > 1 {
+			return gdi.Errorf(gdi.WarnNonUniqueID, "%d vertices without labels have the ID %q", len(ns), key.id)
 		}
 	}
 	return nil
 }
 
-// FreePropertyType removes every property of type p and frees p.
+// FreePropertyType removes every property of type p and frees p
+// (collective).
 func (db *Database) FreePropertyType(p gdi.PropertyType) error {
-	return db.RewriteFreePropertyType(p, db.quietCheck, func(n uint32) error {
-		return db.st.rewrite(func(_ kind, r *record) (*record, error) {
-			if len(r.values(n)) == 0 {
-				return nil, nil
-			}
-			nr := r.clone()
-			nr.removeProperties(n)
-			return nr, nil
-		})
+	var n uint32
+	call := fmt.Sprintf("FreePropertyType(%d)", p.ID())
+	err := db.collective(call, func() (err error) {
+		if n, _, err = db.userPtype(p); err != nil {
+			return err
+		}
+		return db.quiet(call)
+	}, func() {
+		db.cat.dropPtype(n)
+		for _, idx := range db.indexes {
+			idx.ptypes = without(idx.ptypes, []uint32{n})
+		}
 	})
-}
-
-// UpdatePropertyType changes the description of p and rewrites every
-// property of type p to match it.
-func (db *Database) UpdatePropertyType(p gdi.PropertyType, info gdi.PropertyTypeInfo, def gdi.Value) error {
-	return db.RewriteUpdatePropertyType(p, info, def, db.quietCheck, func(n uint32, norm gdi.PropertyTypeInfo) error {
-		return db.st.rewrite(func(_ kind, r *record) (*record, error) {
-			vals := r.values(n)
-			if len(vals) == 0 {
-				return nil, nil
+	if err != nil {
+		return err
+	}
+	return fromRoot(db.comm, call, db.onRoot(func(s *store) error {
+		s.rewriteAll(func(r *record) *record {
+			if !slices.ContainsFunc(r.props, func(x property) bool { return x.ptype == n }) {
+				return nil
 			}
-			out, err := catalog.FitValues(vals, norm, def)
-			if err != nil {
-				return nil, err
-			}
-			nr := r.clone()
-			nr.removeProperties(n)
-			for _, v := range out {
-				nr.props = append(nr.props, property{n, v})
-			}
-			return nr, nil
+			c := r.clone()
+			c.removeProperties(n)
+			return c
 		})
-	})
+		return nil
+	}))
 }

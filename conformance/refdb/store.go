@@ -1,51 +1,80 @@
 package refdb
 
 import (
+	"slices"
 	"sync"
+
+	"github.com/gdi-go/gdi/gdi"
 )
 
-// store is the graph data of one database, shared by all its ranks. Every
-// field is guarded by mu.
-type store struct {
-	num uint32 // the store's number in the process, part of every UID
+// noLabel is the label part of the implicit index key of an object
+// without labels: the number of gdi.LabelNone.
+var noLabel = gdi.LabelNone.ID()
 
-	mu      sync.Mutex
-	commits uint64                // number of the last commit (versions)
-	objects [2]map[uint64]*record // committed vertices and edges by number
-	next    [2]uint64             // last number handed out per kind
-	// ids is the implicit index: the vertices found under each key.
-	ids map[idKey]map[uint64]struct{}
+// idKey is a key of the implicit index: an application-level ID under a
+// label (or noLabel), for vertices or for edges.
+type idKey struct {
+	kind  kind
+	label uint32
+	id    string
 }
 
-func newStore(num uint32) *store {
+// idKeys returns the keys under which the implicit index lists r.
+func idKeys(k kind, r *record) []idKey {
+	id, ok := r.appID()
+	if !ok {
+		return nil
+	}
+	if len(r.labels) == 0 {
+		return []idKey{{k, noLabel, id}}
+	}
+	keys := make([]idKey, len(r.labels))
+	for i, l := range r.labels {
+		keys[i] = idKey{k, l, id}
+	}
+	return keys
+}
+
+// store holds the committed graph of one database, shared by its ranks:
+// the vertex and edge records by object number, and the implicit index.
+// mu guards everything in it.
+type store struct {
+	number uint32 // the store's number in the registry and in UIDs
+
+	mu      sync.Mutex
+	objects [2]map[uint64]*record // by kind
+	last    uint64                // the last object number handed out
+	ids     map[idKey]map[uint64]bool
+}
+
+func newStore(number uint32) *store {
 	return &store{
-		num:     num,
+		number:  number,
 		objects: [2]map[uint64]*record{{}, {}},
-		ids:     map[idKey]map[uint64]struct{}{},
+		ids:     map[idKey]map[uint64]bool{},
 	}
 }
 
-// newNumber hands out a fresh object number of kind k. Numbers of objects
-// created by transactions that abort are never reused.
-func (s *store) newNumber(k kind) uint64 {
+// newNumber returns an object number never handed out before.
+func (s *store) newNumber() uint64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.next[k]++
-	return s.next[k]
+	return s.newNumberLocked()
 }
 
-// newNumberLocked is newNumber for callers that hold mu.
-func (s *store) newNumberLocked(k kind) uint64 {
-	s.next[k]++
-	return s.next[k]
+func (s *store) newNumberLocked() uint64 {
+	s.last++
+	return s.last
 }
 
-// install replaces (or, with r == nil, deletes) object n of kind k and
-// keeps the implicit index up to date. The caller holds mu and sets
-// r.version.
+// get returns the committed record of object n, or nil. The caller holds mu.
+func (s *store) get(k kind, n uint64) *record { return s.objects[k][n] }
+
+// install makes r the committed record of object n (nil deletes it) and
+// updates the implicit index. The caller holds mu.
 func (s *store) install(k kind, n uint64, r *record) {
-	if old := s.objects[k][n]; old != nil && k == vertexKind {
-		for _, key := range old.idKeys() {
+	if old := s.objects[k][n]; old != nil {
+		for _, key := range idKeys(k, old) {
 			delete(s.ids[key], n)
 			if len(s.ids[key]) == 0 {
 				delete(s.ids, key)
@@ -57,41 +86,34 @@ func (s *store) install(k kind, n uint64, r *record) {
 		return
 	}
 	s.objects[k][n] = r
-	if k == vertexKind {
-		for _, key := range r.idKeys() {
-			if s.ids[key] == nil {
-				s.ids[key] = map[uint64]struct{}{}
-			}
-			s.ids[key][n] = struct{}{}
+	for _, key := range idKeys(k, r) {
+		if s.ids[key] == nil {
+			s.ids[key] = map[uint64]bool{}
 		}
+		s.ids[key][n] = true
 	}
 }
 
-// committedIDMatches returns the committed objects of kind k found under
-// key. The caller holds mu.
-func (s *store) committedIDMatches(k kind, key idKey) map[uint64]struct{} {
-	out := map[uint64]struct{}{}
-	if k == vertexKind {
-		for n := range s.ids[key] {
-			out[n] = struct{}{}
-		}
-		return out
-	}
-	for n, r := range s.objects[k] {
-		if r.matchesID(key) {
-			out[n] = struct{}{}
-		}
-	}
-	return out
-}
-
-// degrees returns degree, in-degree and out-degree of committed vertex r.
+// idMatches returns the committed objects listed under key, ascending.
 // The caller holds mu.
-func (s *store) degrees(n uint64, r *record) (deg, in, out uint64) {
-	for e := range r.edges {
-		if er := s.objects[edgeKind][e]; er != nil {
-			deg, in, out = addDegree(deg, in, out, n, er)
+func (s *store) idMatches(key idKey) []uint64 {
+	var ns []uint64
+	for n := range s.ids[key] {
+		ns = append(ns, n)
+	}
+	slices.Sort(ns)
+	return ns
+}
+
+// scan returns the committed objects of kind k for which keep holds,
+// ascending. The caller holds mu.
+func (s *store) scan(k kind, keep func(n uint64, r *record) bool) []uint64 {
+	var ns []uint64
+	for n, r := range s.objects[k] {
+		if keep(n, r) {
+			ns = append(ns, n)
 		}
 	}
-	return
+	slices.Sort(ns)
+	return ns
 }
