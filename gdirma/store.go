@@ -1102,68 +1102,85 @@ func (c change) oldRefs() *record {
 // stagedWindow): an error of the data window there is internal. It returns
 // the blocks to release once the locks are dropped.
 func (st *store) apply(changes []change, logged func() error) (freed []uint64, err error) {
-	// The implicit index first: it is where uniqueness is decided.
-	type undo struct {
-		insert bool
-		label  uint32
-		key    []byte
-		n      uint64
+	var u applyUndo
+	if err := st.applyKeys(changes, &u); err != nil {
+		st.undoApply(&u)
+		return nil, err
 	}
-	var log []undo
-	rollback := func() {
-		for i := len(log) - 1; i >= 0; i-- {
-			u := log[i]
-			if u.insert {
-				_, _ = st.ids.Delete(u.label, u.key)
-			} else {
-				_ = st.ids.Insert(u.label, u.key, u.n)
-			}
+	var pbuf [4]blockPlan // most commits change a few holders
+	plans := pbuf[:min(len(changes), len(pbuf))]
+	if len(changes) > len(pbuf) {
+		plans = make([]blockPlan, len(changes))
+	}
+	defer st.putHeads(plans)
+	if freed, err = st.planBlocks(changes, &u, plans); err != nil {
+		st.undoApply(&u)
+		return nil, err
+	}
+	version, err := st.nextVersion()
+	if err != nil {
+		st.undoApply(&u)
+		return nil, err
+	}
+	// The explicit indexes, while the holders are locked: a query that
+	// finds a new entry early waits for the holder's lock.
+	undoIndexes, err := st.reindex(changes)
+	if err == nil {
+		if err = applyFailpoint(stepIndexes); err != nil {
+			undoIndexes()
 		}
 	}
-	// keysOf returns the keys of r with labels, in buf if they fit.
-	keysOf := func(r *record, buf []idKey) []idKey {
-		if r == nil {
-			return nil
+	if err == nil {
+		err = st.writeChanges(changes, version, plans)
+		if err == nil && logged != nil {
+			err = logged()
 		}
-		id, ok := r.appID()
-		if !ok {
-			return nil
+		if err != nil {
+			undoIndexes()
 		}
-		ks := buf[:0]
-		for _, l := range r.labels() {
-			if l != uint32(gdi.LabelNone) {
-				ks = append(ks, idKey{l, id})
-			}
-		}
-		return ks
 	}
-	has := func(ks []idKey, k idKey) bool {
-		for _, x := range ks {
-			if x == k {
-				return true
-			}
-		}
-		return false
+	if err != nil {
+		st.undoApply(&u)
+		return nil, err
 	}
-	// Most changes keep the labels and the ID of a vertex, and so its keys.
-	sameKeys := func(c change) bool {
-		if c.k != vertexKind {
-			return true
-		}
-		if c.old == nil || c.new == nil {
-			return false
-		}
-		if c.old.headRaw != nil && c.new.headRaw != nil {
-			// Both still encoded (lazyhead.go): compared as they are.
-			return string(c.old.headRaw) == string(c.new.headRaw)
-		}
-		if !slices.Equal(c.old.labels(), c.new.labels()) {
-			return false
-		}
-		a, okA := c.old.appID()
-		b, okB := c.new.appID()
-		return okA == okB && a == b
+	return freed, nil
+}
+
+// applyUndo is what apply did so far and takes back if a later step
+// fails: the changes of the implicit index and the blocks taken.
+type applyUndo struct {
+	keys  []keyUndo
+	taken []uint64
+}
+
+// keyUndo is a key apply deleted from (insert false) or inserted into
+// the implicit index.
+type keyUndo struct {
+	insert bool
+	label  uint32
+	key    []byte
+	n      uint64
+}
+
+// undoApply gives back the blocks taken and the implicit index's keys.
+func (st *store) undoApply(u *applyUndo) {
+	for _, b := range u.taken {
+		_ = st.release(b)
 	}
+	for i := len(u.keys) - 1; i >= 0; i-- {
+		k := u.keys[i]
+		if k.insert {
+			_, _ = st.ids.Delete(k.label, k.key)
+		} else {
+			_ = st.ids.Insert(k.label, k.key, k.n)
+		}
+	}
+}
+
+// applyKeys is apply's step 1: it deletes the implicit index's keys that
+// the changes drop, then inserts those they add, where uniqueness is
+// decided (ErrNonUniqueID), noting each in u.
+func (st *store) applyKeys(changes []change, u *applyUndo) error {
 	for _, c := range changes {
 		if sameKeys(c) {
 			continue
@@ -1171,7 +1188,7 @@ func (st *store) apply(changes []change, logged func() error) (freed []uint64, e
 		var nb, ob [2]idKey
 		nk := keysOf(c.new, nb[:])
 		for _, key := range keysOf(c.old, ob[:]) {
-			if has(nk, key) {
+			if slices.Contains(nk, key) {
 				continue
 			}
 			dk := dhtKey(key.id)
@@ -1179,16 +1196,13 @@ func (st *store) apply(changes []change, logged func() error) (freed []uint64, e
 			if err == nil {
 				err = applyFailpoint(stepIndexDelete)
 			}
-			if err != nil {
-				rollback()
-				return nil, internal(err)
-			}
-			if found && v == c.n {
-				if _, err := st.ids.Delete(key.label, dk); err != nil {
-					rollback()
-					return nil, internal(err)
+			if err == nil && found && v == c.n {
+				if _, err = st.ids.Delete(key.label, dk); err == nil {
+					u.keys = append(u.keys, keyUndo{false, key.label, dk, c.n})
 				}
-				log = append(log, undo{false, key.label, dk, c.n})
+			}
+			if err != nil {
+				return internal(err)
 			}
 		}
 	}
@@ -1199,7 +1213,7 @@ func (st *store) apply(changes []change, logged func() error) (freed []uint64, e
 		var ob, nb [2]idKey
 		ok := keysOf(c.old, ob[:])
 		for _, key := range keysOf(c.new, nb[:]) {
-			if has(ok, key) {
+			if slices.Contains(ok, key) {
 				continue
 			}
 			dk := dhtKey(key.id)
@@ -1207,49 +1221,80 @@ func (st *store) apply(changes []change, logged func() error) (freed []uint64, e
 			if err == nil {
 				err = st.ids.Insert(key.label, dk, c.n)
 			}
+			if errors.Is(err, dht.ErrExists) {
+				return gdi.Errorf(gdi.ErrNonUniqueID, "label %d and ID %q not unique", key.label, key.id)
+			}
 			if err != nil {
-				rollback()
-				if errors.Is(err, dht.ErrExists) {
-					return nil, gdi.Errorf(gdi.ErrNonUniqueID, "label %d and ID %q not unique", key.label, key.id)
-				}
-				return nil, internal(err)
+				return internal(err)
 			}
-			log = append(log, undo{true, key.label, dk, c.n})
+			u.keys = append(u.keys, keyUndo{true, key.label, dk, c.n})
 		}
 	}
-	// Blocks.
-	type plan struct {
-		chain []uint64
-		img   imageParts
-		dirty dirtySpan
+	return nil
+}
+
+// keysOf returns the implicit index's keys of r (its ID under each of its
+// labels), in buf if they fit.
+func keysOf(r *record, buf []idKey) []idKey {
+	if r == nil {
+		return nil
 	}
-	var pbuf [4]plan // most commits change a few holders
-	plans := pbuf[:min(len(changes), len(pbuf))]
-	if len(changes) > len(pbuf) {
-		plans = make([]plan, len(changes))
+	id, ok := r.appID()
+	if !ok {
+		return nil
 	}
-	// The heads of the images go into block buffers: freeing a vertex
-	// changes each of its neighbours.
-	var hbuf [len(pbuf)]*[]byte
-	heads := hbuf[:min(len(changes), len(hbuf))]
-	if len(changes) > len(hbuf) {
-		heads = make([]*[]byte, len(changes))
-	}
-	defer func() {
-		for _, bp := range heads {
-			if bp != nil {
-				st.putBlockBuf(bp)
-			}
+	ks := buf[:0]
+	for _, l := range r.labels() {
+		if l != uint32(gdi.LabelNone) {
+			ks = append(ks, idKey{l, id})
 		}
-	}()
-	var taken []uint64
-	fail := func(err error) ([]uint64, error) {
-		for _, b := range taken {
-			_ = st.release(b)
-		}
-		rollback()
-		return nil, err
 	}
+	return ks
+}
+
+// sameKeys reports whether c keeps the keys of its object: most changes
+// keep the labels and the ID of a vertex.
+func sameKeys(c change) bool {
+	if c.k != vertexKind {
+		return true
+	}
+	if c.old == nil || c.new == nil {
+		return false
+	}
+	if c.old.headRaw != nil && c.new.headRaw != nil {
+		// Both still encoded (lazyhead.go): compared as they are.
+		return string(c.old.headRaw) == string(c.new.headRaw)
+	}
+	if !slices.Equal(c.old.labels(), c.new.labels()) {
+		return false
+	}
+	a, okA := c.old.appID()
+	b, okB := c.new.appID()
+	return okA == okB && a == b
+}
+
+// blockPlan is where apply writes the image of a change: its blocks, its
+// encoding (whose head is in a block buffer), and the part that changed.
+type blockPlan struct {
+	chain []uint64
+	img   imageParts
+	dirty dirtySpan
+	head  *[]byte
+}
+
+// putHeads gives back the block buffers of plans.
+func (st *store) putHeads(plans []blockPlan) {
+	for _, p := range plans {
+		if p.head != nil {
+			st.putBlockBuf(p.head)
+		}
+	}
+}
+
+// planBlocks is apply's step 2: it encodes the image of each change into
+// plans and takes the blocks it needs (noting them in u), and returns the
+// blocks the changes no longer use.
+func (st *store) planBlocks(changes []change, u *applyUndo, plans []blockPlan) (freed []uint64, err error) {
 	for i, c := range changes {
 		if c.head != nil {
 			continue
@@ -1258,7 +1303,7 @@ func (st *store) apply(changes []change, logged func() error) (freed []uint64, e
 		if c.old != nil && chain == nil {
 			img, ok, err := st.readImage(c.n, false, true)
 			if err != nil {
-				return fail(err)
+				return nil, err
 			}
 			if ok {
 				chain = img.chain
@@ -1271,8 +1316,8 @@ func (st *store) apply(changes []change, logged func() error) (freed []uint64, e
 			freed = append(freed, chain...)
 			continue
 		}
-		heads[i] = st.blockBuf()
-		b := encodeParts(c.k, c.new, st.codec(c.n), *heads[i])
+		plans[i].head = st.blockBuf()
+		b := encodeParts(c.k, c.new, st.codec(c.n), *plans[i].head)
 		need := st.blocksFor(b.len())
 		for len(chain) < need {
 			err := applyFailpoint(stepBlocks)
@@ -1281,45 +1326,28 @@ func (st *store) apply(changes []change, logged func() error) (freed []uint64, e
 				nb, err = st.acquire(bgdl.DPtr(c.n).Rank())
 			}
 			if err != nil {
-				return fail(err)
+				return nil, err
 			}
-			taken = append(taken, nb)
+			u.taken = append(u.taken, nb)
 			chain = append(chain, nb)
 		}
 		if len(chain) > need {
 			freed = append(freed, chain[need:]...)
 			chain = chain[:need]
 		}
-		plans[i] = plan{chain, b, dirtyOf(c, b, chain)}
-	}
-	version, err := st.nextVersion()
-	if err != nil {
-		return fail(err)
-	}
-	// The explicit indexes, while the holders are locked: a query that
-	// finds a new entry early waits for the holder's lock.
-	undoIndexes, err := st.reindex(changes)
-	if err == nil {
-		if err = applyFailpoint(stepIndexes); err != nil {
-			undoIndexes()
-		}
-	}
-	if err != nil {
-		return fail(err)
-	}
-	for i, c := range changes {
-		if err := st.writeChange(c, version, plans[i].chain, plans[i].img, plans[i].dirty); err != nil {
-			undoIndexes()
-			return fail(err)
-		}
-	}
-	if logged != nil {
-		if err := logged(); err != nil {
-			undoIndexes()
-			return fail(err)
-		}
+		plans[i].chain, plans[i].img, plans[i].dirty = chain, b, dirtyOf(c, b, chain)
 	}
 	return freed, nil
+}
+
+// writeChanges is apply's step 4: each change's image, with version.
+func (st *store) writeChanges(changes []change, version uint64, plans []blockPlan) error {
+	for i, c := range changes {
+		if err := st.writeChange(c, version, plans[i].chain, plans[i].img, plans[i].dirty); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // writeChange writes the image of c, with version, to the blocks chain
