@@ -20,6 +20,7 @@ var csvCases = []Case{
 	c("CSV/size-limit-warns-not-all-loaded", csvSizeWarn),
 	c("CSV/vertex-properties", csvVertexProperties),
 	c("CSV/vertex-properties-single-entity-warns", csvVertexPropsSingle),
+	c("CSV/vertex-properties-single-entity-present-warns-even-if-equal", csvVertexPropsSingleEqual),
 	c("CSV/edges", csvEdges),
 	c("CSV/edges-label-none-and-unknown-vertices", csvEdgesLabelNone),
 	c("CSV/no-such-file", csvNoSuchFile),
@@ -253,6 +254,34 @@ func csvVertexPropsSingle(e *Env) {
 		if len(vs) != 1 || (vs[0] != gdi.Int32s(6) && vs[0] != gdi.Int32s(7)) {
 			failf("b has %v, want exactly one of 6 and 7", vs)
 		}
+	})
+}
+
+// csvVertexPropsSingleEqual: spec 14.1 on GDI_LoadVertexPropertiesCSVFile:
+// "If ptype is a single entity property type, but a property of that type
+// is already present on the vertex in question (either because the
+// property was already there before the bulk loading call or the vertex
+// appears on multiple lines of the CSV file), that property is ignored
+// ... In all three cases the function returns GDI WARNING NOT ALL DATA
+// LOADED." The rule is on the property type being present, not on the
+// values differing: a value equal to the present one warns too.
+func csvVertexPropsSingleEqual(e *Env) {
+	ld := loader(e)
+	l := e.label("L")
+	s := e.single("s", gdi.Int32)
+	fs := mapFS(map[string]string{
+		"v.csv":     b64("a") + ",1\n" + b64("b") + ",\n",
+		"same.csv":  b64("a") + ",1\n",
+		"twice.csv": b64("b") + ",6\n" + b64("b") + ",6\n",
+	})
+	okf(ld.LoadVertexCSV(gdi.VertexCSV{CSVFile: csvFile(fs, "v.csv", false, gdi.NoSorting), PropertyTypes: []gdi.PropertyType{s}, Labels: ls(l)}), "LoadVertexCSV")
+	err := ld.LoadVertexPropertiesCSV(gdi.VertexPropertiesCSV{CSVFile: csvFile(fs, "same.csv", false, gdi.NoSorting), PropertyType: s, Label: l})
+	is(err, gdi.WarnNotAllDataLoaded, "LoadVertexPropertiesCSV of a single-entity value equal to the one already on the vertex (spec 14.1: a property of that type already present is ignored, with WARNING_NOT_ALL_DATA_LOADED)")
+	err = ld.LoadVertexPropertiesCSV(gdi.VertexPropertiesCSV{CSVFile: csvFile(fs, "twice.csv", false, gdi.NoSorting), PropertyType: s, Label: l})
+	is(err, gdi.WarnNotAllDataLoaded, "LoadVertexPropertiesCSV of one single-entity value on two lines of the same vertex (spec 14.1: a property of that type already present is ignored, with WARNING_NOT_ALL_DATA_LOADED)")
+	e.view(func(tx gdi.Transaction) {
+		sameSet(values(find(tx, l, []byte("a")), s), []gdi.Value{gdi.Int32s(1)}, "a keeps its one value")
+		sameSet(values(find(tx, l, []byte("b")), s), []gdi.Value{gdi.Int32s(6)}, "b gets the value once")
 	})
 }
 

@@ -15,10 +15,12 @@ var metadataCases = []Case{
 	c("Label/predefined-none", labelPredefinedNone),
 	c("Label/invalid-handles", labelInvalidHandles),
 	c("Label/lookup-missing-returns-null", labelLookupMissing),
+	c("Label/lookup-empty-name-returns-null-without-error", labelLookupEmpty),
 	c("PropertyType/create-and-info", ptypeCreateInfo),
 	c("PropertyType/invalid-descriptions", ptypeInvalid),
 	c("PropertyType/name-rules", ptypeNameRules),
 	c("PropertyType/predefined", ptypePredefined),
+	c("PropertyType/lookup-empty-name-returns-null-without-error", ptypeLookupEmpty),
 	c("PropertyType/invalid-handles", ptypeInvalidHandles),
 	c("PropertyType/separate-namespace-from-labels", ptypeSeparateNamespace),
 	c("Database/free-invalidates-everything", databaseFree),
@@ -192,6 +194,40 @@ func labelLookupMissing(e *Env) {
 	noErr(err, "PropertyTypeFromName(missing)")
 	if p != gdi.PropertyTypeNull {
 		failf("PropertyTypeFromName(missing) = %v, want PropertyTypeNull", p)
+	}
+}
+
+// labelLookupEmpty: a lookup by a name that is empty, or only spaces
+// (trailing spaces are ignored, spec 2.7), finds nothing, since no label
+// can have that name, and answers as for any name that is not found: "If
+// the name is not found, label contains GDI LABEL NULL" (spec 5,
+// GDI_GetLabelFromName); the binding: "LabelNull (and no error) if there
+// is none". GDI_ERROR_EMPTY_NAME is specified only for the calls that
+// store a name (GDI_CreateLabel, GDI_UpdateLabel), not for the lookup.
+func labelLookupEmpty(e *Env) {
+	e.label("L")
+	for _, name := range []string{"", "  "} {
+		l, err := e.DB.LabelFromName(name)
+		noErr(err, "LabelFromName(%q) (spec 5: a name not found gives GDI_LABEL_NULL; EMPTY_NAME is not an error of the lookup)", name)
+		if l != gdi.LabelNull {
+			failf("LabelFromName(%q) = %v, want LabelNull (spec 5: a name not found gives GDI_LABEL_NULL)", name, l)
+		}
+	}
+}
+
+// ptypeLookupEmpty: as labelLookupEmpty, for property types: "If the name
+// is not found, ptype contains GDI PROPERTY TYPE NULL" (spec 6.3,
+// GDI_GetPropertyTypeFromName); the binding: "PropertyTypeNull (and no
+// error) if there is none". GDI_ERROR_EMPTY_NAME is specified for
+// GDI_CreatePropertyType and GDI_UpdatePropertyType only.
+func ptypeLookupEmpty(e *Env) {
+	e.single("p", gdi.Int8)
+	for _, name := range []string{"", "  "} {
+		p, err := e.DB.PropertyTypeFromName(name)
+		noErr(err, "PropertyTypeFromName(%q) (spec 6.3: a name not found gives GDI_PROPERTY_TYPE_NULL; EMPTY_NAME is not an error of the lookup)", name)
+		if p != gdi.PropertyTypeNull {
+			failf("PropertyTypeFromName(%q) = %v, want PropertyTypeNull (spec 6.3: a name not found gives GDI_PROPERTY_TYPE_NULL)", name, p)
+		}
 	}
 }
 

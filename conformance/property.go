@@ -19,6 +19,7 @@ var propertyCases = []Case{
 	c("Property/set-single-entity", propertySet),
 	c("Property/remove-specific-exact-match", propertyRemoveSpecific),
 	c("Property/degree-types-read-only-and-counted", propertyDegree),
+	c("Property/degree-types-cannot-be-used-on-edges", propertyDegreeOnEdge),
 	c("Property/persist-all-datatypes", propertyAllDatatypes),
 	c("Property/edge-properties-follow-vertex-rules", propertyEdgeRules),
 	c("Property/failed-call-changes-nothing", propertyFailedNoChange),
@@ -279,6 +280,39 @@ func propertyDegree(e *Env) {
 		check(find(tx, gdi.LabelNone, e.id("a")), 4, 2, 2, "after the second commit")
 		check(find(tx, gdi.LabelNone, e.id("c")), 1, 0, 1, "of c after the second commit")
 	})
+}
+
+// propertyDegreeOnEdge: the degree types "can't be used on edges" (spec
+// 6.2, for each of GDI_PROPERTY_TYPE_DEGREE, _INDEGREE and _OUTDEGREE; the
+// binding: "vertices only"), so reading one on an edge is an erroneous
+// call and fails with a coded error, for a new edge and a committed one,
+// rather than answering that the edge has no such property. The
+// specification names no code, so any failure passes.
+func propertyDegreeOnEdge(e *Env) {
+	rule := "spec 6.2: the degree types can't be used on edges"
+	checkEdge := func(h gdi.EdgeHolder, which string) {
+		for _, p := range []gdi.PropertyType{gdi.PropertyTypeDegree, gdi.PropertyTypeInDegree, gdi.PropertyTypeOutDegree} {
+			vs, err := h.Properties(p)
+			if !gdi.Failed(err) {
+				fatal(1, "Properties(%v) of %s = %v, %v; want an error (%s)", p, which, vs, err, rule)
+			}
+			failed(err, "Properties(%v) of %s (%s)", p, which, rule)
+		}
+	}
+	var eu gdi.EdgeUID
+	e.update(func(tx gdi.Transaction) {
+		a := vertex(tx, e.id("a"), nil)
+		b := vertex(tx, e.id("b"), nil)
+		eu = euid(edge(tx, gdi.Directed, a, b, gdi.PropertyTypeNull, ""))
+	})
+	tx := e.tx()
+	checkEdge(must(tx.AssociateEdge(eu)), "a committed edge")
+	abortQuietly(tx)
+	tx = e.tx()
+	a := find(tx, gdi.LabelNone, e.id("a"))
+	c := vertex(tx, e.id("c"), nil)
+	checkEdge(edge(tx, gdi.Undirected, a, c, gdi.PropertyTypeNull, ""), "an edge created in the transaction")
+	abortQuietly(tx)
 }
 
 // propertyAllDatatypes: values of every datatype are stored and read back

@@ -7,6 +7,7 @@ import (
 var rewriterCases = []Case{
 	c("Rewriter/free-label-removes-it-everywhere", rewriterFreeLabel),
 	c("Rewriter/free-label-warns-non-unique-id", rewriterFreeLabelWarn),
+	c("Rewriter/free-label-warns-if-label-less-vertices-share-an-id-after-it", rewriterFreeLabelWarnExisting),
 	c("Rewriter/freed-label-handle-invalid-number-not-reused", rewriterFreedLabelHandle),
 	c("Rewriter/free-property-type-removes-properties", rewriterFreePtype),
 	c("Rewriter/predefined-cannot-be-freed-or-updated", rewriterPredefined),
@@ -62,6 +63,35 @@ func rewriterFreeLabelWarn(e *Env) {
 		is(err, gdi.WarnNonUniqueID, "TranslateVertexID(LabelNone) of the shared ID")
 		if !found {
 			failf("not found")
+		}
+	})
+}
+
+// rewriterFreeLabelWarnExisting: spec 5 on GDI_FreeLabel: "If after the
+// label is removed, the graph database contains any vertices without any
+// labels and the same application level ID, GDI WARNING NON UNIQUE ID is
+// returned." The condition is on the database after the call, not on what
+// the call changed: two vertices without labels that shared an ID before
+// the call make FreeLabel warn, whether the freed label was on another
+// vertex or on none.
+func rewriterFreeLabelWarnExisting(e *Env) {
+	mr := rewriter(e)
+	a, b := e.label("A"), e.label("B")
+	e.barrier()
+	e.update(func(tx gdi.Transaction) {
+		vertex(tx, e.id("dup"), nil)
+		vertex(tx, e.id("dup"), nil)
+		vertex(tx, e.id("y"), ls(a))
+	})
+	e.barrier()
+	is(mr.FreeLabel(a), gdi.WarnNonUniqueID, "FreeLabel of a label on another vertex while two vertices without labels share an ID (spec 5: after the removal the database contains vertices without labels with the same ID)")
+	is(mr.FreeLabel(b), gdi.WarnNonUniqueID, "FreeLabel of an unused label while two vertices without labels share an ID (spec 5: after the removal the database contains vertices without labels with the same ID)")
+	e.view(func(tx gdi.Transaction) {
+		sameSet(labelsOf(find(tx, gdi.LabelNone, e.id("y"))), nil, "labels of y after FreeLabel")
+		_, found, err := tx.TranslateVertexID(gdi.LabelNone, e.id("dup"))
+		is(err, gdi.WarnNonUniqueID, "TranslateVertexID(LabelNone) of the shared ID")
+		if !found {
+			failf("TranslateVertexID(LabelNone) of the shared ID: not found")
 		}
 	})
 }
