@@ -21,7 +21,9 @@ const (
 // ErrEmptyName if nothing is left, and ErrArgument if name is not valid
 // UTF-8. Every backend applies it to the names given to CreateLabel,
 // UpdateLabel, the property type calls and to the names looked up by
-// LabelFromName and PropertyTypeFromName, so all agree on what a name is.
+// LabelFromName and PropertyTypeFromName, so all agree on what a name is;
+// a lookup of a name that normalizes to nothing finds nothing (the null
+// handle, no error), since no object can have it.
 func NormalizeName(name string) (string, error) {
 	if !utf8.ValidString(name) {
 		return "", Errorf(ErrArgument, "name %q is not valid UTF-8", name)

@@ -27,9 +27,10 @@ func addValues(r *record, cols []catalog.CSVColumn, values []gdi.Value) bool {
 		v := values[i]
 		switch {
 		case v.IsZero(): // empty field: no property
+		case c.Info.Entity == gdi.SingleEntity && len(r.values(c.Ptype)) > 0:
+			all = false // spec 14.1: one already present, equal or not
 		case r.hasProperty(c.Ptype, v):
-		case c.Info.CheckCount(v.Len()) != nil,
-			c.Info.Entity == gdi.SingleEntity && len(r.values(c.Ptype)) > 0:
+		case c.Info.CheckCount(v.Len()) != nil:
 			all = false
 		default:
 			r.setProps(append(r.props(), property{c.Ptype, v}))

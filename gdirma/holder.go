@@ -257,7 +257,7 @@ func (b *base) Properties(p gdi.PropertyType) ([]gdi.Value, error) {
 	}
 	if p.IsReadOnly() {
 		if b.kind != vertexKind {
-			return nil, nil
+			return nil, gdi.Errorf(gdi.ErrWrongType, "%v is for vertices only (spec 6.2: it can't be used on edges)", p)
 		}
 		deg, in, out, err := b.tx.txDegrees(b.num, o.rec)
 		if err != nil {

@@ -43,7 +43,6 @@ func (st *store) rewrite(f func(k kind, r *record) (*record, error)) error {
 func (db *Database) FreeLabel(l gdi.Label) error {
 	defer db.pauseAuto()() // it writes holders outside commits
 	return db.reindexAfter(db.RewriteFreeLabel(l, db.quietCheck, func(n uint32) error {
-		var unlabeled []*record
 		err := db.st.rewrite(func(k kind, r *record) (*record, error) {
 			// Lightweight edges carry their label in the references
 			// their ends keep.
@@ -65,33 +64,31 @@ func (db *Database) FreeLabel(l gdi.Label) error {
 				return nr, nil
 			}
 			nr.setLabels(removeItem(nr.labels(), n))
-			if k == vertexKind && len(nr.labels()) == 0 {
-				unlabeled = append(unlabeled, nr)
-			}
 			return nr, nil
 		})
 		if err != nil {
 			return err
 		}
-		return db.sharedIDWarning(unlabeled)
+		return db.sharedIDWarning()
 	}))
 }
 
-// sharedIDWarning returns WarnNonUniqueID if one of the vertices, which
-// lost their last label, shares its ID with another vertex without labels.
-func (db *Database) sharedIDWarning(unlabeled []*record) error {
-	for _, r := range unlabeled {
-		for _, key := range r.idKeys() {
-			m, err := db.st.committedIDMatches(vertexKind, key)
-			if err != nil {
-				return err
-			}
-			if len(m) > 1 {
-				return gdi.Errorf(gdi.WarnNonUniqueID, "vertices without labels share ID %q", key.id)
-			}
+// sharedIDWarning returns WarnNonUniqueID if two vertices without labels
+// share an ID after FreeLabel (spec 5: whether or not the call made them
+// so). It scans every vertex, as FreeLabel's rewrite did.
+func (db *Database) sharedIDWarning() error {
+	seen := map[string]bool{}
+	return db.st.scanHolders(vertexKind, func(_ uint64, r *record) error {
+		id, ok := r.appID()
+		if !ok || len(r.labels()) > 0 {
+			return nil
 		}
-	}
-	return nil
+		if seen[id] {
+			return gdi.Errorf(gdi.WarnNonUniqueID, "vertices without labels share ID %q", id)
+		}
+		seen[id] = true
+		return nil
+	})
 }
 
 // FreePropertyType removes every property of type p and frees p.

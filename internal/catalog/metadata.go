@@ -221,10 +221,21 @@ func (cat *Catalog) UpdateLabel(l gdi.Label, name string) error {
 	return cat.changed(cat.LabelDelta(n))
 }
 
+// lookupName normalizes a name to look up. A name that normalizes to
+// nothing is no error of a lookup (spec 5 and 6.3): no object has it, so
+// it gives "" and the lookup finds nothing.
+func lookupName(name string) (string, error) {
+	norm, err := gdi.NormalizeName(name)
+	if gdi.ErrorClass(err) == gdi.ErrEmptyName {
+		return "", nil
+	}
+	return norm, err
+}
+
 // LabelFromName returns the label named name, or LabelNull.
 func (cat *Catalog) LabelFromName(name string) (gdi.Label, error) {
-	norm, err := gdi.NormalizeName(name)
-	if err != nil {
+	norm, err := lookupName(name)
+	if err != nil || norm == "" {
 		return gdi.LabelNull, err
 	}
 	cat.mu.RLock()
@@ -304,8 +315,8 @@ func (cat *Catalog) CreatePropertyType(info gdi.PropertyTypeInfo) (gdi.PropertyT
 // PropertyTypeFromName returns the property type named name, or
 // PropertyTypeNull.
 func (cat *Catalog) PropertyTypeFromName(name string) (gdi.PropertyType, error) {
-	norm, err := gdi.NormalizeName(name)
-	if err != nil {
+	norm, err := lookupName(name)
+	if err != nil || norm == "" {
 		return gdi.PropertyTypeNull, err
 	}
 	cat.mu.RLock()
