@@ -1,0 +1,394 @@
+package gdirma
+
+import (
+	"errors"
+	"slices"
+
+	"github.com/gdi-go/gdi/bgdl"
+	"github.com/gdi-go/gdi/dht"
+	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/internal/invariants"
+)
+
+// change is one object to install: new == nil deletes it; old is the
+// committed record it replaces (nil for a new object).
+type change struct {
+	k        kind
+	n        uint64
+	old, new *record
+	chain    []uint64 // the blocks of old, if the caller read them
+	// num and oldNum are the numbers of an edge before and after the
+	// change, for its index entries, if they are not n (edges numbered
+	// after their origin); 0 if they are.
+	num, oldNum uint64
+	// head, if set, is the new labels and properties of a vertex whose
+	// edge references did not change (old and new are partial records),
+	// as long as the old ones and within the primary block: the change
+	// is written over them in place.
+	head []byte
+	// undo, if set, is what the new record turned into tombstones in the
+	// references it shares with old (record.undo).
+	undo []deadPatch
+}
+
+// oldRefs returns the old record with its references as committed.
+func (c change) oldRefs() *record {
+	if len(c.undo) == 0 || c.old == nil || c.old.raw == nil {
+		return c.old
+	}
+	r := *c.old
+	r.raw, r.own, r.lastFound = restored(c.old.raw, c.undo), ownSelf, foundRef{}
+	return &r
+}
+
+// apply installs changes, which the caller has locked for writing (or the
+// database is quiet), in steps:
+//
+//  1. the implicit index: keys the changes drop, then keys they add (where
+//     uniqueness is decided);
+//  2. blocks: the images are encoded and take the blocks they need;
+//  3. a new version, and the explicit indexes;
+//  4. the writes of the images to the data window;
+//  5. logged, if not nil: the caller's last step (the redo log), which
+//     may still fail the whole.
+//
+// An error in steps 1 to 3 or 5 undoes the steps before it: the implicit
+// and explicit indexes are as before, and the blocks taken are given back.
+// The writes of step 4 can be undone only if they were staged (see
+// stagedWindow): an error of the data window there is internal. It returns
+// the blocks to release once the locks are dropped.
+func (st *store) apply(changes []change, logged func() error) (freed []uint64, err error) {
+	var u applyUndo
+	if err := st.applyKeys(changes, &u); err != nil {
+		st.undoApply(&u)
+		return nil, err
+	}
+	var pbuf [4]blockPlan // most commits change a few holders
+	plans := pbuf[:min(len(changes), len(pbuf))]
+	if len(changes) > len(pbuf) {
+		plans = make([]blockPlan, len(changes))
+	}
+	defer st.putHeads(plans)
+	if freed, err = st.planBlocks(changes, &u, plans); err != nil {
+		st.undoApply(&u)
+		return nil, err
+	}
+	version, err := st.nextVersion()
+	if err != nil {
+		st.undoApply(&u)
+		return nil, err
+	}
+	// The explicit indexes, while the holders are locked: a query that
+	// finds a new entry early waits for the holder's lock.
+	undoIndexes, err := st.reindex(changes)
+	if err == nil {
+		if err = applyFailpoint(stepIndexes); err != nil {
+			undoIndexes()
+		}
+	}
+	if err == nil {
+		err = st.writeChanges(changes, version, plans)
+		if err == nil && logged != nil {
+			err = logged()
+		}
+		if err != nil {
+			undoIndexes()
+		}
+	}
+	if err != nil {
+		st.undoApply(&u)
+		return nil, err
+	}
+	return freed, nil
+}
+
+// applyUndo is what apply did so far and takes back if a later step
+// fails: the changes of the implicit index and the blocks taken.
+type applyUndo struct {
+	keys  []keyUndo
+	taken []uint64
+}
+
+// keyUndo is a key apply deleted from (insert false) or inserted into
+// the implicit index.
+type keyUndo struct {
+	insert bool
+	label  uint32
+	key    []byte
+	n      uint64
+}
+
+// undoApply gives back the blocks taken and the implicit index's keys.
+func (st *store) undoApply(u *applyUndo) {
+	for _, b := range u.taken {
+		_ = st.release(b)
+	}
+	for i := len(u.keys) - 1; i >= 0; i-- {
+		k := u.keys[i]
+		if k.insert {
+			_, _ = st.ids.Delete(k.label, k.key)
+		} else {
+			_ = st.ids.Insert(k.label, k.key, k.n)
+		}
+	}
+}
+
+// applyKeys is apply's step 1: it deletes the implicit index's keys that
+// the changes drop, then inserts those they add, where uniqueness is
+// decided (ErrNonUniqueID), noting each in u.
+func (st *store) applyKeys(changes []change, u *applyUndo) error {
+	for _, c := range changes {
+		if sameKeys(c) {
+			continue
+		}
+		var nb, ob [2]idKey
+		nk := keysOf(c.new, nb[:])
+		for _, key := range keysOf(c.old, ob[:]) {
+			if slices.Contains(nk, key) {
+				continue
+			}
+			dk := dhtKey(key.id)
+			v, found, err := st.ids.Lookup(key.label, dk)
+			if err == nil {
+				err = applyFailpoint(stepIndexDelete)
+			}
+			if err == nil && found && v == c.n {
+				if _, err = st.ids.Delete(key.label, dk); err == nil {
+					u.keys = append(u.keys, keyUndo{false, key.label, dk, c.n})
+				}
+			}
+			if err != nil {
+				return internal(err)
+			}
+		}
+	}
+	for _, c := range changes {
+		if sameKeys(c) {
+			continue
+		}
+		var ob, nb [2]idKey
+		ok := keysOf(c.old, ob[:])
+		for _, key := range keysOf(c.new, nb[:]) {
+			if slices.Contains(ok, key) {
+				continue
+			}
+			dk := dhtKey(key.id)
+			err := applyFailpoint(stepIndexInsert)
+			if err == nil {
+				err = st.ids.Insert(key.label, dk, c.n)
+			}
+			if errors.Is(err, dht.ErrExists) {
+				return gdi.Errorf(gdi.ErrNonUniqueID, "label %d and ID %q not unique", key.label, key.id)
+			}
+			if err != nil {
+				return internal(err)
+			}
+			u.keys = append(u.keys, keyUndo{true, key.label, dk, c.n})
+		}
+	}
+	return nil
+}
+
+// keysOf returns the implicit index's keys of r (its ID under each of its
+// labels), in buf if they fit.
+func keysOf(r *record, buf []idKey) []idKey {
+	if r == nil {
+		return nil
+	}
+	id, ok := r.appID()
+	if !ok {
+		return nil
+	}
+	ks := buf[:0]
+	for _, l := range r.labels() {
+		if l != uint32(gdi.LabelNone) {
+			ks = append(ks, idKey{l, id})
+		}
+	}
+	return ks
+}
+
+// sameKeys reports whether c keeps the keys of its object: most changes
+// keep the labels and the ID of a vertex.
+func sameKeys(c change) bool {
+	if c.k != vertexKind {
+		return true
+	}
+	if c.old == nil || c.new == nil {
+		return false
+	}
+	if c.old.headRaw != nil && c.new.headRaw != nil {
+		// Both still encoded (lazyhead.go): compared as they are.
+		return string(c.old.headRaw) == string(c.new.headRaw)
+	}
+	if !slices.Equal(c.old.labels(), c.new.labels()) {
+		return false
+	}
+	a, okA := c.old.appID()
+	b, okB := c.new.appID()
+	return okA == okB && a == b
+}
+
+// blockPlan is where apply writes the image of a change: its blocks, its
+// encoding (whose head is in a block buffer), and the part that changed.
+type blockPlan struct {
+	chain []uint64
+	img   imageParts
+	dirty dirtySpan
+	head  *[]byte
+}
+
+// putHeads gives back the block buffers of plans.
+func (st *store) putHeads(plans []blockPlan) {
+	for _, p := range plans {
+		if p.head != nil {
+			st.putBlockBuf(p.head)
+		}
+	}
+}
+
+// planBlocks is apply's step 2: it encodes the image of each change into
+// plans and takes the blocks it needs (noting them in u), and returns the
+// blocks the changes no longer use.
+func (st *store) planBlocks(changes []change, u *applyUndo, plans []blockPlan) (freed []uint64, err error) {
+	for i, c := range changes {
+		if c.head != nil {
+			continue
+		}
+		chain := c.chain
+		if c.old != nil && chain == nil {
+			img, ok, err := st.readImage(c.n, false, true)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				chain = img.chain
+			}
+		}
+		if len(chain) == 0 {
+			chain = []uint64{c.n}
+		}
+		if c.new == nil {
+			freed = append(freed, chain...)
+			continue
+		}
+		plans[i].head = st.blockBuf()
+		b := encodeParts(c.k, c.new, st.codec(c.n), *plans[i].head)
+		need := st.blocksFor(b.len())
+		for len(chain) < need {
+			err := applyFailpoint(stepBlocks)
+			var nb uint64
+			if err == nil {
+				nb, err = st.acquire(bgdl.DPtr(c.n).Rank())
+			}
+			if err != nil {
+				return nil, err
+			}
+			u.taken = append(u.taken, nb)
+			chain = append(chain, nb)
+		}
+		if len(chain) > need {
+			freed = append(freed, chain[need:]...)
+			chain = chain[:need]
+		}
+		plans[i].chain, plans[i].img, plans[i].dirty = chain, b, dirtyOf(c, b, chain)
+	}
+	return freed, nil
+}
+
+// writeChanges is apply's step 4: each change's image, with version.
+func (st *store) writeChanges(changes []change, version uint64, plans []blockPlan) error {
+	for i, c := range changes {
+		if err := st.writeChange(c, version, plans[i].chain, plans[i].img, plans[i].dirty); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeChange writes the image of c, with version, to the blocks chain
+// (step 4 of apply).
+func (st *store) writeChange(c change, version uint64, chain []uint64, img imageParts, dirty dirtySpan) error {
+	if err := applyFailpoint(stepWrites); err != nil {
+		return err
+	}
+	if c.new == nil {
+		return internal(st.data.AtomicPut(bgdl.DPtr(c.n).Rank(), bgdl.DPtr(c.n).Offset(), 0))
+	}
+	c.new.version = version
+	if c.head != nil {
+		if err := st.patchHead(c.n, version, c.head); err != nil {
+			return err
+		}
+		if testHookHeadPatch != nil {
+			testHookHeadPatch(c.n)
+		}
+		if invariants.Enabled && !c.new.partial {
+			st.checkWritten(c, encodeParts(c.k, c.new, st.codec(c.n), nil))
+		}
+		return nil
+	}
+	var fences []uint16
+	if dirty.some {
+		fences = c.new.fences() // the layout is the one read
+	}
+	if err := st.writeImage(c.k, version, chain, img, dirty, fences); err != nil {
+		return err
+	}
+	if invariants.Enabled && dirty.some {
+		st.checkWritten(c, img)
+	}
+	return nil
+}
+
+// applyStep names a step of apply, for failpoints.
+type applyStep int
+
+const (
+	stepIndexDelete applyStep = iota // a key of the implicit index dropped
+	stepIndexInsert                  // a key of the implicit index added
+	stepBlocks                       // a block taken
+	stepIndexes                      // the explicit indexes changed
+	stepWrites                       // an image written
+	numApplySteps
+)
+
+// testHookApply, if set by a test, is called at each step of apply; an
+// error it returns fails the step.
+var testHookApply func(applyStep) error
+
+func applyFailpoint(s applyStep) error {
+	if testHookApply == nil {
+		return nil
+	}
+	return testHookApply(s)
+}
+
+// testHookHeadPatch, if set by a test, is called for every holder whose
+// labels and properties a commit writes over in place (patchHead).
+var testHookHeadPatch func(n uint64)
+
+// patchHead writes head over the labels and properties of holder n, which
+// it replaces byte for byte within the primary block, and sets the
+// holder's version.
+func (st *store) patchHead(n uint64, version uint64, head []byte) error {
+	p := bgdl.DPtr(n)
+	if err := st.data.Put(head, p.Rank(), p.Offset()+primaryHeader); err != nil {
+		return internal(err)
+	}
+	if err := st.data.AtomicPut(p.Rank(), p.Offset()+16, version); err != nil {
+		return internal(err)
+	}
+	return internal(st.data.Flush(p.Rank()))
+}
+
+// releaseAll gives blocks back to the pool.
+func (st *store) releaseAll(blocks []uint64) error {
+	var first error
+	for _, b := range blocks {
+		if err := st.release(b); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}

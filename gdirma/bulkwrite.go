@@ -1,0 +1,223 @@
+package gdirma
+
+import (
+	"cmp"
+	"encoding/binary"
+	"errors"
+	"slices"
+
+	"github.com/gdi-go/gdi/bgdl"
+	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdirma/internal/layout"
+)
+
+// writeHolders writes the holder of each vertex of the rank.
+func (b *bulk) writeHolders() error {
+	n := int(b.hi - b.lo)
+	// A stable counting sort of the references by vertex, in two passes
+	// to stay in the caches: into groups of consecutive vertices first
+	// (few output streams), then each group by vertex.
+	const groupShift = 10
+	groups := n>>groupShift + 1
+	gstart := make([]int, groups+1)
+	all := append(b.refs, b.trefs...) // origins first: stable
+	size := 0
+	for _, refs := range all {
+		size += len(refs)
+		for _, r := range refs {
+			gstart[(r.v&^refTarget)>>groupShift+1]++
+		}
+	}
+	for g := range groups {
+		gstart[g+1] += gstart[g]
+	}
+	part := make([]bulkRef, size)
+	at := slices.Clone(gstart[:groups])
+	for k, refs := range all {
+		all[k] = nil
+		for _, r := range refs {
+			g := (r.v &^ refTarget) >> groupShift
+			part[at[g]] = r
+			at[g]++
+		}
+	}
+	b.refs, b.trefs = nil, nil
+	var img []byte
+	var chain []uint64
+	var sorted []bulkRef
+	start := make([]int, 1<<groupShift+1)
+	pos := make([]int, 1<<groupShift)
+	dir := byte(b.src.Direction)
+	for g := range groups {
+		lo, hi := g<<groupShift, min(n, (g+1)<<groupShift)
+		if lo >= hi {
+			break
+		}
+		grefs := part[gstart[g]:gstart[g+1]]
+		clear(start)
+		for _, r := range grefs {
+			start[int(r.v&^refTarget)-lo+1]++
+		}
+		for i := range hi - lo {
+			start[i+1] += start[i]
+		}
+		copy(pos, start)
+		sorted = slices.Grow(sorted[:0], len(grefs))[:len(grefs)]
+		for _, r := range grefs {
+			i := int(r.v&^refTarget) - lo
+			sorted[pos[i]] = r
+			pos[i]++
+		}
+		for i := lo; i < hi; i++ {
+			if err := b.writeHolder(i, sorted[start[i-lo]:start[i-lo+1]], dir, &img, &chain); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// writeHolder writes the holder of local vertex i, whose references are
+// refs (those of the origin first, in the order of their slots). img and
+// chain are buffers to reuse.
+func (b *bulk) writeHolder(i int, refs []bulkRef, dir byte, imgBuf *[]byte, chainBuf *[]uint64) error {
+	img, chain := *imgBuf, *chainBuf
+	defer func() { *imgBuf, *chainBuf = img, chain }()
+	// The origin's references come first, in the order of their
+	// slots, so in ascending numbers unless some edges have holders:
+	// sort the targets' references and merge.
+	byNum := func(x, y bulkRef) int { return cmp.Compare(x.num, y.num) }
+	var own, other []bulkRef
+	if b.heavy[uint32(i)] {
+		slices.SortFunc(refs, byNum)
+		own = refs
+	} else {
+		own, other = refs[:b.slots[i]], refs[b.slots[i]:]
+		slices.SortFunc(other, byNum)
+	}
+	img = append(img[:0], b.heads[b.headAt[i]:b.headAt[i+1]]...)
+	self := b.nums[b.lo+uint64(i)]
+	var deg, in, out uint64
+	for _, r := range refs {
+		if r.v&refTarget != 0 {
+			deg, in, out = addDegree(deg, in, out, self, gdi.DirectionType(dir), r.other, self)
+		} else {
+			deg, in, out = addDegree(deg, in, out, self, gdi.DirectionType(dir), self, r.other)
+		}
+	}
+	img = binary.AppendUvarint(img, deg)
+	img = binary.AppendUvarint(img, in)
+	img = binary.AppendUvarint(img, out)
+	img = binary.AppendUvarint(img, uint64(len(refs)))
+	refsAt := len(img)
+	cd := b.st.codec(self)
+	for len(own)+len(other) > 0 {
+		var r bulkRef
+		if len(other) == 0 || len(own) > 0 && own[0].num < other[0].num {
+			r, own = own[0], own[1:]
+		} else {
+			r, other = other[0], other[1:]
+		}
+		origin, target := self, r.other
+		if r.v&refTarget != 0 {
+			origin, target = r.other, self
+		}
+		img = cd.Append(img, r.num, layout.Ref{Dir: gdi.DirectionType(dir), Origin: origin, Target: target, Label: r.label})
+	}
+	chain = append(chain[:0], b.nums[b.lo+uint64(i)])
+	for len(chain) < b.st.blocksFor(len(img)) {
+		nb, err := b.block()
+		if err != nil {
+			return err
+		}
+		chain = append(chain, nb)
+	}
+	if err := b.write(vertexKind, chain, imageParts{head: img, refs: refsAt}); err != nil {
+		return err
+	}
+	return nil
+}
+
+// writeNew writes a new holder of kind k with image img into fresh blocks
+// and returns its number.
+func (b *bulk) writeNew(k kind, img []byte) (uint64, error) {
+	chain := make([]uint64, 0, 1)
+	for len(chain) < b.st.blocksFor(len(img)) {
+		nb, err := b.block()
+		if err != nil {
+			return 0, err
+		}
+		chain = append(chain, nb)
+	}
+	return chain[0], b.write(k, chain, imageParts{head: img, refs: -1})
+}
+
+// block takes a block, on this rank while it has one. Blocks of this rank
+// are taken straight from the pool: the markers are written with the
+// images, and the high-water mark is raised once at the end (raise).
+func (b *bulk) block() (uint64, error) {
+	if !b.full {
+		p, err := b.st.pool.Acquire(b.rank)
+		if err == nil {
+			b.highWater = max(b.highWater, uint64(b.st.blockIndex(uint64(p))))
+			return uint64(p), nil
+		}
+		if !errors.Is(err, bgdl.ErrExhausted) {
+			return 0, internal(err)
+		}
+		b.full = true
+	}
+	return b.st.acquire(b.rank)
+}
+
+// raise raises this rank's high-water mark to the blocks taken.
+func (b *bulk) raise() error {
+	for {
+		hw, err := b.st.ctl.AtomicGet(b.rank, ctlHighWater)
+		if err != nil || hw >= b.highWater {
+			return internal(err)
+		}
+		prev, err := b.st.ctl.CompareAndSwap(b.rank, ctlHighWater, hw, b.highWater)
+		if err != nil || prev == hw {
+			return internal(err)
+		}
+	}
+}
+
+// write is store.writeImage with one reused block buffer, of an image in
+// one piece.
+func (b *bulk) write(k kind, chain []uint64, p imageParts) error {
+	st, img := b.st, p.head
+	fw := walkFences(p, st.codec(chain[0]), len(chain))
+	if b.blk == nil {
+		b.blk = make([]byte, st.bs)
+	}
+	blk := b.blk
+	first := min(len(img), st.bs-primaryHeader)
+	rest := img[first:]
+	c := st.bs - contHeader
+	for i := 1; i < len(chain); i++ {
+		l := min(len(rest), c)
+		binary.LittleEndian.PutUint64(blk, markerCont|uint64(fw.next(len(img)-len(rest), c)))
+		next := uint64(0)
+		if i+1 < len(chain) {
+			next = chain[i+1]
+		}
+		binary.LittleEndian.PutUint64(blk[8:], next)
+		copy(blk[contHeader:], rest[:l])
+		rest = rest[l:]
+		if err := st.put(blk[:contHeader+l], chain[i], 0); err != nil {
+			return err
+		}
+	}
+	binary.LittleEndian.PutUint64(blk, markerPrimary|uint64(k))
+	next := uint64(0)
+	if len(chain) > 1 {
+		next = chain[1]
+	}
+	binary.LittleEndian.PutUint64(blk[8:], next)
+	binary.LittleEndian.PutUint64(blk[16:], b.version)
+	binary.LittleEndian.PutUint64(blk[24:], uint64(len(img)))
+	copy(blk[primaryHeader:], img[:first])
+	return st.put(blk[:primaryHeader+first], chain[0], 0)
+}

@@ -1,0 +1,256 @@
+package gdirma
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"path/filepath"
+
+	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/index"
+	"github.com/gdi-go/gdi/internal/vfs"
+	"github.com/gdi-go/gdi/rma"
+)
+
+// restore loads the checkpoint in p.Restore into the new database db
+// (collective): it reads and checks the manifest, creates the windows with
+// its parameters, loads every rank's windows from its file and sets the
+// mirrors; then, if p.LogDir is the checkpoint's directory, it replays the
+// logs beside the checkpoint, and if not, it makes sure they hold nothing
+// to replay. On any error, on any rank, every rank frees the windows and
+// returns an error naming the file.
+func (db *Database) restore(p Params) error {
+	dir := p.Restore
+	mpath := filepath.Join(dir, manifestName)
+	var js []byte
+	var local error
+	if db.rank == 0 {
+		var raw []byte
+		var err error
+		if raw, err = vfs.ReadFile(fsys, mpath); err != nil {
+			local = fileErr(mpath, err)
+		} else {
+			js, local = openManifest(mpath, raw)
+		}
+	}
+	if err := agreeDetail(db.comm, local); err != nil {
+		return err
+	}
+	js, err := bcastBytes(db.comm, js)
+	if err != nil {
+		return gdi.Errorf(gdi.ErrIntern, "gdirma: restore: broadcast of the manifest: %v", err)
+	}
+	var m manifest
+	q := p
+	if err := json.Unmarshal(js, &m); err != nil {
+		local = gdi.Errorf(gdi.ErrFileFormat, "gdirma: checkpoint file %s: %v", mpath, err)
+	} else {
+		q, local = m.check(mpath, p, db.comm.Size())
+	}
+	if err := agreeDetail(db.comm, local); err != nil {
+		return err
+	}
+	st, err := newStore(db.comm, q, m.Tag)
+	if err != nil {
+		return gdi.Errorf(gdi.ErrNoMemory, "gdirma: %v", err)
+	}
+	fst := m.Files[db.rank]
+	local = st.readRankFile(filepath.Join(genDir(dir, m.Generation), fst.Name), fst, m.Fuzzy)
+	if local == nil && !m.Fuzzy {
+		local = st.setMirrors(mpath, &m)
+	}
+	if local == nil {
+		if err := db.SetState(m.Catalog); err != nil {
+			local = gdi.Errorf(gdi.ErrFileFormat, "gdirma: checkpoint file %s: catalog: %v", mpath, err)
+		}
+	}
+	replay := sameDir(p.LogDir, dir)
+	if local == nil && !replay {
+		local = unreplayedLogs(dir, &m, db.rank, db.comm.Size())
+	}
+	if err := agreeDetail(db.comm, local); err != nil {
+		return freeAfter(st, err)
+	}
+	db.st, db.params = st, q
+	if replay || m.Fuzzy {
+		// A fuzzy checkpoint holds the holders alone: the replay, of
+		// nothing if the logs hold nothing after it, derives the rest.
+		if err := db.replay(dir, &m, replay); err != nil {
+			return freeAfter(st, err)
+		}
+	}
+	return nil
+}
+
+// freeAfter frees the windows of st after a failed restore, and returns
+// err.
+func freeAfter(st *store, err error) error {
+	if ferr := st.free(); ferr != nil {
+		return gdi.Errorf(gdi.ErrIntern, "gdirma: restore failed (%v), and freeing the windows too: %v", err, ferr)
+	}
+	return err
+}
+
+// check checks a manifest read from path against the Params p of the
+// restoring CreateDatabase and the number of ranks, and returns the Params
+// to create the windows with: the manifest's, which fields set in p must
+// equal.
+func (m *manifest) check(path string, p Params, ranks int) (Params, error) {
+	bad := func(format string, args ...any) (Params, error) {
+		return p, gdi.Errorf(gdi.ErrFileFormat, "gdirma: checkpoint file %s: "+format, append([]any{path}, args...)...)
+	}
+	switch {
+	case !readableCheckpointFormat(m.Format):
+		return bad("format %d, want %d to %d", m.Format, oldestCheckpointFormat, checkpointFormat)
+	case m.Ranks != ranks:
+		return p, gdi.Errorf(gdi.ErrArgument, "gdirma: checkpoint file %s: the checkpoint has %d ranks, the database %d", path, m.Ranks, ranks)
+	case len(m.Files) != m.Ranks:
+		return bad("%d rank files for %d ranks", len(m.Files), m.Ranks)
+	case m.Tag == 0:
+		return bad("tag 0")
+	case m.Generation == 0 && m.Format > legacyLayoutFormat:
+		return bad("format %d without a generation", m.Format)
+	}
+	for r, f := range m.Files {
+		if f.Name != rankFileName(r) {
+			return bad("rank %d has file %q, want %q", r, f.Name, rankFileName(r))
+		}
+	}
+	q := m.Params
+	q.Restore, q.Log, q.LogDir, q.LogCheckpointSize = p.Restore, p.Log, p.LogDir, p.LogCheckpointSize
+	for _, x := range []struct {
+		name       string
+		given, got int
+	}{
+		{"BlockSize", p.BlockSize, q.BlockSize},
+		{"MemoryPerRank", p.MemoryPerRank, q.MemoryPerRank},
+		{"DHTBuckets", p.DHTBuckets, q.DHTBuckets},
+		{"DHTEntries", p.DHTEntries, q.DHTEntries},
+		{"IndexMemoryPerRank", p.IndexMemoryPerRank, q.IndexMemoryPerRank},
+	} {
+		if x.given != 0 && x.given != x.got {
+			return p, gdi.Errorf(gdi.ErrArgument, "gdirma: checkpoint file %s: %s is %d, the parameters ask for %d", path, x.name, x.got, x.given)
+		}
+	}
+	d, err := q.withDefaults()
+	if err != nil || d != q {
+		return bad("bad parameters %+v", m.Params)
+	}
+	return q, nil
+}
+
+// readRankFile loads the calling rank's windows from path, checking its
+// size and SHA-256 against fst and every section's header and CRC-32C.
+func (st *store) readRankFile(path string, fst fileState, fuzzy bool) error {
+	f, err := fsys.Open(path)
+	if err != nil {
+		return fileErr(path, err)
+	}
+	defer f.Close()
+	bad := func(format string, args ...any) error {
+		return gdi.Errorf(gdi.ErrFileFormat, "gdirma: checkpoint file %s: "+format, append([]any{path}, args...)...)
+	}
+	if size, err := f.Size(); err != nil {
+		return fileErr(path, err)
+	} else if size != fst.Size {
+		return bad("%d bytes, the manifest says %d (truncated or overwritten)", size, fst.Size)
+	}
+	sum := sha256.New()
+	r := bufio.NewReaderSize(io.TeeReader(f, sum), 1<<20)
+	if err := st.readSections(r, bad, st.sectionsOf(fuzzy)); err != nil {
+		var ge *gdi.Error
+		if errors.As(err, &ge) {
+			return err
+		}
+		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+			return bad("truncated: %v", err)
+		}
+		return fileErr(path, err)
+	}
+	if n, _ := io.Copy(io.Discard, r); n != 0 {
+		return bad("%d bytes after the last section", n)
+	}
+	if got := hex.EncodeToString(sum.Sum(nil)); got != fst.SHA256 {
+		return bad("SHA-256 %s, the manifest says %s", got, fst.SHA256)
+	}
+	return nil
+}
+
+func (st *store) readSections(r io.Reader, bad func(string, ...any) error, secs []section) error {
+	hdr := make([]byte, len(rankFileMagic)+16)
+	if _, err := io.ReadFull(r, hdr); err != nil {
+		return err
+	}
+	if string(hdr[:len(rankFileMagic)]) != rankFileMagic {
+		return bad("not a gdirma checkpoint file")
+	}
+	u := func(i int) int { return int(binary.LittleEndian.Uint32(hdr[len(rankFileMagic)+4*i:])) }
+	if !readableCheckpointFormat(u(0)) || u(1) != st.rank || u(2) != st.size || u(3) != len(secs) {
+		return bad("header says format %d, rank %d of %d, %d sections; want format %d to %d, rank %d of %d, %d sections",
+			u(0), u(1), u(2), u(3), oldestCheckpointFormat, checkpointFormat, st.rank, st.size, len(secs))
+	}
+	for _, s := range secs {
+		crc := crc32.New(castagnoli)
+		sr := io.TeeReader(r, crc)
+		var n [4]byte
+		if _, err := io.ReadFull(sr, n[:]); err != nil {
+			return err
+		}
+		if l := binary.LittleEndian.Uint32(n[:]); l != uint32(len(s.name)) {
+			return bad("section %s: header names %d bytes", s.name, l)
+		}
+		h := make([]byte, len(s.name)+8)
+		if _, err := io.ReadFull(sr, h); err != nil {
+			return err
+		}
+		if string(h[:len(s.name)]) != s.name {
+			return bad("section %q where %s belongs", h[:len(s.name)], s.name)
+		}
+		if size := binary.LittleEndian.Uint64(h[len(s.name):]); size != uint64(s.w.Size()) {
+			return bad("section %s has %d bytes, the window %d", s.name, size, s.w.Size())
+		}
+		if err := rma.LoadWindow(s.w, st.rank, io.LimitReader(sr, int64(s.w.Size()))); err != nil {
+			return fmt.Errorf("section %s: %w", s.name, err)
+		}
+		want := crc.Sum32()
+		if _, err := io.ReadFull(r, n[:]); err != nil {
+			return err
+		}
+		if got := binary.LittleEndian.Uint32(n[:]); got != want {
+			return bad("section %s: CRC-32C %08x, the contents give %08x (corrupt)", s.name, got, want)
+		}
+	}
+	return nil
+}
+
+// setMirrors sets the store's local mirrors from the manifest.
+func (st *store) setMirrors(path string, m *manifest) error {
+	bad := func(format string, args ...any) error {
+		return gdi.Errorf(gdi.ErrFileFormat, "gdirma: checkpoint file %s: "+format, append([]any{path}, args...)...)
+	}
+	if err := st.forest.SetMirror(m.Forest.Gens, m.Forest.Live); err != nil {
+		return bad("%v", err)
+	}
+	defs := map[uint32]*treeDef{}
+	for _, t := range m.Trees {
+		if defs[t.Index] != nil {
+			return bad("index %d has two trees", t.Index)
+		}
+		// Len checks that the tree is live in the mirror and in this
+		// rank's directory.
+		if _, err := st.forest.Len(index.Tree(t.Tree), st.rank); err != nil {
+			return bad("tree %#x of index %d: %v", t.Tree, t.Index, err)
+		}
+		defs[t.Index] = &treeDef{tree: index.Tree(t.Tree), labels: t.Labels, ptypes: t.Ptypes}
+	}
+	st.idx.mu.Lock()
+	st.idx.defs = defs
+	st.idx.mu.Unlock()
+	return nil
+}

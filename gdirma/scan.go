@@ -1,0 +1,180 @@
+package gdirma
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+
+	"github.com/gdi-go/gdi/bgdl"
+	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdirma/internal/layout"
+)
+
+// scan calls fn for every committed object of kind k, rank by rank. It
+// reads the marker words up to each rank's high-water mark, then loads each
+// primary block it found (readImage).
+func (st *store) scan(k kind, fn func(n uint64, r *record) error) error {
+	if k == edgeKind {
+		return st.scanEdges(fn)
+	}
+	return st.scanHolders(k, fn)
+}
+
+// scanHolders calls fn for every committed holder of kind k.
+func (st *store) scanHolders(k kind, fn func(n uint64, r *record) error) error {
+	for rank := range st.size {
+		if err := st.scanRank(rank, k, fn); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// scanRank calls fn for every committed holder of kind k whose primary
+// block is on rank.
+func (st *store) scanRank(rank int, k kind, fn func(n uint64, r *record) error) error {
+	const chunk = 1 << 20
+	hw, err := st.ctl.AtomicGet(rank, ctlHighWater)
+	if err != nil {
+		return internal(err)
+	}
+	per := max(1, chunk/st.bs)
+	buf := make([]byte, per*st.bs)
+	for b0 := 1; b0 <= int(hw); b0 += per {
+		cnt := min(per, int(hw)-b0+1)
+		if err := st.data.Get(buf[:cnt*st.bs], rank, b0*st.bs); err != nil {
+			return internal(err)
+		}
+		if err := st.data.Flush(rank); err != nil {
+			return internal(err)
+		}
+		for i := range cnt {
+			if binary.LittleEndian.Uint64(buf[i*st.bs:]) != markerPrimary|uint64(k) {
+				continue
+			}
+			n := uint64(bgdl.DPtr(uint64(rank)<<48 | uint64((b0+i)*st.bs)))
+			r, err := st.load(k, n)
+			if err != nil {
+				return err
+			}
+			if r != nil {
+				if err := fn(n, r); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// scanEdges is scan for edges: every edge is found in the holder of its
+// origin, which keeps all of a lightweight edge and the holder of a
+// heavyweight one.
+func (st *store) scanEdges(fn func(n uint64, r *record) error) error {
+	return st.scanHolders(vertexKind, func(v uint64, r *record) error {
+		return st.originEdges(v, r, func(e uint64, er *record, _ int) error { return fn(e, er) })
+	})
+}
+
+// originEdges calls fn for every edge whose origin is vertex v (record r),
+// with its number, its record and its home rank (of its holder, or of v
+// for a lightweight edge).
+func (st *store) originEdges(v uint64, r *record, fn func(e uint64, er *record, home int) error) error {
+	for _, ee := range r.refList() {
+		e, x := ee.n, ee.ref
+		if x.Origin != v {
+			continue
+		}
+		er, home := refRecord(x, e), bgdl.DPtr(v).Rank()
+		if !x.Lightweight(e) {
+			h := e
+			if layout.IsLight(e) {
+				h = x.Holder
+			}
+			var err error
+			if er, err = st.load(edgeKind, h); err != nil {
+				return err
+			}
+			if er == nil {
+				continue // deleted since the vertex was read
+			}
+			home = bgdl.DPtr(h).Rank()
+		}
+		if err := fn(e, er, home); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// loadEdge returns the committed edge numbered e, or nil if there is none.
+func (st *store) loadEdge(e uint64) (*record, error) {
+	if !layout.IsLight(e) {
+		return st.load(edgeKind, e)
+	}
+	v := st.lightOrigin(e)
+	if !st.valid(v) {
+		return nil, nil
+	}
+	r, err := st.load(vertexKind, v)
+	if err != nil || r == nil {
+		return nil, err
+	}
+	x, ok := r.refList().get(e)
+	switch {
+	case !ok:
+		return nil, nil
+	case x.Holder != 0:
+		return st.load(edgeKind, x.Holder)
+	}
+	return refRecord(x, e), nil
+}
+
+// all returns every committed holder of kind k (lightweight edges are
+// part of their vertices' holders).
+func (st *store) all(k kind) (map[uint64]*record, error) {
+	out := map[uint64]*record{}
+	err := st.scanHolders(k, func(n uint64, r *record) error { out[n] = r; return nil })
+	return out, err
+}
+
+// idKeyLen is the DHT key length: IDs shorter than it are their own key,
+// longer ones are replaced by their SHA-256 digest (exactly idKeyLen
+// bytes, so a digest never equals a short ID). A DHT hit is always checked
+// against the ID stored in the holder.
+const idKeyLen = sha256.Size
+
+func dhtKey(id string) []byte {
+	if len(id) < idKeyLen {
+		return []byte(id)
+	}
+	d := sha256.Sum256([]byte(id))
+	return d[:]
+}
+
+// committedIDMatches returns the committed objects of kind k found under
+// key. Vertices with a label are found through the DHT; the others (edges,
+// vertices without labels, whose IDs need not be unique) by a scan.
+func (st *store) committedIDMatches(k kind, key idKey) (map[uint64]struct{}, error) {
+	out := map[uint64]struct{}{}
+	if k == vertexKind && key.label != uint32(gdi.LabelNone) {
+		n, found, err := st.ids.Lookup(key.label, dhtKey(key.id))
+		if err != nil || !found {
+			return out, internal(err)
+		}
+		r, err := st.load(vertexKind, n)
+		if err != nil {
+			return nil, err
+		}
+		if r != nil && r.matchesID(key) {
+			out[n] = struct{}{}
+		}
+		return out, nil
+	}
+	err := st.scan(k, func(n uint64, r *record) error {
+		if r.matchesID(key) {
+			out[n] = struct{}{}
+		}
+		return nil
+	})
+	return out, err
+}

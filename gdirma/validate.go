@@ -1,0 +1,97 @@
+package gdirma
+
+// conflicted reports whether a committed object the transaction copied
+// has changed since, is about to change (another transaction holds its
+// lock for writing), or cannot be read now. Only the lock, marker and
+// version words are read.
+func (tx *Transaction) conflicted(st *store) bool {
+	for k := range tx.objs {
+		for _, o := range tx.objs[k].all() {
+			if o.created || o.ptr == 0 {
+				continue // a lightweight edge is validated with its origin
+			}
+			ik, version, ok, locked, err := st.stamp(o.ptr)
+			if err != nil || !ok || locked || ik != kind(k) || version != o.base {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pendingScans reports whether a query of the transaction must be asked
+// again at commit. DHT lookups settled by the version of the vertex they
+// found are not kept (see lookupID and validate).
+func (tx *Transaction) pendingScans() bool { return len(tx.scans) > 0 }
+
+// validate checks, with the transaction's locks held, that everything it
+// read is as it was: the versions of its copies, and the committed matches
+// of its scans.
+func (tx *Transaction) validate(st *store) bool {
+	if tx.conflicted(st) {
+		return false
+	}
+	// Lookups that found a vertex in the DHT whose copy has the ID are
+	// settled by the version check above (and not kept): while the
+	// vertex keeps its ID, the DHT names it and nothing else. Other DHT
+	// lookups are made again; scans only if some rank committed since
+	// the first of them.
+	if !tx.pendingScans() {
+		return true
+	}
+	rescan := true
+	if tx.epochSet {
+		if now, err := st.commits(); err == nil && now == tx.epoch {
+			rescan = false
+		}
+	}
+	// Lookups of IDs that scan (edges, vertices without labels) share one
+	// pass per kind.
+	byKey := map[idScan]map[uint64]struct{}{}
+	for _, s := range tx.scans {
+		if rescan && s.isID && s.id.scans() {
+			byKey[s.id] = map[uint64]struct{}{}
+		}
+	}
+	for _, k := range []kind{vertexKind, edgeKind} {
+		need := false
+		for key := range byKey {
+			need = need || key.k == k
+		}
+		if !need {
+			continue
+		}
+		err := st.scan(k, func(n uint64, r *record) error {
+			for key, m := range byKey {
+				if key.k == k && r.matchesID(key.key) {
+					m[n] = struct{}{}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return false
+		}
+	}
+	for _, s := range tx.scans {
+		var now map[uint64]struct{}
+		var err error
+		if !rescan && s.global() {
+			continue
+		}
+		if s.isID && s.id.scans() {
+			now = byKey[s.id]
+		} else {
+			now, err = s.eval(st)
+		}
+		if err != nil || len(now) != len(s.seen) {
+			return false
+		}
+		for n := range now {
+			if _, ok := s.seen[n]; !ok {
+				return false
+			}
+		}
+	}
+	return true
+}
