@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -417,16 +418,41 @@ func catalogAfter(path string, s catalog.State, cats []logRecord) ([]byte, error
 // number (maxSeq), the implicit index and the trees of the explicit
 // indexes.
 func (db *Database) rebuild(maxSeq uint64) error {
+	used, maxCount, local := db.usedBlocks()
+	if err := agreeDetail(db.comm, local); err != nil {
+		return err
+	}
+	local, err := db.rebuildPool(used)
+	if err != nil {
+		return err
+	}
+	if err := db.comm.AllreduceUint64(maxCount, rma.OpMax); err != nil {
+		return internal(err)
+	}
+	if local == nil {
+		local = db.rebuildCounters(maxCount[db.rank], maxSeq)
+	}
+	if err := agreeDetail(db.comm, local); err != nil {
+		return err
+	}
+	if err := agreeDetail(db.comm, db.rebuildImplicitIndex()); err != nil {
+		return err
+	}
+	return db.rebuildExplicitIndexes()
+}
+
+// usedBlocks walks this rank's primary blocks and returns, per rank, the
+// numbers (uint32 each) of the blocks of their chains, and per rank the
+// highest commit count among their versions.
+func (db *Database) usedBlocks() (used [][]byte, maxCount []uint64, err error) {
 	st := db.st
-	blocks := st.pool.Blocks()
-	used := make([][]byte, st.size) // per rank: block numbers, uint32 each
-	maxCount := make([]uint64, st.size)
+	used = make([][]byte, st.size)
+	maxCount = make([]uint64, st.size)
 	buf := make([]byte, primaryHeader)
-	var local error
-	for b := 1; b <= blocks && local == nil; b++ {
+	for b := 1; b <= st.pool.Blocks(); b++ {
 		n := uint64(bgdl.DPtr(uint64(db.rank)<<48 | uint64(b*st.bs)))
-		if local = st.get(buf, n, 0); local != nil {
-			break
+		if err := st.get(buf, n, 0); err != nil {
+			return nil, nil, err
 		}
 		if binary.LittleEndian.Uint64(buf)&^0xff != markerPrimary {
 			continue
@@ -437,21 +463,26 @@ func (db *Database) rebuild(maxSeq uint64) error {
 		}
 		img, ok, err := st.readImage(n, false, true)
 		if err != nil || !ok {
-			local = gdi.Errorf(gdi.ErrIntern, "gdirma: recovery: holder %v: %v", bgdl.DPtr(n), err)
-			break
+			return nil, nil, gdi.Errorf(gdi.ErrIntern, "gdirma: recovery: holder %v: %v", bgdl.DPtr(n), err)
 		}
 		for _, c := range img.chain {
 			p := bgdl.DPtr(c)
 			used[p.Rank()] = binary.LittleEndian.AppendUint32(used[p.Rank()], uint32(p.Offset()/st.bs))
 		}
 	}
-	if err := agreeDetail(db.comm, local); err != nil {
-		return err
-	}
+	return used, maxCount, nil
+}
+
+// rebuildPool sends each rank the blocks of its in use (collective) and
+// rebuilds its free list and high-water mark from them. err is an error
+// of the exchange, local one of this rank's rebuild.
+func (db *Database) rebuildPool(used [][]byte) (local, err error) {
+	st := db.st
 	recv, err := db.comm.Alltoallv(used)
 	if err != nil {
-		return internal(err)
+		return nil, internal(err)
 	}
+	blocks := st.pool.Blocks()
 	inUse := make([]bool, blocks+1)
 	hw := 0
 	for _, b := range recv {
@@ -463,31 +494,37 @@ func (db *Database) rebuild(maxSeq uint64) error {
 			}
 		}
 	}
-	_, local = st.pool.Rebuild(func(b int) bool { return inUse[b] })
-	if local == nil {
-		local = internal(st.ctl.AtomicPut(db.rank, ctlHighWater, uint64(hw)))
+	if _, local = st.pool.Rebuild(func(b int) bool { return inUse[b] }); local != nil {
+		return local, nil
 	}
-	if err := db.comm.AllreduceUint64(maxCount, rma.OpMax); err != nil {
+	return internal(st.ctl.AtomicPut(db.rank, ctlHighWater, uint64(hw))), nil
+}
+
+// rebuildCounters raises this rank's commit counter to maxCount, sets the
+// log's sequence number (rank 0) and clears the implicit index.
+func (db *Database) rebuildCounters(maxCount, maxSeq uint64) error {
+	st := db.st
+	c, err := st.ctl.AtomicGet(db.rank, ctlCommits)
+	if err != nil {
 		return internal(err)
 	}
-	if local == nil {
-		if c, err := st.ctl.AtomicGet(db.rank, ctlCommits); err != nil {
-			local = internal(err)
-		} else if c < maxCount[db.rank] {
-			local = internal(st.ctl.AtomicPut(db.rank, ctlCommits, maxCount[db.rank]))
+	if c < maxCount {
+		if err := st.ctl.AtomicPut(db.rank, ctlCommits, maxCount); err != nil {
+			return internal(err)
 		}
 	}
-	if local == nil && db.rank == 0 {
-		local = internal(st.ctl.AtomicPut(0, ctlLogSeq, maxSeq))
+	if db.rank == 0 {
+		if err := st.ctl.AtomicPut(0, ctlLogSeq, maxSeq); err != nil {
+			return internal(err)
+		}
 	}
-	if local == nil {
-		local = internal(st.ids.Clear())
-	}
-	if err := agreeDetail(db.comm, local); err != nil {
-		return err
-	}
-	// The implicit index, from the vertices of each rank.
-	local = st.scanRank(db.rank, vertexKind, func(n uint64, r *record) error {
+	return internal(st.ids.Clear())
+}
+
+// rebuildImplicitIndex inserts the keys of this rank's vertices.
+func (db *Database) rebuildImplicitIndex() error {
+	st := db.st
+	return st.scanRank(db.rank, vertexKind, func(n uint64, r *record) error {
 		for _, key := range r.idKeys() {
 			if key.label == uint32(gdi.LabelNone) {
 				continue
@@ -498,20 +535,17 @@ func (db *Database) rebuild(maxSeq uint64) error {
 		}
 		return nil
 	})
-	if err := agreeDetail(db.comm, local); err != nil {
-		return err
-	}
-	// The explicit indexes: drop every tree, build those of the catalog.
+}
+
+// rebuildExplicitIndexes drops every tree and builds those of the catalog
+// (collective).
+func (db *Database) rebuildExplicitIndexes() error {
+	st := db.st
 	st.idx.mu.Lock()
 	old := st.idx.defs
 	st.idx.defs = map[uint32]*treeDef{}
 	st.idx.mu.Unlock()
-	nums := make([]uint32, 0, len(old))
-	for num := range old {
-		nums = append(nums, num)
-	}
-	slices.Sort(nums)
-	for _, num := range nums {
+	for _, num := range slices.Sorted(maps.Keys(old)) {
 		if err := st.forest.Drop(old[num].tree); err != nil {
 			return indexErr(err)
 		}
