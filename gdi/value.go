@@ -33,21 +33,30 @@ type Value struct {
 // ErrRange for a Bool other than 0 or 1, ErrDecimal, ErrTime, ErrDate or
 // ErrDatetime). raw is copied.
 func NewValue(d Datatype, raw []byte) (Value, error) {
-	size, err := d.Size()
-	if err != nil {
+	if err := d.CheckEncoded(raw); err != nil {
 		return Value{}, err
 	}
+	return Value{d, string(raw)}, nil
+}
+
+// CheckEncoded reports, as NewValue does, whether raw is a valid encoding
+// of a value of datatype d, without making the value.
+func (d Datatype) CheckEncoded(raw []byte) error {
+	size, err := d.Size()
+	if err != nil {
+		return err
+	}
 	if len(raw)%size != 0 {
-		return Value{}, Errorf(ErrCount, "%d bytes are not a whole number of %s elements", len(raw), d)
+		return Errorf(ErrCount, "%d bytes are not a whole number of %s elements", len(raw), d)
 	}
 	if checksElements(d) {
 		for i := 0; i < len(raw); i += size {
 			if err := validElement(d, raw[i:i+size]); err != nil {
-				return Value{}, err
+				return err
 			}
 		}
 	}
-	return Value{d, string(raw)}, nil
+	return nil
 }
 
 // NewValueString is NewValue for encoded elements held in a string, which

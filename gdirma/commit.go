@@ -267,8 +267,7 @@ func (tx *Transaction) planOld(st *store, it writeItem, c *change) error {
 	}
 	switch {
 	case o.created:
-		if o.pooled { // the new holder's block, in the copy's room
-			lo := o.loaded()
+		if lo := o.room; lo != nil { // the new holder's block, in the copy's room
 			lo.chain[0] = it.n
 			c.chain = lo.chain[:1]
 		}

@@ -2,7 +2,6 @@ package gdirma
 
 import (
 	"encoding/binary"
-	"unsafe"
 
 	"github.com/gdi-go/gdi/gdi"
 )
@@ -78,8 +77,7 @@ func checkHead(h []byte) error {
 		if !w.ok {
 			break
 		}
-		// The Value made here is dropped at once: it may alias h.
-		if _, err := gdi.NewValueString(dt, unsafe.String(unsafe.SliceData(b), len(b))); err != nil {
+		if err := dt.CheckEncoded(b); err != nil {
 			return err
 		}
 	}

@@ -36,7 +36,7 @@ func (p *loadedPool) get() *loadedObj {
 		// ever used.
 		c.o, c.r, c.orig, c.chain = txObj{}, record{}, record{}, [4]uint64{}
 	}
-	c.o.pooled = true
+	c.o.room = c
 	return c
 }
 
@@ -46,11 +46,11 @@ func (p *loadedPool) get() *loadedObj {
 // its small image.
 // Giving back the same copy twice is a no-op.
 func (p *loadedPool) put(o *txObj) {
-	if !o.pooled {
+	c := o.room
+	if c == nil {
 		return
 	}
-	o.pooled = false
-	c := o.loaded()
+	o.room = nil
 	if invariants.Enabled {
 		c.o = txObj{deleted: true}
 		c.r = record{version: poisonVersion, lbls: []uint32{^uint32(0)}}

@@ -25,7 +25,7 @@ func TestLoadedPoolClearsEveryField(t *testing.T) {
 	p.put(&c.o)
 	for range 10 { // sync.Pool may drop it; a new one is clear anyway
 		d := p.get()
-		if d.r.version != 0 || d.orig.version != 0 || d.chain != [4]uint64{} || d.o.dirty || !d.o.pooled {
+		if d.r.version != 0 || d.orig.version != 0 || d.chain != [4]uint64{} || d.o.dirty || d.o.room != d {
 			t.Fatalf("a copy taken again is not clear: %+v %+v %v %+v", d.r.version, d.orig.version, d.chain, d.o)
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"unsafe"
 
 	"github.com/gdi-go/gdi/gdi"
 )
@@ -91,9 +90,9 @@ func (tx *Transaction) lookupID(k kind, key idKey, enforced bool) ([]uint64, err
 		borrowed := key
 		return tx.overlay(k, committed, func(_ uint64, r *record) bool { return r.matchesID(borrowed) }), nil
 	}
-	key.id = strings.Clone(key.id)
-	id.key = key
-	eval := func(st *store) (map[uint64]struct{}, error) { return st.committedIDMatches(k, key) }
+	kept := idKey{key.label, strings.Clone(key.id)} // so key itself never escapes
+	id.key = kept
+	eval := func(st *store) (map[uint64]struct{}, error) { return st.committedIDMatches(k, kept) }
 	if committed == nil && err == nil {
 		committed, err = eval(tx.db.st)
 	}
@@ -104,7 +103,7 @@ func (tx *Transaction) lookupID(k kind, key idKey, enforced bool) ([]uint64, err
 		return nil, err
 	}
 	tx.addScan(scan{eval: eval, seen: committed, id: id, isID: true})
-	return tx.overlay(k, committed, func(_ uint64, r *record) bool { return r.matchesID(key) }), nil
+	return tx.overlay(k, committed, func(_ uint64, r *record) bool { return r.matchesID(kept) }), nil
 }
 
 // addScan remembers a query for validation at commit. Collective read
@@ -182,8 +181,7 @@ func (tx *Transaction) TranslateVertexID(l gdi.Label, id []byte) (gdi.VertexUID,
 	if err != nil {
 		return 0, false, err
 	}
-	// The ID is looked up in place: lookupID copies it if it keeps it.
-	found, err := tx.lookupID(vertexKind, idKey{ln, unsafe.String(unsafe.SliceData(id), len(id))}, false)
+	found, err := tx.lookupID(vertexKind, idKey{ln, string(id)}, false)
 	if err != nil {
 		return 0, false, err
 	}

@@ -2,7 +2,6 @@ package gdirma
 
 import (
 	"slices"
-	"unsafe"
 
 	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/gdi"
@@ -304,7 +303,7 @@ func (r *record) setRef(n uint64, x layout.Ref) {
 	}
 	// The reference is where it was put: a change of the same edge next
 	// (its label, say) need not walk the references again.
-	r.lastFound = foundRef{raw: unsafe.SliceData(r.raw), len: int32(len(r.raw)), n: n, off: int32(off), size: int32(len(ref))}
+	r.lastFound = foundRef{raw: firstByte(r.raw), len: int32(len(r.raw)), n: n, off: int32(off), size: int32(len(ref))}
 	r.adjustDegrees(&old, had, &x, true)
 }
 
@@ -403,7 +402,7 @@ func (r *record) countDegrees(self uint64) (deg, in, out uint64) {
 // The last reference found is remembered (lastFound), as a lookup is often
 // followed by a change of the same reference: getRef, then delRef.
 func (r *record) rawFind(n uint64) (off, size int, x layout.Ref, found bool) {
-	if f := &r.lastFound; f.n == n && f.raw == unsafe.SliceData(r.raw) && int(f.len) == len(r.raw) && f.raw != nil {
+	if f := &r.lastFound; f.n == n && f.raw == firstByte(r.raw) && int(f.len) == len(r.raw) && f.raw != nil {
 		if f.size == 0 {
 			return int(f.off), 0, layout.Ref{}, false
 		}
@@ -423,13 +422,22 @@ func (r *record) rawFind(n uint64) (off, size int, x layout.Ref, found bool) {
 		}
 		off, b = off+sz, b[sz:]
 	}
-	r.lastFound = foundRef{raw: unsafe.SliceData(r.raw), len: int32(len(r.raw)), n: n, off: int32(off), size: int32(size)}
+	r.lastFound = foundRef{raw: firstByte(r.raw), len: int32(len(r.raw)), n: n, off: int32(off), size: int32(size)}
 	return off, size, x, found
 }
 
 // foundRef is where rawFind found reference n (size > 0) or would put it
 // (size 0) in raw, whose first byte and length it names so that the entry
 // is used only for the same raw.
+// firstByte is the address of b's first byte, which names its array, or
+// nil if it has none.
+func firstByte(b []byte) *byte {
+	if cap(b) == 0 {
+		return nil
+	}
+	return &b[:1][0]
+}
+
 type foundRef struct {
 	raw            *byte
 	n              uint64

@@ -2,7 +2,6 @@ package gdirma
 
 import (
 	"sync"
-	"unsafe"
 
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/gdirma/internal/layout"
@@ -77,8 +76,9 @@ type txObj struct {
 	ptr uint64
 	vh  *vertexHolder
 	eh  *edgeHolder
-	// pooled: o is the copy of a loadedObj from loadedPool.get.
-	pooled bool
+	// room is the loadedObj o is the copy of, if it came from
+	// loadedPool.get, else nil.
+	room *loadedObj
 	// orig and chain are the committed record of version base and its
 	// blocks, if the transaction read them whole after a partial read
 	// (full): commit installs over them without reading them again.
@@ -111,7 +111,7 @@ type walkScratch struct {
 // loadedObj is a copy read from the store, with its record, and room for
 // the committed record of a vertex read whole (txObj.orig) and its blocks.
 type loadedObj struct {
-	o     txObj // first: see txObj.loaded
+	o     txObj
 	r     record
 	orig  record
 	chain [4]uint64
@@ -125,17 +125,12 @@ type loadedObj struct {
 // for its blocks: the room of the copy if it is pooled (o may be nil),
 // else new.
 func origRoom(o *txObj) (*record, []uint64) {
-	if o == nil || !o.pooled {
+	if o == nil || o.room == nil {
 		return new(record), nil
 	}
-	lo := o.loaded()
+	lo := o.room
 	lo.orig = record{}
 	return &lo.orig, lo.chain[:0]
-}
-
-// loaded returns the loadedObj o is part of. o.pooled must be set.
-func (o *txObj) loaded() *loadedObj {
-	return (*loadedObj)(unsafe.Pointer(o))
 }
 
 // scan records a query over many objects: which committed objects matched
@@ -345,7 +340,7 @@ func (tx *Transaction) end() {
 				o.plan.release()
 				o.plan = nil
 			}
-			if o.pooled {
+			if o.room != nil {
 				tx.db.st.loaded.put(o)
 			}
 		}

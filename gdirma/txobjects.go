@@ -58,7 +58,7 @@ func (tx *Transaction) CreateVertex(id []byte) (gdi.VertexHolder, error) {
 		r.prps = r.pbuf[:1:2]
 	}
 	o := &c.o
-	*o = txObj{rec: r, created: true, dirty: true, ptr: n, pooled: true}
+	*o = txObj{rec: r, created: true, dirty: true, ptr: n, room: c}
 	tx.keep(vertexKind, n, o)
 	return tx.vertexHolder(n, o), nil
 }
@@ -123,7 +123,7 @@ func (tx *Transaction) CreateEdge(d gdi.DirectionType, origin, target gdi.Vertex
 		r.home = homeOf(on)
 	}
 	o := &c.o
-	*o = txObj{rec: r, created: true, dirty: true, pooled: true}
+	*o = txObj{rec: r, created: true, dirty: true, room: c}
 	if !light {
 		o.ptr = n
 	}

@@ -63,7 +63,7 @@ func (tx *Transaction) get(k kind, n uint64) (*txObj, error) {
 		return tx.spanning(n, c, &rest)
 	}
 	o := &c.o
-	*o = txObj{rec: &c.r, base: c.r.version, ptr: n, img: single, pooled: true, rest: rest}
+	*o = txObj{rec: &c.r, base: c.r.version, ptr: n, img: single, room: c, rest: rest}
 	tx.keep(k, n, o)
 	return o, nil
 }
@@ -151,7 +151,7 @@ func (tx *Transaction) keepWhole(n uint64, lo *loadedObj, committed *record, cha
 	r := &lo.r
 	r.headRaw, r.headLen = committed.headRaw, committed.headLen
 	r.version, r.home = committed.version, committed.home
-	lo.o = txObj{rec: r, base: committed.version, ptr: n, pooled: true}
+	lo.o = txObj{rec: r, base: committed.version, ptr: n, room: lo}
 	tx.takeRefs(&lo.o, committed, chain)
 	tx.keep(vertexKind, n, &lo.o)
 	return &lo.o

@@ -3,9 +3,9 @@ package gdirma
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"sync"
 	"testing"
-	"unsafe"
 
 	"github.com/gdi-go/gdi/gdi"
 )
@@ -264,7 +264,7 @@ func intOf(x gdi.VertexHolder, p gdi.PropertyType) (int64, error) {
 // TestTransactionSize keeps the handle every transaction allocates in the
 // 96-byte size class: the order of its fields decides (transaction.go).
 func TestTransactionSize(t *testing.T) {
-	if s := unsafe.Sizeof(Transaction{}); s > 96 {
+	if s := reflect.TypeFor[Transaction]().Size(); s > 96 {
 		t.Errorf("Transaction takes %d bytes, want at most 96", s)
 	}
 }
