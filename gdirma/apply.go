@@ -297,7 +297,7 @@ func (st *store) planBlocks(changes []change, u *applyUndo, plans []blockPlan) (
 }
 
 // writeChanges is apply's step 4: each change's image, with version.
-func (st *store) writeChanges(changes []change, version uint64, plans []blockPlan) error {
+func (st *store) writeChanges(changes []change, version holderVersion, plans []blockPlan) error {
 	for i, c := range changes {
 		if err := st.writeChange(c, version, plans[i].chain, plans[i].img, plans[i].dirty); err != nil {
 			return err
@@ -308,7 +308,7 @@ func (st *store) writeChanges(changes []change, version uint64, plans []blockPla
 
 // writeChange writes the image of c, with version, to the blocks chain
 // (step 4 of apply).
-func (st *store) writeChange(c change, version uint64, chain []uint64, img imageParts, dirty dirtySpan) error {
+func (st *store) writeChange(c change, version holderVersion, chain []uint64, img imageParts, dirty dirtySpan) error {
 	if err := applyFailpoint(stepWrites); err != nil {
 		return err
 	}
@@ -371,12 +371,12 @@ var testHookHeadPatch func(n uint64)
 // patchHead writes head over the labels and properties of holder n, which
 // it replaces byte for byte within the primary block, and sets the
 // holder's version.
-func (st *store) patchHead(n uint64, version uint64, head []byte) error {
+func (st *store) patchHead(n uint64, version holderVersion, head []byte) error {
 	p := bgdl.DPtr(n)
 	if err := st.data.Put(head, p.Rank(), p.Offset()+primaryHeader); err != nil {
 		return internal(err)
 	}
-	if err := st.data.AtomicPut(p.Rank(), p.Offset()+16, version); err != nil {
+	if err := st.data.AtomicPut(p.Rank(), p.Offset()+16, uint64(version)); err != nil {
 		return internal(err)
 	}
 	return internal(st.data.Flush(p.Rank()))

@@ -85,7 +85,7 @@ type bulk struct {
 	rank, size int
 	edgeLabels []uint32 // numbers of src.EdgeLabels, 0 for LabelNone
 	lo, hi     uint64   // the vertices this rank owns
-	version    uint64
+	version    holderVersion
 
 	nums   []uint64        // number (primary block) of every vertex
 	heads  []byte          // labels and properties of the rank's vertices, encoded

@@ -216,7 +216,7 @@ func (b *bulk) write(k kind, chain []uint64, p imageParts) error {
 		next = chain[1]
 	}
 	binary.LittleEndian.PutUint64(blk[8:], next)
-	binary.LittleEndian.PutUint64(blk[16:], b.version)
+	binary.LittleEndian.PutUint64(blk[16:], uint64(b.version))
 	binary.LittleEndian.PutUint64(blk[24:], uint64(len(img)))
 	copy(blk[primaryHeader:], img[:first])
 	return st.put(blk[:primaryHeader+first], chain[0], 0)

@@ -98,7 +98,7 @@ import (
 // image is a committed holder as read from its blocks.
 type image struct {
 	k       kind
-	version uint64
+	version holderVersion
 	chain   []uint64 // the blocks, primary first (if asked for)
 	bytes   []byte   // the image, or its first part (prefix reads)
 	length  int      // of the whole image
@@ -201,7 +201,7 @@ func (st *store) copyImage(n uint64, prefix, chain bool, into *[]*[]byte, chainB
 	}
 	img.k = kind(marker & 0xff)
 	next := binary.LittleEndian.Uint64(blk[8:])
-	img.version = binary.LittleEndian.Uint64(blk[16:])
+	img.version = holderVersion(binary.LittleEndian.Uint64(blk[16:]))
 	length := int(binary.LittleEndian.Uint64(blk[24:]))
 	if length < 0 || length > st.pool.Blocks()*st.size*st.bs {
 		return img, false, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v has a corrupt length %d", bgdl.DPtr(n), length)
@@ -353,7 +353,7 @@ type restHint struct {
 	// spans is set if the labels and properties go on past the part
 	// read: the record is then empty, and version is that of the image.
 	spans   bool
-	version uint64
+	version holderVersion
 }
 
 // loadPrefix is loadInto of a prefix of vertex n that also returns, if r
@@ -460,7 +460,7 @@ func (st *store) extendPrefix(n uint64, img *image, into *[]*[]byte) (restHint, 
 // before as h says: only the rest of its image is read. ok is false if
 // the holder's lock word changed since the first read (the caller reads
 // it whole, and finds out what changed); the copy is then not used.
-func (st *store) loadRest(n, version uint64, h *restHint, pooled *[]*[]byte, r *record, chainBuf []uint64) (c *record, chain []uint64, ok bool, err error) {
+func (st *store) loadRest(n uint64, version holderVersion, h *restHint, pooled *[]*[]byte, r *record, chainBuf []uint64) (c *record, chain []uint64, ok bool, err error) {
 	img := image{k: vertexKind, version: version, length: h.length, next: h.next}
 	img.bytes = st.imageBuf(h.length, pooled)
 	have := copy(img.bytes, h.prefix)

@@ -42,7 +42,7 @@ type property struct {
 // record is a vertex or an edge: the committed version in the store, or a
 // transaction's private copy of it.
 type record struct {
-	version uint64 // commit number that wrote it (store only)
+	version holderVersion // of the image it was read from (store only)
 
 	// lbls and prps are the label numbers, each once, in the order
 	// added, and the (type, value) pairs, each once. They are read with

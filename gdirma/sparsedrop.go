@@ -452,7 +452,7 @@ func (st *store) wantAfterDrops(n uint64, drops []uint64) ([]byte, error) {
 
 // writeDrops writes plan, finished, to vertex n with version, under its
 // write lock.
-func (st *store) writeDrops(plan *dropPlan, n uint64, version uint64) error {
+func (st *store) writeDrops(plan *dropPlan, n uint64, version holderVersion) error {
 	for _, p := range plan.patches {
 		if err := st.data.Put(p.b, bgdl.DPtr(p.ptr).Rank(), bgdl.DPtr(p.ptr).Offset()+p.off); err != nil {
 			return internal(err)
@@ -462,7 +462,7 @@ func (st *store) writeDrops(plan *dropPlan, n uint64, version uint64) error {
 		return internal(err)
 	}
 	p := bgdl.DPtr(n)
-	if err := st.data.AtomicPut(p.Rank(), p.Offset()+16, version); err != nil {
+	if err := st.data.AtomicPut(p.Rank(), p.Offset()+16, uint64(version)); err != nil {
 		return internal(err)
 	}
 	if err := st.data.Flush(p.Rank()); err != nil {

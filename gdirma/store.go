@@ -44,14 +44,19 @@ const (
 	ctlSize      = 32
 )
 
-// nextVersion draws a version from the calling rank's commit counter:
-// unique among all versions ever written, never 0.
-func (st *store) nextVersion() (uint64, error) {
+// holderVersion is the version of a committed holder image, drawn by
+// the commit that wrote it from its rank's commit counter: count<<16 |
+// rank, unique among all versions ever written, never 0. 0 stands for no
+// committed image (a holder created by the transaction).
+type holderVersion uint64
+
+// nextVersion draws a version from the calling rank's commit counter.
+func (st *store) nextVersion() (holderVersion, error) {
 	c, err := st.ctl.FetchAndAdd(st.rank, ctlCommits, 1)
 	if err != nil {
 		return 0, internal(err)
 	}
-	return (c+1)<<16 | uint64(st.rank), nil
+	return holderVersion((c+1)<<16 | uint64(st.rank)), nil
 }
 
 // commits returns the number of commits made so far on all ranks. It is
@@ -71,7 +76,7 @@ func (st *store) commits() (uint64, error) {
 // stamp reads what validation needs of holder n without locking it: its
 // kind (ok is false if n is no primary block), its version, and whether
 // another transaction holds its lock for writing (about to change it).
-func (st *store) stamp(n uint64) (k kind, version uint64, ok, writeLocked bool, err error) {
+func (st *store) stamp(n uint64) (k kind, version holderVersion, ok, writeLocked bool, err error) {
 	if !st.valid(n) {
 		return 0, 0, false, false, nil
 	}
@@ -91,10 +96,11 @@ func (st *store) stamp(n uint64) (k kind, version uint64, ok, writeLocked bool, 
 	if marker&^0xff != markerPrimary {
 		return 0, 0, false, writeLocked, nil
 	}
-	if version, err = st.data.AtomicGet(p.Rank(), p.Offset()+16); err != nil {
+	v, err := st.data.AtomicGet(p.Rank(), p.Offset()+16)
+	if err != nil {
 		return 0, 0, false, false, internal(err)
 	}
-	return kind(marker & 0xff), version, true, writeLocked, nil
+	return kind(marker & 0xff), holderVersion(v), true, writeLocked, nil
 }
 
 // store is one rank's handle on the graph data of a database. It holds no
@@ -278,7 +284,7 @@ func (st *store) blocksFor(l int) int {
 // continuation blocks first, the primary block last. Continuation blocks
 // that dirty says are unchanged are left as they are. fences, if set, are
 // those of the blocks, else they are found.
-func (st *store) writeImage(k kind, version uint64, chain []uint64, img imageParts, dirty dirtySpan, fences []uint16) error {
+func (st *store) writeImage(k kind, version holderVersion, chain []uint64, img imageParts, dirty dirtySpan, fences []uint16) error {
 	bp := st.blockBuf()
 	defer st.putBlockBuf(bp)
 	size := img.len()
@@ -312,7 +318,7 @@ func (st *store) writeImage(k kind, version uint64, chain []uint64, img imagePar
 	blk := (*bp)[:primaryHeader+first]
 	binary.LittleEndian.PutUint64(blk, markerPrimary|uint64(k))
 	binary.LittleEndian.PutUint64(blk[8:], next(0))
-	binary.LittleEndian.PutUint64(blk[16:], version)
+	binary.LittleEndian.PutUint64(blk[16:], uint64(version))
 	binary.LittleEndian.PutUint64(blk[24:], uint64(size))
 	img.copyAt(blk[primaryHeader:], 0)
 	return st.put(blk, chain[0], 0)

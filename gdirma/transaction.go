@@ -62,7 +62,7 @@ import (
 // txObj is a transaction's private copy of a vertex or edge.
 type txObj struct {
 	rec     *record
-	base    uint64 // version of the committed record copied; 0 if created here
+	base    holderVersion // of the committed record copied; 0 if created here
 	created bool
 	dirty   bool // rec differs from the committed record: install at commit
 	deleted bool // freed in this transaction
