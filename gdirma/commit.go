@@ -63,8 +63,10 @@ func (cs *commitScratch) put() {
 	commitScratches.Put(cs)
 }
 
+// errValidation is step 3's failure.
 var errValidation = gdi.Errorf(gdi.ErrTransactionCommitFail, "a concurrent transaction changed data this one read")
 
+// commit runs the pipeline above for a transaction that is ending.
 func (tx *Transaction) commit() error {
 	var wbuf [4]writeItem // most commits write a few holders
 	writes, reads := tx.writeSet(wbuf[:0])
