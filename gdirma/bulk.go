@@ -204,7 +204,7 @@ func (b *bulk) vertices() error {
 	ptypes := map[gdi.PropertyType]ptype{}
 	var bv gdi.BulkVertex
 	var labels []uint32
-	var seen []property
+	var seen []layout.Property
 	for x := b.lo; x < b.hi; x++ {
 		bv.ID, bv.Labels, bv.Properties = nil, bv.Labels[:0], bv.Properties[:0]
 		if err := b.src.Vertex(x, &bv); err != nil {
@@ -225,7 +225,7 @@ func (b *bulk) vertices() error {
 		}
 		seen = seen[:0]
 		if len(bv.ID) > 0 {
-			seen = append(seen, property{uint32(gdi.PropertyTypeID), gdi.Bytes(bv.ID)})
+			seen = append(seen, layout.Property{Ptype: uint32(gdi.PropertyTypeID), Value: gdi.Bytes(bv.ID)})
 		}
 		for _, p := range bv.Properties {
 			pt, ok := ptypes[p.Type]
@@ -243,11 +243,11 @@ func (b *bulk) vertices() error {
 			if err := pt.info.CheckValue(p.Value); err != nil {
 				return fmt.Errorf("BulkLoad: vertex %d: %w", x, err)
 			}
-			pr := property{pt.num, p.Value}
+			pr := layout.Property{Ptype: pt.num, Value: p.Value}
 			if slices.Contains(seen, pr) {
 				continue
 			}
-			if pt.info.Entity == gdi.SingleEntity && slices.ContainsFunc(seen, func(q property) bool { return q.ptype == pt.num }) {
+			if pt.info.Entity == gdi.SingleEntity && slices.ContainsFunc(seen, func(q layout.Property) bool { return q.Ptype == pt.num }) {
 				return gdi.Errorf(gdi.ErrPropertyTypeExists, "BulkLoad: vertex %d has two values of single-entity type %q", x, pt.info.Name)
 			}
 			seen = append(seen, pr)
@@ -280,9 +280,9 @@ func (b *bulk) vertices() error {
 		}
 		b.heads = binary.AppendUvarint(b.heads, uint64(len(seen)))
 		for _, p := range seen {
-			b.heads = binary.AppendUvarint(b.heads, uint64(p.ptype))
-			b.heads = append(b.heads, byte(p.value.Datatype()))
-			raw := p.value.Raw()
+			b.heads = binary.AppendUvarint(b.heads, uint64(p.Ptype))
+			b.heads = append(b.heads, byte(p.Value.Datatype()))
+			raw := p.Value.Raw()
 			b.heads = binary.AppendUvarint(b.heads, uint64(len(raw)))
 			b.heads = append(b.heads, raw...)
 		}

@@ -33,7 +33,7 @@ func addValues(r *record, cols []catalog.CSVColumn, values []gdi.Value) bool {
 		case c.Info.CheckCount(v.Len()) != nil:
 			all = false
 		default:
-			r.setProps(append(r.props(), property{c.Ptype, v}))
+			r.setProps(append(r.props(), layout.Property{Ptype: c.Ptype, Value: v}))
 		}
 	}
 	return all
@@ -91,7 +91,7 @@ func (db *Database) LoadVertexCSV(req gdi.VertexCSV) error {
 			home := i % db.comm.Size()
 			r := &record{home: int32(home), lbls: slices.Clone(q.Labels), es: edgeSet{}}
 			if p.IDs[0] != "" {
-				r.setProps(append(r.props(), property{uint32(gdi.PropertyTypeID), gdi.Bytes([]byte(p.IDs[0]))}))
+				r.setProps(append(r.props(), layout.Property{Ptype: uint32(gdi.PropertyTypeID), Value: gdi.Bytes([]byte(p.IDs[0]))}))
 			}
 			taken := false
 			for _, k := range r.idKeys() {

@@ -221,7 +221,7 @@ func (b *base) AddProperty(p gdi.PropertyType, v gdi.Value) error {
 	if err := b.checkID(o, n, v); err != nil {
 		return err
 	}
-	o.rec.setProps(append(o.rec.props(), property{n, v}))
+	o.rec.setProps(append(o.rec.props(), layout.Property{Ptype: n, Value: v}))
 	o.dirty = true
 	return nil
 }
@@ -302,7 +302,7 @@ func (b *base) RemoveProperty(p gdi.PropertyType, v gdi.Value) error {
 	if v.Datatype() != info.Datatype {
 		return gdi.Errorf(gdi.ErrDatatype, "value of %v for property type %q of %v", v.Datatype(), info.Name, info.Datatype)
 	}
-	i := slices.Index(o.rec.props(), property{n, v})
+	i := slices.Index(o.rec.props(), layout.Property{Ptype: n, Value: v})
 	if i >= 0 {
 		o.rec.setProps(slices.Delete(o.rec.props(), i, i+1))
 		o.dirty = planted != bugPropertyRemovalLost
@@ -366,7 +366,7 @@ func (b *base) replace(o *txObj, n uint32, v gdi.Value) error {
 		return err
 	}
 	o.rec.removeProperties(n)
-	o.rec.setProps(append(o.rec.props(), property{n, v}))
+	o.rec.setProps(append(o.rec.props(), layout.Property{Ptype: n, Value: v}))
 	o.dirty = true
 	return nil
 }
@@ -388,7 +388,7 @@ func (b *base) UpdateSpecificProperty(p gdi.PropertyType, old, new gdi.Value) er
 	if err := info.CheckValue(new); err != nil {
 		return err
 	}
-	i := slices.Index(o.rec.props(), property{n, old})
+	i := slices.Index(o.rec.props(), layout.Property{Ptype: n, Value: old})
 	if i < 0 {
 		return gdi.Errorf(gdi.ErrNoProperty, "no property (%v, %v)", p, old)
 	}
@@ -398,7 +398,7 @@ func (b *base) UpdateSpecificProperty(p gdi.PropertyType, old, new gdi.Value) er
 	if err := b.checkID(o, n, new); err != nil {
 		return err
 	}
-	o.rec.props()[i].value = new
+	o.rec.props()[i].Value = new
 	o.dirty = true
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdirma/internal/layout"
 	"github.com/gdi-go/gdi/index"
 	"github.com/gdi-go/gdi/internal/catalog"
 )
@@ -114,7 +115,7 @@ func (d *treeDef) covers(r *record) bool {
 	}) {
 		return false
 	}
-	if len(d.ptypes) > 0 && !slices.ContainsFunc(r.props(), func(p property) bool { return slices.Contains(d.ptypes, p.ptype) }) {
+	if len(d.ptypes) > 0 && !slices.ContainsFunc(r.props(), func(p layout.Property) bool { return slices.Contains(d.ptypes, p.Ptype) }) {
 		return false
 	}
 	return true

@@ -24,8 +24,8 @@ func (d *treeDef) keys(k kind, r *record) [][]byte {
 		}
 	}
 	for _, p := range r.props() {
-		if slices.Contains(d.ptypes, p.ptype) && planted != bugIndexSkipsProperties {
-			out = append(out, propKey(k, p.ptype, p.value))
+		if slices.Contains(d.ptypes, p.Ptype) && planted != bugIndexSkipsProperties {
+			out = append(out, propKey(k, p.Ptype, p.Value))
 		}
 	}
 	return out

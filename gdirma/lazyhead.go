@@ -1,10 +1,6 @@
 package gdirma
 
-import (
-	"encoding/binary"
-
-	"github.com/gdi-go/gdi/gdi"
-)
+import "github.com/gdi-go/gdi/gdirma/internal/layout"
 
 // Encoded heads. Many reads of a vertex never look at its labels and
 // properties: an edge query, the neighbours a delete or a new edge
@@ -32,7 +28,7 @@ func (r *record) labels() []uint32 {
 }
 
 // props returns the properties of r.
-func (r *record) props() []property {
+func (r *record) props() []layout.Property {
 	r.head()
 	return r.prps
 }
@@ -44,7 +40,7 @@ func (r *record) setLabels(l []uint32) {
 }
 
 // setProps replaces the properties of r.
-func (r *record) setProps(p []property) {
+func (r *record) setProps(p []layout.Property) {
 	r.head()
 	r.prps = p
 }
@@ -64,116 +60,4 @@ func sameHead(r, c *record) bool {
 	}
 	var a, b [256]byte // appendHead copies an encoded head as it is
 	return string(appendHead(a[:0], r)) == string(appendHead(b[:0], c))
-}
-
-// checkHead checks the encoded labels and properties h (a whole head, as
-// headEnd found it) as decodeHeadAt would: every value must be valid for
-// its datatype.
-func checkHead(h []byte) error {
-	w := headWalk{h: h, ok: true}
-	w.labels()
-	for n := w.count(); n > 0 && w.ok; n-- {
-		_, dt, b := w.property()
-		if !w.ok {
-			break
-		}
-		if err := dt.CheckEncoded(b); err != nil {
-			return err
-		}
-	}
-	if !w.ok {
-		return errShort
-	}
-	return nil
-}
-
-// rawHasLabel reports whether the encoded head h has label l.
-func rawHasLabel(h []byte, l uint32) bool {
-	w := headWalk{h: h, ok: true}
-	for n := w.count(); n > 0 && w.ok; n-- {
-		if uint32(w.uv()) == l && w.ok {
-			return true
-		}
-	}
-	return false
-}
-
-// rawLabelCount returns the number of labels of the encoded head h.
-func rawLabelCount(h []byte) int {
-	w := headWalk{h: h, ok: true}
-	return int(w.count())
-}
-
-// rawProperty returns the raw bytes of the first property of type p in
-// the encoded head h.
-func rawProperty(h []byte, p uint32) ([]byte, bool) {
-	w := headWalk{h: h, ok: true}
-	w.labels()
-	for n := w.count(); n > 0 && w.ok; n-- {
-		pt, _, b := w.property()
-		if w.ok && pt == p {
-			return b, true
-		}
-	}
-	return nil, false
-}
-
-// headWalk reads an encoded head in order, from ok true; ok turns false,
-// for good, at the first thing that does not fit.
-type headWalk struct {
-	h  []byte
-	ok bool
-}
-
-func (w *headWalk) uv() uint64 {
-	if h := w.h; len(h) > 0 && h[0] < 0x80 { // most numbers here are small
-		w.h = h[1:]
-		return uint64(h[0])
-	}
-	return w.uvLong()
-}
-
-// uvLong is uv of a number of more than one byte, out of line.
-func (w *headWalk) uvLong() uint64 {
-	x, k := binary.Uvarint(w.h)
-	if k <= 0 {
-		w.ok = false
-		return 0
-	}
-	w.h = w.h[k:]
-	return x
-}
-
-// count reads a count of labels or properties.
-func (w *headWalk) count() uint64 {
-	n := w.uv()
-	if n > uint64(len(w.h)) {
-		w.ok = false
-	}
-	return n
-}
-
-// labels skips the labels.
-func (w *headWalk) labels() {
-	for n := w.count(); n > 0 && w.ok; n-- {
-		w.uv()
-	}
-}
-
-// property reads a property: its type, datatype and raw bytes.
-func (w *headWalk) property() (pt uint32, dt gdi.Datatype, b []byte) {
-	pt = uint32(w.uv())
-	if !w.ok || len(w.h) == 0 {
-		w.ok = false
-		return 0, 0, nil
-	}
-	dt = gdi.Datatype(w.h[0])
-	w.h = w.h[1:]
-	l := w.uv()
-	if !w.ok || l > uint64(len(w.h)) {
-		w.ok = false
-		return 0, 0, nil
-	}
-	b, w.h = w.h[:l:l], w.h[l:]
-	return pt, dt, b
 }

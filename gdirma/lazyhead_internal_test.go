@@ -20,7 +20,7 @@ func TestLazyHead(t *testing.T) {
 	id := uint32(gdi.PropertyTypeID)
 	want := &record{
 		lbls: []uint32{7, 300},
-		prps: []property{{id, gdi.Bytes([]byte("v-42"))}, {9, gdi.Int64s(-5)}, {200, gdi.Chars("x")}},
+		prps: []layout.Property{{Ptype: id, Value: gdi.Bytes([]byte("v-42"))}, {Ptype: 9, Value: gdi.Int64s(-5)}, {Ptype: 200, Value: gdi.Chars("x")}},
 	}
 	img := encodeRecord(edgeKind, want, layout.Codec{})
 	lazy := func(img []byte) *record {
@@ -67,7 +67,7 @@ func TestLazyHead(t *testing.T) {
 	}
 	// A change decodes first, so the others stay.
 	r = lazy(img)
-	r.setProps(append(r.props(), property{201, gdi.Chars("y")}))
+	r.setProps(append(r.props(), layout.Property{Ptype: 201, Value: gdi.Chars("y")}))
 	if len(r.prps) != 4 || r.prps[0] != want.prps[0] {
 		t.Errorf("after adding a property: %v", r.prps)
 	}
@@ -80,7 +80,7 @@ func TestLazyHead(t *testing.T) {
 		t.Error("matchesID of a vertex without labels")
 	}
 	// A Bool of 2 does not decode: the encoding stays, and is written back.
-	b := &record{prps: []property{{9, gdi.Bools(true)}}}
+	b := &record{prps: []layout.Property{{Ptype: 9, Value: gdi.Bools(true)}}}
 	bad := encodeRecord(edgeKind, b, layout.Codec{})
 	bad[len(appendHead(nil, b))-1] = 2 // the Bool's byte ends the head
 	// With invariants on, the head is checked when read.

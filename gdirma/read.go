@@ -7,6 +7,7 @@ import (
 
 	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdirma/internal/layout"
 	"github.com/gdi-go/gdi/txn"
 )
 
@@ -220,7 +221,7 @@ func (st *store) copyImage(n uint64, prefix, chain bool, into *[]*[]byte, chainB
 		// rest of the block. A longer one is cut after the lead if that
 		// holds the labels, properties and degrees.
 		if end := primaryHeader + first; end > lead {
-			if length > first && prefixHolds(blk[primaryHeader:lead]) {
+			if length > first && layout.PrefixHolds(blk[primaryHeader:lead]) {
 				first = lead - primaryHeader
 			} else if err := st.get(blk[lead:end], n, lead); err != nil {
 				return img, false, err
@@ -420,7 +421,7 @@ func (st *store) extendPrefix(n uint64, img *image, into *[]*[]byte) (restHint, 
 	bp := st.blockBuf()
 	defer st.putBlockBuf(bp)
 	blk := *bp
-	for !prefixHolds(buf[:have]) && have < img.length {
+	for !layout.PrefixHolds(buf[:have]) && have < img.length {
 		next := h.next
 		if next == 0 || !st.valid(next) || len(h.chain) >= st.blocksFor(img.length) {
 			return restHint{}, nil

@@ -32,13 +32,6 @@ func (k kind) invalidCode() gdi.Code {
 	return gdi.ErrEdge
 }
 
-// property is one (property type, value) pair of an object. The property
-// type is stored by object number, which all ranks share.
-type property struct {
-	ptype uint32
-	value gdi.Value
-}
-
 // record is a vertex or an edge: the committed version in the store, or a
 // transaction's private copy of it.
 type record struct {
@@ -49,7 +42,7 @@ type record struct {
 	// labels and props and set with setLabels and setProps, which decode
 	// them first if they are still encoded (headRaw).
 	lbls []uint32
-	prps []property
+	prps []layout.Property
 
 	// vertices only: the edges that have the vertex as an end, each with
 	// its direction and ends (kept in step with the edge's own holder).
@@ -61,7 +54,7 @@ type record struct {
 	// and four more, which every vertex of the generator's default
 	// scheme fits.
 	lbuf [2]uint32
-	pbuf [5]property
+	pbuf [5]layout.Property
 
 	es   edgeSet
 	raw  []byte
@@ -471,7 +464,7 @@ func (r *record) degrees(n uint64) (deg, in, out uint64) {
 // place.
 func (r *record) hasLabel(l uint32) bool {
 	if r.headRaw != nil {
-		return rawHasLabel(r.headRaw, l)
+		return layout.HasLabel(r.headRaw, l)
 	}
 	return slices.Contains(r.lbls, l)
 }
@@ -481,7 +474,7 @@ func (r *record) values(p uint32) []gdi.Value {
 	props := r.props()
 	n := 0
 	for _, pr := range props {
-		if pr.ptype == p {
+		if pr.Ptype == p {
 			n++
 		}
 	}
@@ -490,8 +483,8 @@ func (r *record) values(p uint32) []gdi.Value {
 	}
 	vs := make([]gdi.Value, 0, n) // the exact size: no slice grown
 	for _, pr := range props {
-		if pr.ptype == p {
-			vs = append(vs, pr.value)
+		if pr.Ptype == p {
+			vs = append(vs, pr.Value)
 		}
 	}
 	return vs
@@ -501,9 +494,9 @@ func (r *record) values(p uint32) []gdi.Value {
 // many there are, without a slice of them.
 func (r *record) valueOf(p uint32) (first gdi.Value, count int) {
 	for _, pr := range r.props() {
-		if pr.ptype == p {
+		if pr.Ptype == p {
 			if count == 0 {
-				first = pr.value
+				first = pr.Value
 			}
 			count++
 		}
@@ -512,7 +505,7 @@ func (r *record) valueOf(p uint32) (first gdi.Value, count int) {
 }
 
 func (r *record) hasProperty(p uint32, v gdi.Value) bool {
-	return slices.Contains(r.props(), property{p, v})
+	return slices.Contains(r.props(), layout.Property{Ptype: p, Value: v})
 }
 
 // ptypes returns the numbers of the property types present, each once, in
@@ -520,8 +513,8 @@ func (r *record) hasProperty(p uint32, v gdi.Value) bool {
 func (r *record) ptypes() []uint32 {
 	var ps []uint32
 	for _, pr := range r.props() {
-		if !slices.Contains(ps, pr.ptype) {
-			ps = append(ps, pr.ptype)
+		if !slices.Contains(ps, pr.Ptype) {
+			ps = append(ps, pr.Ptype)
 		}
 	}
 	return ps
@@ -531,15 +524,15 @@ func (r *record) ptypes() []uint32 {
 // there was one.
 func (r *record) removeProperties(p uint32) bool {
 	n := len(r.props())
-	r.prps = slices.DeleteFunc(r.prps, func(pr property) bool { return pr.ptype == p })
+	r.prps = slices.DeleteFunc(r.prps, func(pr layout.Property) bool { return pr.Ptype == p })
 	return len(r.prps) != n
 }
 
 // appID returns the application-level ID, if the object has one.
 func (r *record) appID() (string, bool) {
 	for _, pr := range r.props() {
-		if pr.ptype == uint32(gdi.PropertyTypeID) {
-			return pr.value.RawString(), true
+		if pr.Ptype == uint32(gdi.PropertyTypeID) {
+			return pr.Value.RawString(), true
 		}
 	}
 	return "", false
@@ -567,19 +560,19 @@ func (r *record) idKeys() []idKey {
 // an encoded head in place.
 func (r *record) matchesID(k idKey) bool {
 	if r.headRaw != nil {
-		id, ok := rawProperty(r.headRaw, uint32(gdi.PropertyTypeID))
+		id, ok := layout.RawProperty(r.headRaw, uint32(gdi.PropertyTypeID))
 		if !ok || string(id) != k.id {
 			return false
 		}
 	} else {
-		i := slices.IndexFunc(r.prps, func(pr property) bool { return pr.ptype == uint32(gdi.PropertyTypeID) })
-		if i < 0 || r.prps[i].value.RawString() != k.id {
+		i := slices.IndexFunc(r.prps, func(pr layout.Property) bool { return pr.Ptype == uint32(gdi.PropertyTypeID) })
+		if i < 0 || r.prps[i].Value.RawString() != k.id {
 			return false
 		}
 	}
 	if k.label == uint32(gdi.LabelNone) {
 		if r.headRaw != nil {
-			return rawLabelCount(r.headRaw) == 0
+			return layout.LabelCount(r.headRaw) == 0
 		}
 		return len(r.lbls) == 0
 	}

@@ -57,9 +57,7 @@ func encodeParts(k kind, r *record, cd layout.Codec, buf []byte) imageParts {
 				panic(fmt.Sprintf("gdirma: vertex %#x keeps degrees %v, its references give %v", cd.Self, []uint64{deg, in, out}, []uint64{d, i, o}))
 			}
 		}
-		b = binary.AppendUvarint(b, deg)
-		b = binary.AppendUvarint(b, in)
-		b = binary.AppendUvarint(b, out)
+		b = layout.AppendDegrees(b, [3]uint64{deg, in, out})
 		if reuse {
 			b = binary.AppendUvarint(b, uint64(r.nraw))
 			return imageParts{b, r.raw, len(b)}
@@ -106,120 +104,50 @@ func appendHead(b []byte, r *record) []byte {
 	if r.headRaw != nil { // as read
 		return append(b, r.headRaw...)
 	}
-	b = binary.AppendUvarint(b, uint64(len(r.lbls)))
-	for _, l := range r.lbls {
-		b = binary.AppendUvarint(b, uint64(l))
-	}
-	b = binary.AppendUvarint(b, uint64(len(r.prps)))
-	for _, p := range r.prps {
-		b = binary.AppendUvarint(b, uint64(p.ptype))
-		b = append(b, byte(p.value.Datatype()))
-		b = binary.AppendUvarint(b, uint64(len(p.value.RawString())))
-		b = p.value.AppendRaw(b)
-	}
-	return b
+	return layout.AppendHead(b, r.lbls, r.prps)
 }
 
 var errImage = errors.New("corrupt holder image")
-
-// errShort reports an image prefix that ends inside the labels or
-// properties.
-var errShort = errors.New("holder image prefix too short")
 
 // decodeHeadAt decodes head, the whole labels and properties of an image
 // as headEnd found them, nl labels and np properties, into r. The
 // property values share one copy of head.
 func decodeHeadAt(r *record, head []byte, nl, np int) error {
-	end := len(head)
-	r.headLen = int32(end)
+	r.headLen = int32(len(head))
 	var s string
 	if np > 0 {
 		s = string(head)
 	}
-	uv := func() uint64 { // the walk above checked every uvarint
-		if head[0] < 0x80 {
-			x := uint64(head[0])
-			head = head[1:]
-			return x
-		}
-		x, n := binary.Uvarint(head)
-		head = head[n:]
-		return x
-	}
-	uv()
+	w := layout.WalkHead(head)
+	w.Count()
 	r.lbls = r.lbuf[:0]
 	if nl > len(r.lbuf) {
 		r.lbls = make([]uint32, 0, nl)
 	}
 	for range nl {
-		r.lbls = append(r.lbls, uint32(uv()))
+		r.lbls = append(r.lbls, uint32(w.Uvarint()))
 	}
-	uv()
+	w.Count()
 	// The capacity is what it would be if allocated, so that appends of
 	// copies of r that share props copy them as before.
 	if np > len(r.pbuf) {
-		r.prps = make([]property, 0, np)
+		r.prps = make([]layout.Property, 0, np)
 	} else {
 		r.prps = r.pbuf[:0:max(np, 2)]
 	}
 	for range np {
-		pt := uint32(uv())
-		dt := gdi.Datatype(head[0])
-		head = head[1:]
-		l := int(uv())
-		off := end - len(head)
-		v, err := gdi.NewValueString(dt, s[off:off+l])
+		pt, dt, raw := w.Property()
+		end := w.Read(head)
+		v, err := gdi.NewValueString(dt, s[end-len(raw):end])
 		if err != nil {
 			return err
 		}
-		head = head[l:]
-		r.prps = append(r.prps, property{pt, v})
+		r.prps = append(r.prps, layout.Property{Ptype: pt, Value: v})
+	}
+	if !w.OK() {
+		return layout.ErrShort
 	}
 	return nil
-}
-
-// headEnd returns where the labels and properties at the start of b end,
-// and how many there are; errShort if b ends first.
-func headEnd(b []byte) (end, nl, np int, err error) {
-	i := 0
-	uv := func() (uint64, bool) {
-		if i < len(b) && b[i] < 0x80 { // most numbers here are small
-			i++
-			return uint64(b[i-1]), true
-		}
-		x, n := binary.Uvarint(b[i:])
-		if n <= 0 {
-			return 0, false
-		}
-		i += n
-		return x, true
-	}
-	x, ok := uv()
-	if !ok || x > uint64(len(b)) {
-		return 0, 0, 0, errShort
-	}
-	nl = int(x)
-	for range nl {
-		if _, ok := uv(); !ok {
-			return 0, 0, 0, errShort
-		}
-	}
-	if x, ok = uv(); !ok || x > uint64(len(b)) {
-		return 0, 0, 0, errShort
-	}
-	np = int(x)
-	for range np {
-		if _, ok := uv(); !ok || i >= len(b) {
-			return 0, 0, 0, errShort
-		}
-		i++ // datatype
-		l, ok := uv()
-		if !ok || l > uint64(len(b)-i) {
-			return 0, 0, 0, errShort
-		}
-		i += int(l)
-	}
-	return i, nl, np, nil
 }
 
 // decodePrefix decodes a vertex from the first part of its image into r,
@@ -228,12 +156,12 @@ func headEnd(b []byte) (end, nl, np int, err error) {
 // they do not end in b. b must not change while r is used.
 func decodePrefix(r *record, b []byte, cd layout.Codec) (whole bool, err error) {
 	r.partial, r.cd = true, cd
-	end, _, _, err := headEnd(b)
-	if err != nil { // errShort: they go on
+	end, _, _, err := layout.HeadEnd(b)
+	if err != nil { // layout.ErrShort: they go on
 		return false, nil
 	}
 	if invariants.Enabled {
-		if err := checkHead(b[:end]); err != nil {
+		if err := layout.CheckHead(b[:end]); err != nil {
 			return false, err
 		}
 	}
@@ -244,35 +172,14 @@ func decodePrefix(r *record, b []byte, cd layout.Codec) (whole bool, err error) 
 	return true, nil
 }
 
-// prefixHolds reports whether b, the start of a vertex image, holds its
-// labels, properties and degrees whole.
-func prefixHolds(b []byte) bool {
-	end, _, _, err := headEnd(b)
-	if err != nil {
-		return false
-	}
-	b = b[end:]
-	for range 3 { // the degrees
-		_, n := binary.Uvarint(b)
-		if n <= 0 {
-			return false
-		}
-		b = b[n:]
-	}
-	return true
-}
-
 // decodeDegrees decodes the degrees of a vertex image into r.
 func decodeDegrees(r *record, b []byte) ([]byte, error) {
-	for i := range r.deg {
-		x, n := binary.Uvarint(b)
-		if n <= 0 {
-			return nil, errShort
-		}
-		r.deg[i], b = x, b[n:]
+	deg, rest, err := layout.Degrees(b)
+	if err != nil {
+		return nil, err
 	}
-	r.hdr = true
-	return b, nil
+	r.deg, r.hdr = deg, true
+	return rest, nil
 }
 
 // settleHead readies r, a committed record read for a commit to install
@@ -298,18 +205,12 @@ func (r *record) decodeHeadNow() error {
 	if r.headRaw == nil {
 		return nil
 	}
-	// headRaw is a whole head, as headEnd found it when read: only the
-	// counts are looked for.
-	w := headWalk{h: r.headRaw, ok: true}
-	nl := w.count()
-	for i := uint64(0); i < nl && w.ok; i++ {
-		w.uv()
-	}
-	np := w.count()
-	if !w.ok {
+	// headRaw is a whole head, as layout.HeadEnd found it when read.
+	_, nl, np, err := layout.HeadEnd(r.headRaw)
+	if err != nil {
 		return errImage
 	}
-	if err := decodeHeadAt(r, r.headRaw, int(nl), int(np)); err != nil {
+	if err := decodeHeadAt(r, r.headRaw, nl, np); err != nil {
 		r.lbls, r.prps = nil, nil
 		return errImage
 	}
@@ -340,14 +241,14 @@ func checkRefs(raw []byte, n int, cd layout.Codec) error {
 // used.
 func decodeImage(r *record, k kind, b []byte, cd layout.Codec) error {
 	r.imgLen = int32(len(b))
-	end, _, _, err := headEnd(b)
+	end, _, _, err := layout.HeadEnd(b)
 	if err != nil {
 		return errImage
 	}
 	// The values are checked when decoded, and here only with invariants
 	// on, as the references are below.
 	if invariants.Enabled {
-		if err := checkHead(b[:end]); err != nil {
+		if err := layout.CheckHead(b[:end]); err != nil {
 			return err
 		}
 	}

@@ -212,7 +212,7 @@ func TestRawRefEdits(t *testing.T) {
 		}
 		head := &record{es: slices.Clone(model)}
 		if round%3 == 2 { // labels and properties that fill blocks
-			head.prps = []property{{1, gdi.Bytes(make([]byte, 300+rng.IntN(500)))}}
+			head.prps = []layout.Property{{Ptype: 1, Value: gdi.Bytes(make([]byte, 300+rng.IntN(500)))}}
 		}
 		parts := encodeParts(vertexKind, head, cd, nil)
 		img := append(slices.Clone(parts.head), parts.tail...)

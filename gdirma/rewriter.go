@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdirma/internal/layout"
 	"github.com/gdi-go/gdi/internal/catalog"
 )
 
@@ -123,7 +124,7 @@ func (db *Database) UpdatePropertyType(p gdi.PropertyType, info gdi.PropertyType
 			nr := r.clone()
 			nr.removeProperties(n)
 			for _, v := range out {
-				nr.setProps(append(nr.props(), property{n, v}))
+				nr.setProps(append(nr.props(), layout.Property{Ptype: n, Value: v}))
 			}
 			return nr, nil
 		})

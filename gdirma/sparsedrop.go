@@ -325,7 +325,7 @@ func (p *dropPlan) release() {
 // countsAt finds the degrees and count after the head at the start of
 // img: they take img[end:at]. ok is false if img ends first.
 func countsAt(img []byte) (end, at int, count uint64, ok bool) {
-	end, _, _, err := headEnd(img)
+	end, _, _, err := layout.HeadEnd(img)
 	if err != nil {
 		return 0, 0, 0, false
 	}

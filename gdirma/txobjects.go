@@ -54,7 +54,7 @@ func (tx *Transaction) CreateVertex(id []byte) (gdi.VertexHolder, error) {
 	*r = record{home: homeOf(n), es: edgeSet{}}
 	r.lbls = r.lbuf[:0]
 	if len(id) > 0 {
-		r.pbuf[0] = property{uint32(gdi.PropertyTypeID), gdi.Bytes(id)}
+		r.pbuf[0] = layout.Property{Ptype: uint32(gdi.PropertyTypeID), Value: gdi.Bytes(id)}
 		r.prps = r.pbuf[:1:2]
 	}
 	o := &c.o
