@@ -91,12 +91,17 @@ int gdi_finalize(void) {
 	return rc;
 }
 
+// gdi_abort takes no lock: a rank that panics must end the job even while
+// another of its goroutines is inside MPI.
 void gdi_abort(int code) { MPI_Abort(MPI_COMM_WORLD, code); }
 
 int gdi_error_string(int rc, char *buf, int len) {
 	int n = 0;
 	char tmp[MPI_MAX_ERROR_STRING];
-	if (MPI_Error_string(rc, tmp, &n) != MPI_SUCCESS) {
+	enter();
+	int erc = MPI_Error_string(rc, tmp, &n);
+	leave();
+	if (erc != MPI_SUCCESS) {
 		return 0;
 	}
 	if (n >= len) {
