@@ -257,7 +257,7 @@ func (st *store) planBlocks(changes []change, u *applyUndo, plans []blockPlan) (
 		}
 		chain := c.chain
 		if c.old != nil && chain == nil {
-			img, ok, err := st.readImage(c.n, false, true)
+			img, ok, err := st.readImage(c.n, readChain)
 			if err != nil {
 				return nil, err
 			}

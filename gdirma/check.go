@@ -25,7 +25,7 @@ func (db *Database) CheckHolders() error {
 	st := db.st
 	for _, k := range []kind{vertexKind, edgeKind} {
 		err := st.scanRank(db.rank, k, func(n uint64, r *record) error {
-			img, ok, err := st.readImage(n, false, true)
+			img, ok, err := st.readImage(n, readChain)
 			if err != nil || !ok {
 				return gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: %v", bgdl.DPtr(n), err)
 			}

@@ -244,7 +244,7 @@ func (tx *Transaction) planDrops(st *store, it writeItem, c *change) (sparse boo
 		return true, nil
 	}
 	// Not in place: the whole image, as full would read it.
-	old, chain, err := st.loadImage(it.k, it.n, false, true)
+	old, chain, err := st.loadImage(it.k, it.n, readChain)
 	if err != nil || old == nil {
 		return false, gdi.Errorf(gdi.ErrTransactionCommitFail, "%v %v vanished: %v", it.k, bgdl.DPtr(it.n), err)
 	}
@@ -284,7 +284,7 @@ func (tx *Transaction) planOld(st *store, it writeItem, c *change) error {
 	case o.img != nil:
 		return tx.planSingleBlock(st, it, c, installed)
 	default:
-		old, chain, err := st.loadImage(it.k, it.n, false, true)
+		old, chain, err := st.loadImage(it.k, it.n, readChain)
 		if err != nil {
 			return gdi.Errorf(gdi.ErrTransactionCommitFail, "%w", err)
 		}
@@ -313,7 +313,7 @@ func (tx *Transaction) planPartial(st *store, it writeItem, c *change) error {
 	} else {
 		*old = record{}
 		found := false
-		if found, _, _, err = st.loadInto(old, it.k, it.n, true, false, tx.imageList(), nil); err != nil {
+		if found, _, _, err = st.loadInto(old, it.k, it.n, readPrefix, tx.imageList(), nil); err != nil {
 			return gdi.Errorf(gdi.ErrTransactionCommitFail, "%w", err)
 		}
 		if !found {
@@ -325,7 +325,7 @@ func (tx *Transaction) planPartial(st *store, it writeItem, c *change) error {
 		head := appendHead(tx.headSpace(int(old.headLen)+16), o.rec) // most often as long as before
 		if len(head) == int(old.headLen) && int(old.headLen) <= st.bs-primaryHeader {
 			c.head = head
-		} else if c.old, c.chain, err = st.loadImage(it.k, it.n, false, true); err != nil {
+		} else if c.old, c.chain, err = st.loadImage(it.k, it.n, readChain); err != nil {
 			return gdi.Errorf(gdi.ErrTransactionCommitFail, "%w", err)
 		}
 	}

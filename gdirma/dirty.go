@@ -45,7 +45,7 @@ func dirtyOf(c change, b imageParts, chain []uint64) dirtySpan {
 // checkWritten panics if the holder of c does not hold img after a write
 // that skipped unchanged blocks or bytes. The caller holds its write lock.
 func (st *store) checkWritten(c change, img imageParts) {
-	got, ok, err := st.readImage(c.n, false, false)
+	got, ok, err := st.readImage(c.n, readWhole)
 	want := append(append([]byte(nil), img.head...), img.tail...)
 	if err != nil || !ok || !bytes.Equal(got.bytes, want) {
 		panic(fmt.Sprintf("gdirma: holder %v after a write of changed blocks or bytes only: %v %v, image differs", bgdl.DPtr(c.n), ok, err))

@@ -82,7 +82,7 @@ func TestPrefetchHints(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		img, ok, err := db.st.readImage(n, false, true)
+		img, ok, err := db.st.readImage(n, readChain)
 		if err != nil || !ok || len(img.chain) < 2 {
 			t.Fatalf("the vertex with 80 edges should span blocks: %v %v %v", len(img.chain), ok, err)
 		}

@@ -359,7 +359,7 @@ func (tx *Transaction) query(k kind, idx gdi.Index, c gdi.Constraint, local bool
 			for n := range found {
 				v := objView{db: db}
 				if k == vertexKind {
-					r, err := st.loadPart(vertexKind, n, true)
+					r, _, err := st.loadImage(vertexKind, n, readPrefix)
 					if err != nil {
 						return nil, err
 					}

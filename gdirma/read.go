@@ -127,13 +127,29 @@ func (st *store) blockBuf() *[]byte {
 
 func (st *store) putBlockBuf(b *[]byte) { st.bufs.Put(b) }
 
+// readMode says how much of a holder a read fetches, and what it returns
+// besides: every read of the store takes one.
+type readMode uint8
+
+const (
+	// readWhole reads the whole image.
+	readWhole readMode = 0
+	// readPrefix reads the primary block only (of a vertex: a read of a
+	// record stops there if its labels and properties fit, and the
+	// record is then partial, without edge references; see
+	// record.partial). img.bytes is the part of the image it holds.
+	readPrefix readMode = 1 << iota
+	// readChain also lists the blocks of the holder (img.chain).
+	readChain
+)
+
+func (m readMode) prefix() bool { return m&readPrefix != 0 }
+func (m readMode) chain() bool  { return m&readChain != 0 }
+
 // readImage reads the holder whose primary block is n, as a writer left
 // it (see readImageTo). ok is false if n is no primary block.
-// With prefix set it reads the primary block only: img.bytes is then the
-// part of the image that block holds.
-// With chain set it lists the blocks.
-func (st *store) readImage(n uint64, prefix, chain bool) (img image, ok bool, err error) {
-	return st.readImageTo(n, prefix, chain, nil, nil, nil)
+func (st *store) readImage(n uint64, mode readMode) (img image, ok bool, err error) {
+	return st.readImageTo(n, mode, nil, nil, nil)
 }
 
 // readImageTo is readImage that, if into is set, reads a long image into
@@ -145,12 +161,12 @@ func (st *store) readImage(n uint64, prefix, chain bool) (img image, ok bool, er
 // The holder is copied without taking its lock: the copy is checked
 // against the lock word afterwards (txn.ReadValid), and made again if a
 // writer took the word meanwhile, up to txn.Attempts times.
-func (st *store) readImageTo(n uint64, prefix, chain bool, into *[]*[]byte, chainBuf []uint64, small []byte) (img image, ok bool, err error) {
+func (st *store) readImageTo(n uint64, mode readMode, into *[]*[]byte, chainBuf []uint64, small []byte) (img image, ok bool, err error) {
 	if !st.valid(n) {
 		return img, false, nil
 	}
 	if st.held != nil && st.held.Holds(n) {
-		return st.copyImage(n, prefix, chain, into, chainBuf, small)
+		return st.copyImage(n, mode, into, chainBuf, small)
 	}
 	a := st.lockAddr(n)
 	// The lock word and the block are in different windows: the block
@@ -166,7 +182,7 @@ func (st *store) readImageTo(n uint64, prefix, chain bool, into *[]*[]byte, chai
 		}
 		// What a torn copy says, errors included, counts only if the
 		// copy is not torn.
-		img, ok, err = st.copyImage(n, prefix, chain, into, chainBuf, small)
+		img, ok, err = st.copyImage(n, mode, into, chainBuf, small)
 		valid, verr := txn.ReadValid(st.locks, a.Rank, a.Off, stamp)
 		if verr == nil && valid {
 			img.stamp, img.stamped = stamp, true
@@ -181,7 +197,7 @@ func (st *store) readImageTo(n uint64, prefix, chain bool, into *[]*[]byte, chai
 
 // copyImage is readImageTo without the check against the lock word: the
 // caller holds the lock, or checks the copy afterwards.
-func (st *store) copyImage(n uint64, prefix, chain bool, into *[]*[]byte, chainBuf []uint64, small []byte) (img image, ok bool, err error) {
+func (st *store) copyImage(n uint64, mode readMode, into *[]*[]byte, chainBuf []uint64, small []byte) (img image, ok bool, err error) {
 	bp := st.blockBuf()
 	blk := *bp
 	defer st.putBlockBuf(bp)
@@ -190,7 +206,7 @@ func (st *store) copyImage(n uint64, prefix, chain bool, into *[]*[]byte, chainB
 	// twice that is read whole at once: a second read would cost more than
 	// the bytes it saves.
 	lead := st.bs
-	if prefix && st.bs > 2*prefixLead {
+	if mode.prefix() && st.bs > 2*prefixLead {
 		lead = prefixLead
 	}
 	if err := st.get(blk[:lead], n, 0); err != nil {
@@ -210,12 +226,12 @@ func (st *store) copyImage(n uint64, prefix, chain bool, into *[]*[]byte, chainB
 	img.length = length
 	first := min(length, st.bs-primaryHeader)
 	img.next = next
-	if prefix && length > first {
+	if mode.prefix() && length > first {
 		// The rest is often read next (Transaction.full): its first
 		// block is on its way meanwhile.
 		st.prefetch(next, min(st.bs, length-first+contHeader))
 	}
-	if prefix {
+	if mode.prefix() {
 		// An image that fits in the primary block is read whole: a
 		// second read for the edge references would cost more than the
 		// rest of the block. A longer one is cut after the lead if that
@@ -240,7 +256,7 @@ func (st *store) copyImage(n uint64, prefix, chain bool, into *[]*[]byte, chainB
 		copy(img.bytes, blk[primaryHeader:])
 		return img, true, nil
 	}
-	if chain {
+	if mode.chain() {
 		if need := st.blocksFor(length); cap(chainBuf) < need {
 			chainBuf = make([]uint64, 0, need)
 		}
@@ -248,7 +264,7 @@ func (st *store) copyImage(n uint64, prefix, chain bool, into *[]*[]byte, chainB
 	}
 	img.bytes = st.imageBuf(length, into)
 	copy(img.bytes, blk[primaryHeader:primaryHeader+first])
-	if err := st.readConts(n, &img, first, chain); err != nil {
+	if err := st.readConts(n, &img, first, mode.chain()); err != nil {
 		return img, false, err
 	}
 	return img, true, nil
@@ -300,23 +316,15 @@ func (st *store) readConts(n uint64, img *image, have int, chain bool) error {
 
 // load returns the committed object n of kind k, or nil if there is none.
 func (st *store) load(k kind, n uint64) (*record, error) {
-	r, _, err := st.loadImage(k, n, false, false)
+	r, _, err := st.loadImage(k, n, readWhole)
 	return r, err
 }
 
-// loadPart is load that, with prefix set, reads only the primary block of
-// a vertex whose labels and properties fit in it: the record is then
-// partial, without edge references (see record.partial).
-func (st *store) loadPart(k kind, n uint64, prefix bool) (*record, error) {
-	r, _, err := st.loadImage(k, n, prefix, false)
-	return r, err
-}
-
-// loadImage is load and loadPart that can also return the blocks of the
-// holder.
-func (st *store) loadImage(k kind, n uint64, prefix, chain bool) (*record, []uint64, error) {
+// loadImage is load in a mode: a prefix read of a vertex gives a partial
+// record, and the blocks are returned if the mode asks for them.
+func (st *store) loadImage(k kind, n uint64, mode readMode) (*record, []uint64, error) {
 	r := new(record)
-	ok, chainOut, _, err := st.loadInto(r, k, n, prefix, chain, nil, nil)
+	ok, chainOut, _, err := st.loadInto(r, k, n, mode, nil, nil)
 	if !ok {
 		return nil, nil, err
 	}
@@ -327,12 +335,15 @@ func (st *store) loadImage(k kind, n uint64, prefix, chain bool) (*record, []uin
 // unusable) if there is no such object. single is the image r was decoded
 // from if a prefix read found it whole in the primary block (its only
 // block), for commits that install over it (see txObj.img).
-func (st *store) loadInto(r *record, k kind, n uint64, prefix, chain bool, into *[]*[]byte, small []byte) (ok bool, chainOut []uint64, single []byte, err error) {
-	img, ok, err := st.readImageTo(n, prefix && k == vertexKind, chain, into, nil, small)
+func (st *store) loadInto(r *record, k kind, n uint64, mode readMode, into *[]*[]byte, small []byte) (ok bool, chainOut []uint64, single []byte, err error) {
+	if k != vertexKind {
+		mode &^= readPrefix
+	}
+	img, ok, err := st.readImageTo(n, mode, into, nil, small)
 	if err != nil || !ok || img.k != k {
 		return false, nil, nil, err
 	}
-	return st.decodeRead(r, k, n, &img, chain, into)
+	return st.decodeRead(r, k, n, &img, mode, into)
 }
 
 // restHint is what a transaction keeps of a prefix read of a vertex to
@@ -365,12 +376,12 @@ type restHint struct {
 // fails, it returns the hint with spans set and r empty, for the caller
 // to read the rest (loadRest) as a whole record.
 func (st *store) loadPrefix(r *record, n uint64, into *[]*[]byte, small []byte) (ok bool, single []byte, hint restHint, err error) {
-	img, ok, err := st.readImageTo(n, true, false, into, nil, small)
+	img, ok, err := st.readImageTo(n, readPrefix, into, nil, small)
 	if err != nil || !ok || img.k != vertexKind {
 		return false, nil, hint, err
 	}
 	if len(img.bytes) == img.length || !img.stamped {
-		ok, _, single, err = st.decodeRead(r, vertexKind, n, &img, false, into)
+		ok, _, single, err = st.decodeRead(r, vertexKind, n, &img, readWhole, into)
 		return ok, single, hint, err
 	}
 	whole, err := st.decodePart(r, n, &img)
@@ -498,12 +509,12 @@ func (st *store) loadRest(n uint64, version holderVersion, h *restHint, pooled *
 }
 
 // decodeRead is loadInto once the image is read.
-func (st *store) decodeRead(r *record, k kind, n uint64, img *image, chain bool, into *[]*[]byte) (ok bool, chainOut []uint64, single []byte, err error) {
+func (st *store) decodeRead(r *record, k kind, n uint64, img *image, mode readMode, into *[]*[]byte) (ok bool, chainOut []uint64, single []byte, err error) {
 	if len(img.bytes) < img.length {
 		whole, err := st.decodePart(r, n, img)
 		if err == nil && !whole {
 			// The properties go on in the next block: read it all.
-			return st.loadInto(r, k, n, false, chain, into, nil)
+			return st.loadInto(r, k, n, mode&^readPrefix, into, nil)
 		}
 		return whole, img.chain, nil, err
 	}
@@ -551,7 +562,7 @@ func (r *record) readFrom(img *image, n uint64) {
 // there is no such vertex. A long image lies in a buffer from st.images,
 // appended to *pooled: the record is valid until it is given back.
 func (st *store) loadRefs(n uint64, pooled *[]*[]byte, r *record, chainBuf []uint64) (*record, []uint64, error) {
-	img, ok, err := st.readImageTo(n, false, true, pooled, chainBuf, nil)
+	img, ok, err := st.readImageTo(n, readChain, pooled, chainBuf, nil)
 	if err != nil || !ok || img.k != vertexKind {
 		return nil, nil, err
 	}

@@ -82,7 +82,7 @@ func readRestCase(t *testing.T, db *Database, num gdi.PropertyType, blocks int) 
 	// Edges until the image takes the blocks wanted.
 	edges := 0
 	for {
-		img, ok, err := db.st.readImage(n, false, true)
+		img, ok, err := db.st.readImage(n, readChain)
 		if err != nil || !ok {
 			return fmt.Errorf("reading vertex x: %v %v", ok, err)
 		}

@@ -461,7 +461,7 @@ func (db *Database) usedBlocks() (used [][]byte, maxCount []uint64, err error) {
 		if r := int(v & 0xffff); r < st.size {
 			maxCount[r] = max(maxCount[r], v>>16)
 		}
-		img, ok, err := st.readImage(n, false, true)
+		img, ok, err := st.readImage(n, readChain)
 		if err != nil || !ok {
 			return nil, nil, gdi.Errorf(gdi.ErrIntern, "gdirma: recovery: holder %v: %v", bgdl.DPtr(n), err)
 		}

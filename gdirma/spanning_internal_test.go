@@ -38,7 +38,7 @@ func TestSpanningHead(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		img, ok, err := db.st.readImage(n, false, true)
+		img, ok, err := db.st.readImage(n, readChain)
 		if err != nil || !ok || len(img.chain) < 4 {
 			return fmt.Errorf("vertex of %d blocks (%v %v), want some", len(img.chain), ok, err)
 		}

@@ -439,7 +439,7 @@ func (st *store) finish(p *dropPlan, deg [3]uint64, count uint64) (ok bool, err 
 // wantAfterDrops returns the image of vertex n once the references to
 // drops are removed by the record code, for the check of writeDrops.
 func (st *store) wantAfterDrops(n uint64, drops []uint64) ([]byte, error) {
-	r, _, err := st.loadImage(vertexKind, n, false, false)
+	r, _, err := st.loadImage(vertexKind, n, readWhole)
 	if err != nil || r == nil {
 		return nil, fmt.Errorf("gdirma: vertex %v unreadable for the check of its drops: %v", bgdl.DPtr(n), err)
 	}
@@ -469,7 +469,7 @@ func (st *store) writeDrops(plan *dropPlan, n uint64, version holderVersion) err
 		return internal(err)
 	}
 	if invariants.Enabled {
-		got, ok, err := st.readImage(n, false, false)
+		got, ok, err := st.readImage(n, readWhole)
 		if err != nil || !ok || !bytes.Equal(got.bytes, plan.want) {
 			panic(fmt.Sprintf("gdirma: vertex %v after its drops were written in place: %v %v, image differs from the record code's", p, ok, err))
 		}

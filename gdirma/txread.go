@@ -51,7 +51,7 @@ func (tx *Transaction) get(k kind, n uint64) (*txObj, error) {
 	if k == vertexKind {
 		ok, single, rest, err = tx.db.st.loadPrefix(&c.r, n, tx.imageList(), c.small[:])
 	} else {
-		ok, _, single, err = tx.db.st.loadInto(&c.r, k, n, true, false, tx.imageList(), c.small[:])
+		ok, _, single, err = tx.db.st.loadInto(&c.r, k, n, readPrefix, tx.imageList(), c.small[:])
 	}
 	if err != nil || !ok {
 		if gdi.ErrorClass(err) == gdi.ErrTransactionCritical {
