@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdirma/internal/redolog"
 	"github.com/gdi-go/gdi/rma"
 )
 
@@ -28,7 +29,7 @@ import (
 //     g;
 //  3. every rank rolls its log to a new segment of generation g, once its
 //     commits that appended to the old segment have published their
-//     writes (redoLog.roll), and takes part of S: the least, over the
+//     writes (redolog.Log.Roll), and takes part of S: the least, over the
 //     ranks, of the last number in their old segments; and of the first
 //     generation to replay: the least of the old segments' generations;
 //  4. once every rank has rolled, so that every record numbered up to S
@@ -99,9 +100,7 @@ func (db *Database) startAuto() error {
 		_ = win.Free() // alike on every rank
 		return err
 	}
-	db.log.mu.Lock()
-	db.log.limit, db.log.full = limit, a.want
-	db.log.mu.Unlock()
+	db.log.SetLimit(limit, a.want)
 	db.auto = a
 	go a.run()
 	return nil
@@ -124,9 +123,7 @@ func (db *Database) stopAuto() error {
 	close(a.stop)
 	<-a.done
 	resume()
-	db.log.mu.Lock()
-	db.log.limit, db.log.full = 0, nil
-	db.log.mu.Unlock()
+	db.log.SetLimit(0, nil)
 	db.auto = nil
 	if ferr := a.win.Free(); err == nil && ferr != nil {
 		err = internal(ferr)
@@ -241,7 +238,7 @@ func (a *autoCheckpointer) takePart() error {
 	gd := genDir(db.params.LogDir, g)
 	var last, oldGen uint64
 	if err == nil {
-		last, oldGen, err = db.log.roll(filepath.Join(gd, logFileName(db.rank)), g)
+		last, oldGen, err = db.log.Roll(filepath.Join(gd, redolog.FileName(db.rank)), g)
 	}
 	if err == nil {
 		err = errors.Join(a.lower(autoSeq, last), a.lower(autoFrom, oldGen))

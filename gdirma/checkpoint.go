@@ -10,12 +10,11 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
-	"io/fs"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdirma/internal/redolog"
 	"github.com/gdi-go/gdi/internal/catalog"
 	"github.com/gdi-go/gdi/internal/vfs"
 	"github.com/gdi-go/gdi/rma"
@@ -237,7 +236,7 @@ func (db *Database) Checkpoint(dir string) error {
 	}
 	// The log first holds everything until the checkpoint replaces it.
 	if db.log != nil {
-		local = db.log.flush()
+		local = db.log.Flush()
 	}
 	if err := agreeDetail(db.comm, local); err != nil {
 		return err
@@ -255,9 +254,9 @@ func (db *Database) Checkpoint(dir string) error {
 	}
 	var next vfs.File
 	follows := db.log != nil && sameDir(dir, db.params.LogDir)
-	logPath := filepath.Join(gd, logFileName(db.rank))
+	logPath := filepath.Join(gd, redolog.FileName(db.rank))
 	if local == nil && follows {
-		next, local = db.log.prepare(logPath, seq)
+		next, local = db.log.Prepare(logPath, seq)
 	}
 	if err := db.commitCheckpoint(dir, g, seq, fst, local); err != nil {
 		if next != nil {
@@ -266,8 +265,8 @@ func (db *Database) Checkpoint(dir string) error {
 		return err
 	}
 	if follows {
-		db.log.follow(logPath, next, g)
-		db.log.clearStale()
+		db.log.Follow(logPath, next, g)
+		db.log.ClearStale()
 	}
 	if db.rank == 0 {
 		removeOldGenerations(dir, g)
@@ -473,23 +472,4 @@ func bcastBytes(comm rma.Comm, b []byte) ([]byte, error) {
 }
 
 // fileErr turns an error of the file system into a gdi error naming path.
-func fileErr(path string, err error) error {
-	c := gdi.ErrIO
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		c = gdi.ErrNoSuchFile
-	case errors.Is(err, fs.ErrPermission):
-		c = gdi.ErrAccess
-	case errors.Is(err, syscall.ENOSPC):
-		c = gdi.ErrNoSpace
-	case errors.Is(err, syscall.EDQUOT):
-		c = gdi.ErrQuota
-	case errors.Is(err, syscall.EROFS):
-		c = gdi.ErrReadOnlyFile
-	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) && pe.Path == path {
-		err = fmt.Errorf("%s: %w", pe.Op, pe.Err)
-	}
-	return gdi.Errorf(c, "gdirma: checkpoint file %s: %w", path, err)
-}
+func fileErr(path string, err error) error { return vfs.Error("gdirma: checkpoint file", path, err) }

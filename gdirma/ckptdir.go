@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdirma/internal/redolog"
 	"github.com/gdi-go/gdi/internal/vfs"
 )
 
@@ -206,11 +207,11 @@ func unreplayedLogs(dir string, m *manifest, rank, ranks int) error {
 	if err != nil {
 		return err
 	}
-	c, err := openChain(paths, rank, ranks)
+	c, err := redolog.OpenChain(fsys, paths, rank, ranks)
 	var sum logSummary
 	if err == nil {
 		sum, err = summarize(c, m.LogSeq)
-		c.close()
+		c.Close()
 	}
 	if err != nil {
 		return fmt.Errorf("%w (restore with LogDir set to %s to replay it, or remove it to restore the checkpoint alone)", err, dir)

@@ -80,7 +80,7 @@ func (tx *Transaction) commit() error {
 	cs := commitScratches.Get().(*commitScratch)
 	defer cs.put()
 	if st0.redo != nil {
-		st0.redo.admit() // before any lock, and before hold
+		st0.redo.Admit() // before any lock, and before hold
 	}
 	cs.locks.Reset(st0.locks)
 	cs.st = *st0
@@ -388,14 +388,14 @@ func (tx *Transaction) install(st *store, stage *stagedWindow, changes []change,
 		}
 		return freed, nil
 	}
-	defer st.redo.hold()()
+	defer st.redo.Hold()()
 	stage.reset(st.data)
 	st.data = stage
 	freed, err := st.apply(changes, func() error {
 		if err := writeDrops(); err != nil {
 			return err
 		}
-		return st.redo.commit(stage.writes)
+		return st.redo.Commit(stage.writes)
 	})
 	if err != nil {
 		return nil, gdi.Errorf(gdi.ErrTransactionCommitFail, "%w", err)

@@ -8,6 +8,7 @@ import (
 	"golang.org/x/sys/cpu"
 
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdirma/internal/redolog"
 	"github.com/gdi-go/gdi/internal/catalog"
 	"github.com/gdi-go/gdi/rma"
 )
@@ -25,7 +26,7 @@ type Database struct {
 	// and Restore as given), for checkpoints.
 	params Params
 	// log is the rank's redo log, nil if it is off (redolog.go).
-	log *redoLog
+	log *redolog.Log
 	// auto takes checkpoints that bound the log, nil if none (autockpt.go).
 	auto *autoCheckpointer
 
@@ -80,7 +81,7 @@ func (db *Database) Free() error {
 	db.mu.Unlock()
 	var lerr error
 	if db.log != nil {
-		lerr = db.log.close()
+		lerr = db.log.Close()
 		db.st.redo, db.log = nil, nil
 	}
 	if err := errors.Join(db.st.free(), lerr, aerr); err != nil {

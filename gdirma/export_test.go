@@ -133,7 +133,7 @@ func CopyTree(from, to string) error {
 func FreeBlocks(db *Database) (int, error) { return db.st.pool.FreeBlocks(db.rank) }
 
 // FlushLog makes the rank's redo log durable.
-func FlushLog(db *Database) error { return db.log.flush() }
+func FlushLog(db *Database) error { return db.log.Flush() }
 
 // LogModeOf returns the mode of db's redo log.
 func LogModeOf(db *Database) LogMode { return db.params.Log }

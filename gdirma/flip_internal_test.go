@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gdi-go/gdi/gdirma/internal/redolog"
 	"github.com/gdi-go/gdi/internal/vfs"
 	"github.com/gdi-go/gdi/internal/vfs/vfstest"
 )
@@ -26,10 +27,10 @@ func TestEveryByteFlipped(t *testing.T) {
 		t.Fatal(err)
 	}
 	gd := genDir(dir, m.Generation)
-	logPath := filepath.Join(gd, logFileName(0))
-	want, err := readLog(logPath, 0, 1)
-	if err != nil || len(want.records) != 4 {
-		t.Fatalf("the log: %d records, %v; want 4", len(want.records), err)
+	logPath := filepath.Join(gd, redolog.FileName(0))
+	want, err := redolog.ReadLog(fsys, logPath, 0, 1)
+	if err != nil || len(want.Records) != 4 {
+		t.Fatalf("the log: %d records, %v; want 4", len(want.Records), err)
 	}
 	for _, c := range []struct {
 		path   string
@@ -60,8 +61,8 @@ func TestEveryByteFlipped(t *testing.T) {
 			case err == nil && c.path != logPath:
 				t.Fatalf("%s, byte %d flipped: not detected", c.path, i)
 			case err == nil:
-				got, _ := readLog(logPath, 0, 1)
-				if !reflect.DeepEqual(got.records, want.records) {
+				got, _ := redolog.ReadLog(fsys, logPath, 0, 1)
+				if !reflect.DeepEqual(got.Records, want.Records) {
 					t.Fatalf("%s, byte %d flipped: not detected, and the log reads as other records", c.path, i)
 				}
 			}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdirma/internal/redolog"
 )
 
 // CheckpointReport is what InspectCheckpoint found in a checkpoint
@@ -61,24 +62,24 @@ func InspectCheckpoint(dir string) (*CheckpointReport, error) {
 		}
 		var last uint64
 		for i, path := range paths {
-			lc, err := readLog(path, r, m.Ranks)
+			lc, err := redolog.ReadLog(fsys, path, r, m.Ranks)
 			if err != nil {
 				return rep, err
 			}
-			if i == 0 && lc.exists {
-				if err := m.checkFirstSegment(path, lc.base); err != nil {
+			if i == 0 && lc.Exists {
+				if err := m.checkFirstSegment(path, lc.Base); err != nil {
 					return rep, err
 				}
 			}
-			lr := LogReport{Path: path, Exists: lc.exists, Base: lc.base, Torn: lc.torn}
-			for _, rec := range lc.records {
-				if rec.seq <= last {
-					return rep, gdi.Errorf(gdi.ErrFileFormat, "gdirma: redo log file %s: sequence number %d after %d in an earlier segment", path, rec.seq, last)
+			lr := LogReport{Path: path, Exists: lc.Exists, Base: lc.Base, Torn: lc.Torn}
+			for _, rec := range lc.Records {
+				if rec.Seq <= last {
+					return rep, gdi.Errorf(gdi.ErrFileFormat, "gdirma: redo log file %s: sequence number %d after %d in an earlier segment", path, rec.Seq, last)
 				}
-				last = rec.seq
-				if rec.seq > m.LogSeq {
+				last = rec.Seq
+				if rec.Seq > m.LogSeq {
 					lr.Records++
-					if rec.typ != recWrites {
+					if rec.Type != redolog.RecWrites {
 						lr.Catalog++
 					}
 				}

@@ -8,12 +8,15 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdirma/internal/redolog"
 	"github.com/gdi-go/gdi/internal/catalog"
+	"github.com/gdi-go/gdi/internal/vfs"
 	"github.com/gdi-go/gdi/rma"
 )
 
@@ -37,9 +40,10 @@ func (db *Database) startLog() error {
 	if db.params.Log == LogOff {
 		return nil
 	}
-	db.log = openRedoLog(db.st, db.params.Log)
+	db.log = redolog.Open(redolog.Config{Rank: db.rank, Ranks: db.st.size, Async: db.params.Log == LogAsync,
+		Seq: db.st.ctl, SeqOffset: ctlLogSeq, FS: func() vfs.FS { return fsys }})
 	if err := db.Checkpoint(db.params.LogDir); err != nil {
-		_ = db.log.close()
+		_ = db.log.Close()
 		db.log = nil
 		return err
 	}
@@ -56,7 +60,7 @@ func (db *Database) logCheckpoint(err error) error {
 		return err
 	}
 	if cerr := db.Checkpoint(db.params.LogDir); cerr != nil {
-		db.log.setStale(cerr)
+		db.log.SetStale(cerr)
 		return cerr
 	}
 	return err
@@ -85,7 +89,7 @@ func (db *Database) logDelta(d catalog.Delta) error {
 		if err != nil {
 			local = gdi.Errorf(gdi.ErrIntern, "gdirma: redo log: %v", err)
 		} else {
-			local = db.log.logCatalog(js)
+			local = db.log.LogCatalog(js)
 		}
 	}
 	return agreeDetail(db.comm, local)
@@ -120,7 +124,7 @@ func (db *Database) replay(dir string, m *manifest, withLogs bool) error {
 		return err
 	}
 	// The catalog changes (only rank 0 logs them).
-	cats := slices.DeleteFunc(sum.cats, func(r logRecord) bool { return r.seq > limit })
+	cats := slices.DeleteFunc(sum.cats, func(r redolog.Record) bool { return r.Seq > limit })
 	if err := agreeDetail(db.comm, db.replayCatalog(pathOf(paths), cats)); err != nil {
 		return err
 	}
@@ -141,20 +145,20 @@ func pathOf(paths []string) string {
 // logSummary is what the first pass over a rank's log keeps.
 type logSummary struct {
 	async bool
-	seqs  []uint64    // the sequence numbers after the checkpoint
-	cats  []logRecord // the catalog records after the checkpoint
+	seqs  []uint64         // the sequence numbers after the checkpoint
+	cats  []redolog.Record // the catalog records after the checkpoint
 }
 
 // scanLog reads rank's log segments paths, which follow the checkpoint
 // m, and summarises them.
 func scanLog(paths []string, rank, ranks int, m *manifest) (logSummary, error) {
-	c, err := openChain(paths, rank, ranks)
+	c, err := redolog.OpenChain(fsys, paths, rank, ranks)
 	if err != nil {
 		return logSummary{}, err
 	}
-	defer c.close()
-	if f := c.first; f != nil && f.exists {
-		if err := m.checkFirstSegment(f.path, f.base); err != nil {
+	defer c.Close()
+	if path, base, ok := c.First(); ok {
+		if err := m.checkFirstSegment(path, base); err != nil {
 			return logSummary{}, err
 		}
 	}
@@ -162,18 +166,18 @@ func scanLog(paths []string, rank, ranks int, m *manifest) (logSummary, error) {
 }
 
 // summarize reads the records of the chain c numbered after seq.
-func summarize(c *chainReader, seq uint64) (logSummary, error) {
-	sum := logSummary{async: c.async()}
+func summarize(c *redolog.Chain, seq uint64) (logSummary, error) {
+	sum := logSummary{async: c.Async()}
 	for {
-		rec, ok, err := c.next()
+		rec, ok, err := c.Next()
 		if err != nil || !ok {
 			return sum, err
 		}
-		if rec.seq <= seq {
+		if rec.Seq <= seq {
 			continue
 		}
-		sum.seqs = append(sum.seqs, rec.seq)
-		if rec.typ != recWrites {
+		sum.seqs = append(sum.seqs, rec.Seq)
+		if rec.Type != redolog.RecWrites {
 			sum.cats = append(sum.cats, rec)
 		}
 	}
@@ -252,21 +256,21 @@ var replayRound = 4096
 // round precedes one of this round; each rank gets the writes to its part
 // of the data window (Alltoallv) and applies them in order.
 func (db *Database) applyLog(paths []string, ckptSeq, limit uint64) error {
-	lr, local := openChain(paths, db.rank, db.st.size)
+	lr, local := redolog.OpenChain(fsys, paths, db.rank, db.st.size)
 	if local == nil {
-		defer lr.close()
+		defer lr.Close()
 	}
-	var buf []logRecord
+	var buf []redolog.Record
 	exhausted := local != nil
 	for {
 		for local == nil && !exhausted && len(buf) < replayRound {
-			rec, ok, err := lr.next()
+			rec, ok, err := lr.Next()
 			switch {
 			case err != nil:
 				local = err
-			case !ok || rec.seq > limit:
+			case !ok || rec.Seq > limit:
 				exhausted = true
-			case rec.seq > ckptSeq && rec.typ == recWrites:
+			case rec.Seq > ckptSeq && rec.Type == redolog.RecWrites:
 				buf = append(buf, rec)
 			}
 		}
@@ -275,7 +279,7 @@ func (db *Database) applyLog(paths []string, ckptSeq, limit uint64) error {
 		}
 		upTo, more := uint64(math.MaxUint64), uint64(0)
 		if len(buf) == replayRound {
-			upTo = buf[len(buf)-1].seq
+			upTo = buf[len(buf)-1].Seq
 		}
 		if len(buf) > 0 {
 			more = 1
@@ -287,7 +291,7 @@ func (db *Database) applyLog(paths []string, ckptSeq, limit uint64) error {
 		if pending[0] == 0 {
 			return nil
 		}
-		n, _ := slices.BinarySearchFunc(buf, round[0]+1, func(r logRecord, s uint64) int { return cmp.Compare(r.seq, s) })
+		n, _ := slices.BinarySearchFunc(buf, round[0]+1, func(r redolog.Record, s uint64) int { return cmp.Compare(r.Seq, s) })
 		if round[0] == math.MaxUint64 {
 			n = len(buf)
 		}
@@ -300,21 +304,21 @@ func (db *Database) applyLog(paths []string, ckptSeq, limit uint64) error {
 
 // applyRound applies the writes of recs, one round of applyLog, on every
 // rank (collective).
-func (db *Database) applyRound(path string, recs []logRecord) error {
+func (db *Database) applyRound(path string, recs []redolog.Record) error {
 	st := db.st
 	send := make([][]byte, st.size)
 	var local error
 	for _, r := range recs {
-		for _, w := range r.writes {
-			if w.rank < 0 || w.rank >= st.size || w.off < 0 || w.off+len(w.b) > st.data.Size() {
-				local = gdi.Errorf(gdi.ErrFileFormat, "gdirma: redo log file %s: record %d writes %d bytes at %d of rank %d, outside the data window", path, r.seq, len(w.b), w.off, w.rank)
+		for _, w := range r.Writes {
+			if w.Rank < 0 || w.Rank >= st.size || w.Off < 0 || w.Off+len(w.B) > st.data.Size() {
+				local = gdi.Errorf(gdi.ErrFileFormat, "gdirma: redo log file %s: record %d writes %d bytes at %d of rank %d, outside the data window", path, r.Seq, len(w.B), w.Off, w.Rank)
 				break
 			}
-			b := send[w.rank]
-			b = binary.LittleEndian.AppendUint64(b, r.seq)
-			b = binary.LittleEndian.AppendUint64(b, uint64(w.off))
-			b = binary.LittleEndian.AppendUint32(b, uint32(len(w.b)))
-			send[w.rank] = append(b, w.b...)
+			b := send[w.Rank]
+			b = binary.LittleEndian.AppendUint64(b, r.Seq)
+			b = binary.LittleEndian.AppendUint64(b, uint64(w.Off))
+			b = binary.LittleEndian.AppendUint32(b, uint32(len(w.B)))
+			send[w.Rank] = append(b, w.B...)
 		}
 	}
 	if err := agreeDetail(db.comm, local); err != nil {
@@ -354,7 +358,7 @@ func (db *Database) applyRound(path string, recs []logRecord) error {
 // replayCatalog applies the catalog records cats of rank 0's log at path
 // to the checkpoint's catalog, on rank 0, and sets the result on every
 // rank (collective).
-func (db *Database) replayCatalog(path string, cats []logRecord) error {
+func (db *Database) replayCatalog(path string, cats []redolog.Record) error {
 	var js []byte
 	var local error
 	if db.rank == 0 && len(cats) > 0 {
@@ -385,23 +389,23 @@ func (db *Database) replayCatalog(path string, cats []logRecord) error {
 
 // catalogAfter returns, as JSON, the catalog s after the records cats of
 // the log at path: whole catalogs (logs of older versions) or deltas.
-func catalogAfter(path string, s catalog.State, cats []logRecord) ([]byte, error) {
+func catalogAfter(path string, s catalog.State, cats []redolog.Record) ([]byte, error) {
 	e := catalog.NewStateEditor(s)
 	for _, r := range cats {
 		var err error
-		if r.typ == recCatalog {
+		if r.Type == redolog.RecCatalog {
 			var full catalog.State
-			if err = json.Unmarshal(r.js, &full); err == nil {
+			if err = json.Unmarshal(r.JS, &full); err == nil {
 				e.Set(full)
 			}
 		} else {
 			var d catalog.Delta
-			if err = json.Unmarshal(r.js, &d); err == nil {
+			if err = json.Unmarshal(r.JS, &d); err == nil {
 				err = e.Apply(d)
 			}
 		}
 		if err != nil {
-			return nil, gdi.Errorf(gdi.ErrFileFormat, "gdirma: redo log file %s: catalog record %d: %v", path, r.seq, err)
+			return nil, gdi.Errorf(gdi.ErrFileFormat, "gdirma: redo log file %s: catalog record %d: %v", path, r.Seq, err)
 		}
 	}
 	js, err := json.Marshal(e.State())
@@ -559,4 +563,30 @@ func (db *Database) rebuildExplicitIndexes() error {
 		}
 	}
 	return nil
+}
+
+// logSegments returns the paths of rank's log segments that follow the
+// checkpoint m in dir: rank-<r>.log of generation m.logFrom() and of every
+// later generation directory, in order (see "The redo log" in redolog.go).
+func logSegments(dir string, m *manifest, rank int) ([]string, error) {
+	name := redolog.FileName(rank)
+	if m.Generation == 0 {
+		return []string{filepath.Join(dir, name)}, nil
+	}
+	names, err := fsys.ReadDir(dir)
+	if err != nil {
+		return nil, fileErr(dir, err)
+	}
+	var gens []uint64
+	for _, n := range names {
+		if g, ok := generationOf(n); ok && g >= m.logFrom() {
+			gens = append(gens, g)
+		}
+	}
+	slices.Sort(gens)
+	paths := make([]string, len(gens))
+	for i, g := range gens {
+		paths[i] = filepath.Join(genDir(dir, g), name)
+	}
+	return paths, nil
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdirma/internal/redolog"
 	"github.com/gdi-go/gdi/rma"
 	"github.com/gdi-go/gdi/rma/local"
 )
@@ -59,9 +60,9 @@ func logOneRankWith(t *testing.T, p Params) {
 // recordOffsets lists where the records of a log file with data start
 // (not the seals that end each write), and the end of the last one.
 func recordOffsets(b []byte) (offs []int, end int) {
-	for off := logHeaderSize; off+recHeaderSize <= len(b); {
-		next := off + recHeaderSize + int(binary.LittleEndian.Uint32(b[off:]))
-		if b[off+recHeaderSize+8] != recSeal {
+	for off := redolog.HeaderSize; off+redolog.RecordHeaderSize <= len(b); {
+		next := off + redolog.RecordHeaderSize + int(binary.LittleEndian.Uint32(b[off:]))
+		if b[off+redolog.RecordHeaderSize+8] != redolog.RecSeal {
 			offs, end = append(offs, off), next
 		}
 		off = next
@@ -109,7 +110,7 @@ func copyDir(t *testing.T, from, to string) {
 // logPath returns the path of rank 0's log beside the checkpoint in dir.
 func logPath(t *testing.T, dir string) string {
 	t.Helper()
-	p, err := CheckpointFile(dir, logFileName(0))
+	p, err := CheckpointFile(dir, redolog.FileName(0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +137,7 @@ func TestRedoLogTornTail(t *testing.T) {
 		if err := os.WriteFile(path, full[:cut], 0o644); err != nil {
 			t.Fatal(err)
 		}
-		lc, err := readLog(path, 0, 1)
+		lc, err := redolog.ReadLog(fsys, path, 0, 1)
 		want, torn := 3, int64(last)
 		switch {
 		case cut == len(full), cut == end:
@@ -146,8 +147,8 @@ func TestRedoLogTornTail(t *testing.T) {
 		case cut == last:
 			torn = -1
 		}
-		if err != nil || len(lc.records) != want || lc.torn != torn {
-			t.Fatalf("cut at %d of %d: %d records, torn tail at %d, %v; want %d, %d", cut, len(full), len(lc.records), lc.torn, err, want, torn)
+		if err != nil || len(lc.Records) != want || lc.Torn != torn {
+			t.Fatalf("cut at %d of %d: %d records, torn tail at %d, %v; want %d, %d", cut, len(full), len(lc.Records), lc.Torn, err, want, torn)
 		}
 	}
 	// Restores: the whole log, a cut in the middle of the last record, and
@@ -186,7 +187,7 @@ func TestRedoLogCorrupt(t *testing.T) {
 		t.Fatal(err)
 	}
 	offs, _ := recordOffsets(full)
-	for i, at := range []int{offs[2] + recHeaderSize + 3, offs[1] + 1, offs[3] - 1} {
+	for i, at := range []int{offs[2] + redolog.RecordHeaderSize + 3, offs[1] + 1, offs[3] - 1} {
 		b := append([]byte(nil), full...)
 		b[at] ^= 0x40
 		d := filepath.Join(t.TempDir(), fmt.Sprint(i))

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdirma/internal/redolog"
 	"github.com/gdi-go/gdi/rma"
 )
 
@@ -24,20 +25,13 @@ import (
 // free lists, the counters) follows from the holders and is rebuilt from
 // them on restore.
 type redoHook interface {
-	commit(writes []dataWrite) error
-	// hold keeps the log from switching segments until release is
+	Commit(writes []redolog.Write) error
+	// Hold keeps the log from switching segments until release is
 	// called: from before commit until the writes are published. admit,
-	// called before hold, may hold the commit back while the log is far
+	// called before Hold, may Hold the commit back while the log is far
 	// past its bound.
-	hold() (release func())
-	admit()
-}
-
-// dataWrite is one write to the data window: bytes b at offset off of
-// rank's part.
-type dataWrite struct {
-	rank, off int
-	b         []byte
+	Hold() (release func())
+	Admit()
 }
 
 // stagedWindow is the data window of one commit: reads go to the window
@@ -46,7 +40,7 @@ type dataWrite struct {
 // between them, until publish replays them.
 type stagedWindow struct {
 	rma.Window
-	writes []dataWrite
+	writes []redolog.Write
 	ops    []stagedOp
 	gets   []pendingGet
 }
@@ -73,14 +67,14 @@ func (s *stagedWindow) reset(w rma.Window) {
 
 func (s *stagedWindow) Put(src []byte, target, offset int) error {
 	s.ops = append(s.ops, stagedOp{write: len(s.writes)})
-	s.writes = append(s.writes, dataWrite{target, offset, append([]byte(nil), src...)})
+	s.writes = append(s.writes, redolog.Write{Rank: target, Off: offset, B: append([]byte(nil), src...)})
 	return nil
 }
 
 func (s *stagedWindow) AtomicPut(target, offset int, v uint64) error {
 	b := binary.LittleEndian.AppendUint64(nil, v) // rma words are little-endian
 	s.ops = append(s.ops, stagedOp{write: len(s.writes), atomic: true})
-	s.writes = append(s.writes, dataWrite{target, offset, b})
+	s.writes = append(s.writes, redolog.Write{Rank: target, Off: offset, B: b})
 	return nil
 }
 
@@ -129,12 +123,12 @@ func (s *stagedWindow) completeGets(target int) {
 // dst, in the order they were made.
 func (s *stagedWindow) overlay(dst []byte, target, off int) {
 	for _, w := range s.writes {
-		if w.rank != target {
+		if w.Rank != target {
 			continue
 		}
-		lo, hi := max(off, w.off), min(off+len(dst), w.off+len(w.b))
+		lo, hi := max(off, w.Off), min(off+len(dst), w.Off+len(w.B))
 		if lo < hi {
-			copy(dst[lo-off:hi-off], w.b[lo-w.off:hi-w.off])
+			copy(dst[lo-off:hi-off], w.B[lo-w.Off:hi-w.Off])
 		}
 	}
 }
@@ -171,10 +165,10 @@ func (s *stagedWindow) publish() error {
 			err = s.Window.Flush(op.target)
 		case op.atomic:
 			w := s.writes[op.write]
-			err = s.Window.AtomicPut(w.rank, w.off, binary.LittleEndian.Uint64(w.b))
+			err = s.Window.AtomicPut(w.Rank, w.Off, binary.LittleEndian.Uint64(w.B))
 		default:
 			w := s.writes[op.write]
-			err = s.Window.Put(w.b, w.rank, w.off)
+			err = s.Window.Put(w.B, w.Rank, w.Off)
 		}
 		if err != nil {
 			return internal(err)

@@ -15,11 +15,14 @@ package vfs
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"slices"
+	"syscall"
 
+	"github.com/gdi-go/gdi/gdi"
 	"golang.org/x/sys/unix"
 )
 
@@ -158,4 +161,28 @@ func (o osFile) Size() (int64, error) {
 		return 0, err
 	}
 	return fi.Size(), nil
+}
+
+// Error turns an error of the file system into a gdi error whose message
+// starts with what and names path: ErrNoSuchFile, ErrAccess, ErrNoSpace,
+// ErrQuota, ErrReadOnlyFile, or else ErrIO.
+func Error(what, path string, err error) error {
+	c := gdi.ErrIO
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		c = gdi.ErrNoSuchFile
+	case errors.Is(err, fs.ErrPermission):
+		c = gdi.ErrAccess
+	case errors.Is(err, syscall.ENOSPC):
+		c = gdi.ErrNoSpace
+	case errors.Is(err, syscall.EDQUOT):
+		c = gdi.ErrQuota
+	case errors.Is(err, syscall.EROFS):
+		c = gdi.ErrReadOnlyFile
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Path == path {
+		err = fmt.Errorf("%s: %w", pe.Op, pe.Err)
+	}
+	return gdi.Errorf(c, "%s %s: %w", what, path, err)
 }

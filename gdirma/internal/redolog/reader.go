@@ -1,4 +1,4 @@
-package gdirma
+package redolog
 
 import (
 	"bufio"
@@ -8,8 +8,6 @@ import (
 	"hash/crc32"
 	"io"
 	"io/fs"
-	"path/filepath"
-	"slices"
 
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/internal/vfs"
@@ -18,12 +16,12 @@ import (
 // Reading a redo log (the format is in redolog.go): record by record, so
 // that a restore holds a bounded part of a log in memory at a time.
 
-// logRecord is a record of a log.
-type logRecord struct {
-	seq    uint64
-	typ    byte
-	writes []dataWrite // recWrites
-	js     []byte      // recCatalog, recDelta
+// Record is a record of a log.
+type Record struct {
+	Seq    uint64
+	Type   byte
+	Writes []Write // recWrites
+	JS     []byte  // recCatalog, recDelta
 }
 
 // logReader reads a rank's log file record by record. The records are
@@ -49,8 +47,8 @@ type logReader struct {
 
 // openLog opens rank's log at path and reads its header. A missing file
 // is an empty log.
-func openLog(path string, rank, ranks int) (*logReader, error) {
-	lr := &logReader{path: path, torn: -1, off: int64(logHeaderSize)}
+func openLog(fsys vfs.FS, path string, rank, ranks int) (*logReader, error) {
+	lr := &logReader{path: path, torn: -1, off: int64(HeaderSize)}
 	f, err := fsys.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		lr.done = true
@@ -60,7 +58,7 @@ func openLog(path string, rank, ranks int) (*logReader, error) {
 		return nil, logFileErr(path, err)
 	}
 	lr.f, lr.r, lr.exists = f, bufio.NewReaderSize(f, 1<<20), true
-	h := make([]byte, logHeaderSize)
+	h := make([]byte, HeaderSize)
 	if n, err := io.ReadFull(lr.r, h); err != nil {
 		// The header is written whole before the log is used; a shorter
 		// file was never a log.
@@ -71,7 +69,7 @@ func openLog(path string, rank, ranks int) (*logReader, error) {
 		lr.close()
 		return nil, lr.bad("not a gdirma redo log")
 	}
-	if crc32.Checksum(h[:logHeaderSize-4], castagnoli) != binary.LittleEndian.Uint32(h[logHeaderSize-4:]) {
+	if crc32.Checksum(h[:HeaderSize-4], castagnoli) != binary.LittleEndian.Uint32(h[HeaderSize-4:]) {
 		lr.close()
 		return nil, lr.bad("header checksum mismatch (corrupt)")
 	}
@@ -99,9 +97,9 @@ func (lr *logReader) close() {
 
 // next returns the next record with data, or ok false at the end of the
 // log (or at a torn tail, which lr.torn then gives).
-func (lr *logReader) next() (rec logRecord, ok bool, err error) {
+func (lr *logReader) next() (rec Record, ok bool, err error) {
 	for !lr.done {
-		hdr := make([]byte, recHeaderSize)
+		hdr := make([]byte, RecordHeaderSize)
 		n, err := io.ReadFull(lr.r, hdr)
 		switch {
 		case n == 0 && errors.Is(err, io.EOF):
@@ -117,13 +115,13 @@ func (lr *logReader) next() (rec logRecord, ok bool, err error) {
 			return rec, false, lr.badRecord(hdr, why)
 		}
 		b := append(hdr, make([]byte, size)...)
-		if n, err := io.ReadFull(lr.r, b[recHeaderSize:]); err != nil {
+		if n, err := io.ReadFull(lr.r, b[RecordHeaderSize:]); err != nil {
 			if !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
 				return rec, false, logFileErr(lr.path, err)
 			}
-			return rec, false, lr.badRecord(b[:recHeaderSize+n], "incomplete payload")
+			return rec, false, lr.badRecord(b[:RecordHeaderSize+n], "incomplete payload")
 		}
-		payload := b[recHeaderSize:]
+		payload := b[RecordHeaderSize:]
 		if !payloadOK(hdr, payload) {
 			return rec, false, lr.badRecord(b, "checksum mismatch")
 		}
@@ -132,13 +130,13 @@ func (lr *logReader) next() (rec logRecord, ok bool, err error) {
 		}
 		at := lr.off
 		lr.off += int64(len(b))
-		if rec.typ == recSeal {
+		if rec.Type == RecSeal {
 			continue
 		}
-		if rec.seq <= lr.last {
-			return rec, false, lr.bad("record at offset %d: sequence number %d after %d", at, rec.seq, lr.last)
+		if rec.Seq <= lr.last {
+			return rec, false, lr.bad("record at offset %d: sequence number %d after %d", at, rec.Seq, lr.last)
 		}
-		lr.last = rec.seq
+		lr.last = rec.Seq
 		return rec, true, nil
 	}
 	return rec, false, nil
@@ -161,35 +159,10 @@ func (lr *logReader) badRecord(read []byte, why string) error {
 	return nil
 }
 
-// logSegments returns the paths of rank's log segments that follow the
-// checkpoint m in dir: rank-<r>.log of generation m.logFrom() and of every
-// later generation directory, in order (see "The redo log" in redolog.go).
-func logSegments(dir string, m *manifest, rank int) ([]string, error) {
-	name := logFileName(rank)
-	if m.Generation == 0 {
-		return []string{filepath.Join(dir, name)}, nil
-	}
-	names, err := fsys.ReadDir(dir)
-	if err != nil {
-		return nil, fileErr(dir, err)
-	}
-	var gens []uint64
-	for _, n := range names {
-		if g, ok := generationOf(n); ok && g >= m.logFrom() {
-			gens = append(gens, g)
-		}
-	}
-	slices.Sort(gens)
-	paths := make([]string, len(gens))
-	for i, g := range gens {
-		paths[i] = filepath.Join(genDir(dir, g), name)
-	}
-	return paths, nil
-}
-
-// chainReader reads a rank's log segments, in order, as one log: the
+// Chain reads a rank's log segments, in order, as one log: the
 // numbers of its records go up across segments too.
-type chainReader struct {
+type Chain struct {
+	fsys        vfs.FS
 	paths       []string
 	rank, ranks int
 	cur         *logReader
@@ -198,9 +171,9 @@ type chainReader struct {
 	last        uint64
 }
 
-// openChain opens the first of the segments paths (which may be missing).
-func openChain(paths []string, rank, ranks int) (*chainReader, error) {
-	c := &chainReader{paths: paths, rank: rank, ranks: ranks, i: -1}
+// OpenChain opens the first of the segments paths (which may be missing).
+func OpenChain(fsys vfs.FS, paths []string, rank, ranks int) (*Chain, error) {
+	c := &Chain{fsys: fsys, paths: paths, rank: rank, ranks: ranks, i: -1}
 	if err := c.advance(); err != nil {
 		return nil, err
 	}
@@ -212,7 +185,7 @@ func openChain(paths []string, rank, ranks int) (*chainReader, error) {
 // segment after the first whose header is bad, with no whole record in
 // the file, was never written to (a crash came while it was made): it is
 // an empty segment.
-func (c *chainReader) advance() error {
+func (c *Chain) advance() error {
 	if c.cur != nil {
 		c.cur.close()
 	}
@@ -220,8 +193,8 @@ func (c *chainReader) advance() error {
 	if c.i++; c.i >= len(c.paths) {
 		return nil
 	}
-	lr, err := openLog(c.paths[c.i], c.rank, c.ranks)
-	if err != nil && c.i > 0 && gdi.ErrorClass(err) == gdi.ErrFileFormat && neverWritten(c.paths[c.i]) {
+	lr, err := openLog(c.fsys, c.paths[c.i], c.rank, c.ranks)
+	if err != nil && c.i > 0 && gdi.ErrorClass(err) == gdi.ErrFileFormat && neverWritten(c.fsys, c.paths[c.i]) {
 		return c.advance()
 	}
 	if err != nil {
@@ -232,74 +205,83 @@ func (c *chainReader) advance() error {
 }
 
 // neverWritten reports whether the log file at path holds no whole record.
-func neverWritten(path string) bool {
+func neverWritten(fsys vfs.FS, path string) bool {
 	b, err := vfs.ReadFile(fsys, path)
 	return err == nil && !wholeRecordAfter(b, -1)
 }
 
-// async reports whether a segment read so far was written in async mode.
-func (c *chainReader) async() bool { return c.first != nil && c.first.async }
+// First returns the path of the first segment and the sequence number of
+// the checkpoint its header says it follows; ok is false if it is missing.
+func (c *Chain) First() (path string, base uint64, ok bool) {
+	if f := c.first; f != nil && f.exists {
+		return f.path, f.base, true
+	}
+	return "", 0, false
+}
 
-func (c *chainReader) close() {
+// Async reports whether a segment read so far was written in async mode.
+func (c *Chain) Async() bool { return c.first != nil && c.first.async }
+
+func (c *Chain) Close() {
 	if c.cur != nil {
 		c.cur.close()
 	}
 }
 
-// next returns the next record with data of the chain (see logReader.next).
-func (c *chainReader) next() (logRecord, bool, error) {
+// Next returns the Next record with data of the chain (see logReader.Next).
+func (c *Chain) Next() (Record, bool, error) {
 	for c.cur != nil {
 		rec, ok, err := c.cur.next()
 		if err != nil {
 			return rec, false, err
 		}
 		if ok {
-			if rec.seq <= c.last {
-				return rec, false, c.cur.bad("sequence number %d after %d in an earlier segment", rec.seq, c.last)
+			if rec.Seq <= c.last {
+				return rec, false, c.cur.bad("sequence number %d after %d in an earlier segment", rec.Seq, c.last)
 			}
-			c.last = rec.seq
+			c.last = rec.Seq
 			return rec, true, nil
 		}
 		if err := c.advance(); err != nil {
 			return rec, false, err
 		}
 	}
-	return logRecord{}, false, nil
+	return Record{}, false, nil
 }
 
-// logContent is what readLog found in a log file.
-type logContent struct {
-	exists  bool
-	base    uint64
-	async   bool
-	records []logRecord
-	// torn is the offset of a torn tail that was ignored, or -1.
-	torn int64
+// Content is what ReadLog found in a log file.
+type Content struct {
+	Exists  bool
+	Base    uint64
+	Async   bool
+	Records []Record
+	// Torn is the offset of a Torn tail that was ignored, or -1.
+	Torn int64
 }
 
-// readLog reads the whole of rank's log at path (see logReader).
-func readLog(path string, rank, ranks int) (logContent, error) {
-	lc := logContent{torn: -1}
-	lr, err := openLog(path, rank, ranks)
+// ReadLog reads the whole of rank's log at path (see logReader).
+func ReadLog(fsys vfs.FS, path string, rank, ranks int) (Content, error) {
+	lc := Content{Torn: -1}
+	lr, err := openLog(fsys, path, rank, ranks)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return lc, nil
 		}
-		lc.exists = true
+		lc.Exists = true
 		return lc, err
 	}
 	defer lr.close()
-	lc.exists, lc.base, lc.async = lr.exists, lr.base, lr.async
+	lc.Exists, lc.Base, lc.Async = lr.exists, lr.base, lr.async
 	for {
 		rec, ok, err := lr.next()
 		if err != nil {
 			return lc, err
 		}
 		if !ok {
-			lc.torn = lr.torn
+			lc.Torn = lr.torn
 			return lc, nil
 		}
-		lc.records = append(lc.records, rec)
+		lc.Records = append(lc.Records, rec)
 	}
 }
 
@@ -307,18 +289,18 @@ func readLog(path string, rank, ranks int) (logContent, error) {
 // and the offset after it, or why it is no whole record.
 func recordAt(b []byte, off int) (payload []byte, end int, why string) {
 	rest := b[off:]
-	if len(rest) < recHeaderSize {
+	if len(rest) < RecordHeaderSize {
 		return nil, 0, "incomplete header"
 	}
-	n, why := recordSize(rest[:recHeaderSize])
+	n, why := recordSize(rest[:RecordHeaderSize])
 	if why != "" {
 		return nil, 0, why
 	}
-	end = off + recHeaderSize + n
+	end = off + RecordHeaderSize + n
 	if end > len(b) {
 		return nil, 0, "incomplete payload"
 	}
-	payload = b[off+recHeaderSize : end]
+	payload = b[off+RecordHeaderSize : end]
 	if !payloadOK(rest, payload) {
 		return nil, 0, "checksum mismatch"
 	}
@@ -347,7 +329,7 @@ func payloadOK(hdr, payload []byte) bool {
 // wholeRecordAfter reports whether a whole record starts anywhere in b
 // after offset off.
 func wholeRecordAfter(b []byte, off int) bool {
-	for p := off + 1; p+recHeaderSize <= len(b); p++ {
+	for p := off + 1; p+RecordHeaderSize <= len(b); p++ {
 		if _, _, why := recordAt(b, p); why == "" {
 			return true
 		}
@@ -355,21 +337,21 @@ func wholeRecordAfter(b []byte, off int) bool {
 	return false
 }
 
-func decodeLogRecord(p []byte) (logRecord, error) {
-	r := logRecord{seq: binary.LittleEndian.Uint64(p), typ: p[8]}
+func decodeLogRecord(p []byte) (Record, error) {
+	r := Record{Seq: binary.LittleEndian.Uint64(p), Type: p[8]}
 	p = p[9:]
-	switch r.typ {
-	case recCatalog, recDelta:
-		r.js = p
+	switch r.Type {
+	case RecCatalog, RecDelta:
+		r.JS = p
 		return r, nil
-	case recSeal:
-		if r.seq != 0 || len(p) != 0 {
+	case RecSeal:
+		if r.Seq != 0 || len(p) != 0 {
 			return r, errors.New("a seal with data")
 		}
 		return r, nil
-	case recWrites:
+	case RecWrites:
 	default:
-		return r, fmt.Errorf("type %d", r.typ)
+		return r, fmt.Errorf("type %d", r.Type)
 	}
 	if len(p) < 4 {
 		return r, errors.New("short")
@@ -380,14 +362,14 @@ func decodeLogRecord(p []byte) (logRecord, error) {
 		if len(p) < 16 {
 			return r, errors.New("short")
 		}
-		w := dataWrite{rank: int(binary.LittleEndian.Uint32(p)), off: int(binary.LittleEndian.Uint64(p[4:]))}
+		w := Write{Rank: int(binary.LittleEndian.Uint32(p)), Off: int(binary.LittleEndian.Uint64(p[4:]))}
 		l := int(binary.LittleEndian.Uint32(p[12:]))
 		if l > len(p)-16 {
 			return r, errors.New("short")
 		}
-		w.b = p[16 : 16+l]
+		w.B = p[16 : 16+l]
 		p = p[16+l:]
-		r.writes = append(r.writes, w)
+		r.Writes = append(r.Writes, w)
 	}
 	if len(p) != 0 {
 		return r, fmt.Errorf("%d bytes after the writes", len(p))
