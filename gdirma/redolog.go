@@ -10,7 +10,8 @@ import (
 // With Params.Log = LogSync or LogAsync, every commit is also appended to
 // a redo log, so a database survives the crash of a process (or of all):
 // CreateDatabase with Params.Restore and Params.LogDir loads a checkpoint
-// and replays the logs written after it.
+// and replays the logs written after it. The files, records and readers
+// are package internal/redolog's; what follows is how gdirma uses them.
 //
 //   - What is logged: the commit's writes to the data window of the block
 //     pool, as they are made (the redo hook, staged.go): whole holder

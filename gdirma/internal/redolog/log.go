@@ -18,8 +18,7 @@ const AsyncLogInterval = 10 * time.Millisecond
 
 // AsyncMaxLag bounds what an async log may lose: a commit is acknowledged
 // at once only while every record queued before it is younger than this;
-// past that it first waits until they are durable (see "The redo log"
-// above).
+// past that it first waits until they are durable.
 const AsyncMaxLag = 100 * time.Millisecond
 
 // castagnoli is the table of the CRC-32C checksums of headers and records.
@@ -42,7 +41,8 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // with data is always followed by a whole record: damage to it is told
 // from a torn write (see ReadLog).
 //
-// all little-endian.
+// all little-endian. The record types and sizes are exported for tests
+// that damage files on purpose.
 const (
 	logMagic         = "GDIRMALG"
 	logFormat        = 1
