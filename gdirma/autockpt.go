@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdirma/internal/ckptdir"
 	"github.com/gdi-go/gdi/gdirma/internal/redolog"
 	"github.com/gdi-go/gdi/rma"
 )
@@ -235,7 +236,7 @@ func (a *autoCheckpointer) reset() error {
 func (a *autoCheckpointer) takePart() error {
 	db := a.db
 	g, err := a.win.AtomicGet(0, autoGen)
-	gd := genDir(db.params.LogDir, g)
+	gd := ckptdir.GenDir(db.params.LogDir, g)
 	var last, oldGen uint64
 	if err == nil {
 		last, oldGen, err = db.log.Roll(filepath.Join(gd, redolog.FileName(db.rank)), g)
@@ -311,7 +312,7 @@ func (a *autoCheckpointer) commit(g uint64) error {
 	m := db.newManifest(g, w[1])
 	m.LogFrom, m.Fuzzy = w[2], true
 	for r := range db.st.size {
-		fst, err := fileSum(filepath.Join(genDir(dir, g), rankFileName(r)))
+		fst, err := fileSum(filepath.Join(ckptdir.GenDir(dir, g), rankFileName(r)))
 		if err != nil {
 			return err
 		}
@@ -319,10 +320,10 @@ func (a *autoCheckpointer) commit(g uint64) error {
 	}
 	content, err := sealManifest(&m)
 	if err == nil {
-		err = commitManifest(dir, g, content)
+		err = ckptdir.CommitManifest(fsys, dir, g, content)
 	}
 	if err == nil {
-		removeOldGenerations(dir, m.LogFrom)
+		ckptdir.RemoveOldGenerations(fsys, dir, m.LogFrom)
 	}
 	return err
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdirma/internal/ckptdir"
 	"github.com/gdi-go/gdi/gdirma/internal/redolog"
 	"github.com/gdi-go/gdi/internal/catalog"
 	"github.com/gdi-go/gdi/internal/vfs"
@@ -45,7 +46,7 @@ import (
 //     step that makes the new checkpoint current; the other generations
 //     are removed after it. Until then the previous checkpoint is current
 //     and whole, so an error (a full disk) or a crash at any moment of
-//     Checkpoint leaves a restorable directory (ckptdir.go);
+//     Checkpoint leaves a restorable directory (internal/ckptdir);
 //   - a restore reads the manifest on rank 0 and broadcasts it, creates
 //     the windows with the checkpoint's parameters (fields set in Params
 //     must equal them, as must the number of ranks: ErrArgument), loads
@@ -92,7 +93,7 @@ import (
 //
 // Each rank writes its windows to rank-<r>.ckpt in the directory of a new
 // generation; rank 0 then makes it current with manifest.json, which holds
-// the mirrors and the size and SHA-256 of every rank file (ckptdir.go).
+// the mirrors and the size and SHA-256 of every rank file (internal/ckptdir).
 
 // checkpointFormat is the version of the files. The windows are copied
 // as they are, so it must be raised whenever the layout of any window
@@ -107,7 +108,6 @@ const (
 	// legacyLayoutFormat is the last format whose checkpoints may keep
 	// their files in the directory itself (generation 0).
 	legacyLayoutFormat = 4
-	manifestName       = "manifest.json"
 	rankFileMagic      = "GDIRMACK"
 )
 
@@ -245,7 +245,7 @@ func (db *Database) Checkpoint(dir string) error {
 	if err != nil {
 		return err
 	}
-	gd := genDir(dir, g)
+	gd := ckptdir.GenDir(dir, g)
 	fst, local := db.st.writeRankFile(filepath.Join(gd, rankFileName(db.rank)), false)
 	var seq uint64
 	if local == nil {
@@ -253,7 +253,7 @@ func (db *Database) Checkpoint(dir string) error {
 		local = internal(err)
 	}
 	var next vfs.File
-	follows := db.log != nil && sameDir(dir, db.params.LogDir)
+	follows := db.log != nil && ckptdir.SameDir(dir, db.params.LogDir)
 	logPath := filepath.Join(gd, redolog.FileName(db.rank))
 	if local == nil && follows {
 		next, local = db.log.Prepare(logPath, seq)
@@ -269,7 +269,7 @@ func (db *Database) Checkpoint(dir string) error {
 		db.log.ClearStale()
 	}
 	if db.rank == 0 {
-		removeOldGenerations(dir, g)
+		ckptdir.RemoveOldGenerations(fsys, dir, g)
 	}
 	return agreeDetail(db.comm, nil)
 }
@@ -310,7 +310,7 @@ func (db *Database) commitCheckpoint(dir string, g, seq uint64, fst fileState, l
 	if db.rank == 0 {
 		var content []byte
 		if content, local = db.manifestContent(g, seq, all); local == nil {
-			local = commitManifest(dir, g, content)
+			local = ckptdir.CommitManifest(fsys, dir, g, content)
 		}
 	}
 	return agreeDetail(db.comm, local)

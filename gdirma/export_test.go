@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/gdi-go/gdi/gdirma/internal/ckptdir"
 	"github.com/gdi-go/gdi/internal/vfs"
 
 	"github.com/gdi-go/gdi/gdi"
@@ -76,18 +77,18 @@ func CheckpointFile(dir, name string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return filepath.Join(genDir(dir, m.Generation), name), nil
+	return filepath.Join(ckptdir.GenDir(dir, m.Generation), name), nil
 }
 
 // ResealManifest rewrites the manifest of dir with edit applied to its
 // JSON, sealed again, for tests of the checks behind the checksum.
 func ResealManifest(dir string, edit func(js string) string) error {
-	path := filepath.Join(dir, manifestName)
+	path := filepath.Join(dir, ckptdir.ManifestName)
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
-	js, err := openManifest(path, raw)
+	js, err := ckptdir.Open(path, raw)
 	if err != nil {
 		return err
 	}

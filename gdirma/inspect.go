@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdirma/internal/ckptdir"
 	"github.com/gdi-go/gdi/gdirma/internal/redolog"
 )
 
@@ -42,12 +43,12 @@ func InspectCheckpoint(dir string) (*CheckpointReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	mpath := filepath.Join(dir, manifestName)
+	mpath := filepath.Join(dir, ckptdir.ManifestName)
 	if _, err := m.check(mpath, Params{}, m.Ranks); err != nil {
 		return nil, err
 	}
 	rep := &CheckpointReport{Generation: m.Generation, Fuzzy: m.Fuzzy, Format: m.Format, Ranks: m.Ranks, LogSeq: m.LogSeq}
-	gd := genDir(dir, m.Generation)
+	gd := ckptdir.GenDir(dir, m.Generation)
 	for _, f := range m.Files {
 		path := filepath.Join(gd, f.Name)
 		if err := checkFileSum(path, f); err != nil {

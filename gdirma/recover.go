@@ -14,6 +14,7 @@ import (
 
 	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdirma/internal/ckptdir"
 	"github.com/gdi-go/gdi/gdirma/internal/redolog"
 	"github.com/gdi-go/gdi/internal/catalog"
 	"github.com/gdi-go/gdi/internal/vfs"
@@ -579,14 +580,14 @@ func logSegments(dir string, m *manifest, rank int) ([]string, error) {
 	}
 	var gens []uint64
 	for _, n := range names {
-		if g, ok := generationOf(n); ok && g >= m.logFrom() {
+		if g, ok := ckptdir.GenerationOf(n); ok && g >= m.logFrom() {
 			gens = append(gens, g)
 		}
 	}
 	slices.Sort(gens)
 	paths := make([]string, len(gens))
 	for i, g := range gens {
-		paths[i] = filepath.Join(genDir(dir, g), name)
+		paths[i] = filepath.Join(ckptdir.GenDir(dir, g), name)
 	}
 	return paths, nil
 }

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdirma/internal/ckptdir"
 	"github.com/gdi-go/gdi/index"
 	"github.com/gdi-go/gdi/internal/vfs"
 	"github.com/gdi-go/gdi/rma"
@@ -27,7 +28,7 @@ import (
 // returns an error naming the file.
 func (db *Database) restore(p Params) error {
 	dir := p.Restore
-	mpath := filepath.Join(dir, manifestName)
+	mpath := filepath.Join(dir, ckptdir.ManifestName)
 	var js []byte
 	var local error
 	if db.rank == 0 {
@@ -36,7 +37,7 @@ func (db *Database) restore(p Params) error {
 		if raw, err = vfs.ReadFile(fsys, mpath); err != nil {
 			local = fileErr(mpath, err)
 		} else {
-			js, local = openManifest(mpath, raw)
+			js, local = ckptdir.Open(mpath, raw)
 		}
 	}
 	if err := agreeDetail(db.comm, local); err != nil {
@@ -61,7 +62,7 @@ func (db *Database) restore(p Params) error {
 		return gdi.Errorf(gdi.ErrNoMemory, "gdirma: %v", err)
 	}
 	fst := m.Files[db.rank]
-	local = st.readRankFile(filepath.Join(genDir(dir, m.Generation), fst.Name), fst, m.Fuzzy)
+	local = st.readRankFile(filepath.Join(ckptdir.GenDir(dir, m.Generation), fst.Name), fst, m.Fuzzy)
 	if local == nil && !m.Fuzzy {
 		local = st.setMirrors(mpath, &m)
 	}
@@ -70,7 +71,7 @@ func (db *Database) restore(p Params) error {
 			local = gdi.Errorf(gdi.ErrFileFormat, "gdirma: checkpoint file %s: catalog: %v", mpath, err)
 		}
 	}
-	replay := sameDir(p.LogDir, dir)
+	replay := ckptdir.SameDir(p.LogDir, dir)
 	if local == nil && !replay {
 		local = unreplayedLogs(dir, &m, db.rank, db.comm.Size())
 	}
