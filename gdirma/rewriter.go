@@ -40,56 +40,58 @@ func (st *store) rewrite(f func(k kind, r *record) (*record, error)) error {
 	return st.applyNow(changes)
 }
 
-// FreeLabel removes l from every object and index and frees it.
+// FreeLabel removes l from every object and index and frees it. It warns
+// WarnNonUniqueID if two vertices without labels share an ID after it
+// (spec 5: whether or not the call made them so), which it tells from the
+// records its rewrite walks anyway.
 func (db *Database) FreeLabel(l gdi.Label) error {
 	defer db.pauseAuto()() // it writes holders outside commits
 	return db.reindexAfter(db.RewriteFreeLabel(l, db.quietCheck, func(n uint32) error {
+		unlabeled := map[string]bool{} // IDs of vertices left without labels
+		var shared error
 		err := db.st.rewrite(func(k kind, r *record) (*record, error) {
-			// Lightweight edges carry their label in the references
-			// their ends keep.
-			refs := false
-			for _, x := range r.refList() {
-				refs = refs || x.ref.Label == n
+			nr := withoutLabel(r, n)
+			after := r
+			if nr != nil {
+				after = nr
 			}
-			if !r.hasLabel(n) && !refs {
-				return nil, nil
-			}
-			nr := r.clone()
-			es := *nr.refs()
-			for i := range es {
-				if es[i].ref.Label == n {
-					es[i].ref.Label = 0
+			if id, ok := after.appID(); ok && k == vertexKind && len(after.labels()) == 0 {
+				if unlabeled[id] && shared == nil {
+					shared = gdi.Errorf(gdi.WarnNonUniqueID, "vertices without labels share ID %q", id)
 				}
+				unlabeled[id] = true
 			}
-			if !r.hasLabel(n) {
-				return nr, nil
-			}
-			nr.setLabels(removeItem(nr.labels(), n))
 			return nr, nil
 		})
 		if err != nil {
 			return err
 		}
-		return db.sharedIDWarning()
+		return shared
 	}))
 }
 
-// sharedIDWarning returns WarnNonUniqueID if two vertices without labels
-// share an ID after FreeLabel (spec 5: whether or not the call made them
-// so). It scans every vertex, as FreeLabel's rewrite did.
-func (db *Database) sharedIDWarning() error {
-	seen := map[string]bool{}
-	return db.st.scanHolders(vertexKind, func(_ uint64, r *record) error {
-		id, ok := r.appID()
-		if !ok || len(r.labels()) > 0 {
-			return nil
-		}
-		if seen[id] {
-			return gdi.Errorf(gdi.WarnNonUniqueID, "vertices without labels share ID %q", id)
-		}
-		seen[id] = true
+// withoutLabel returns r without label n, in its labels and in the
+// references to lightweight edges (which carry their label), or nil if r
+// has it in neither.
+func withoutLabel(r *record, n uint32) *record {
+	refs := false
+	for _, x := range r.refList() {
+		refs = refs || x.ref.Label == n
+	}
+	if !r.hasLabel(n) && !refs {
 		return nil
-	})
+	}
+	nr := r.clone()
+	es := *nr.refs()
+	for i := range es {
+		if es[i].ref.Label == n {
+			es[i].ref.Label = 0
+		}
+	}
+	if r.hasLabel(n) {
+		nr.setLabels(removeItem(nr.labels(), n))
+	}
+	return nr
 }
 
 // FreePropertyType removes every property of type p and frees p.
