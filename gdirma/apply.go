@@ -7,6 +7,7 @@ import (
 	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/dht"
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdirma/internal/store"
 	"github.com/gdi-go/gdi/internal/invariants"
 )
 
@@ -16,7 +17,7 @@ type change struct {
 	k        kind
 	n        uint64
 	old, new *record
-	chain    []uint64 // the blocks of old, if the caller read them
+	chain    []bgdl.DPtr // the blocks of old, if the caller read them
 	// num and oldNum are the numbers of an edge before and after the
 	// change, for its index entries, if they are not n (edges numbered
 	// after their origin); 0 if they are.
@@ -57,7 +58,7 @@ func (c change) oldRefs() *record {
 // The writes of step 4 can be undone only if they were staged (see
 // stagedWindow): an error of the data window there is internal. It returns
 // the blocks to release once the locks are dropped.
-func (st *store) apply(changes []change, logged func() error) (freed []uint64, err error) {
+func (st *graph) apply(changes []change, logged func() error) (freed []bgdl.DPtr, err error) {
 	var u applyUndo
 	if err := st.applyKeys(changes, &u); err != nil {
 		st.undoApply(&u)
@@ -73,7 +74,7 @@ func (st *store) apply(changes []change, logged func() error) (freed []uint64, e
 		st.undoApply(&u)
 		return nil, err
 	}
-	version, err := st.nextVersion()
+	version, err := st.NextVersion()
 	if err != nil {
 		st.undoApply(&u)
 		return nil, err
@@ -106,7 +107,7 @@ func (st *store) apply(changes []change, logged func() error) (freed []uint64, e
 // fails: the changes of the implicit index and the blocks taken.
 type applyUndo struct {
 	keys  []keyUndo
-	taken []uint64
+	taken []bgdl.DPtr
 }
 
 // keyUndo is a key apply deleted from (insert false) or inserted into
@@ -119,16 +120,14 @@ type keyUndo struct {
 }
 
 // undoApply gives back the blocks taken and the implicit index's keys.
-func (st *store) undoApply(u *applyUndo) {
-	for _, b := range u.taken {
-		_ = st.release(b)
-	}
+func (st *graph) undoApply(u *applyUndo) {
+	_ = st.ReleaseAll(u.taken)
 	for i := len(u.keys) - 1; i >= 0; i-- {
 		k := u.keys[i]
 		if k.insert {
-			_, _ = st.ids.Delete(k.label, k.key)
+			_, _ = st.IDs().Delete(k.label, k.key)
 		} else {
-			_ = st.ids.Insert(k.label, k.key, k.n)
+			_ = st.IDs().Insert(k.label, k.key, k.n)
 		}
 	}
 }
@@ -136,7 +135,7 @@ func (st *store) undoApply(u *applyUndo) {
 // applyKeys is apply's step 1: it deletes the implicit index's keys that
 // the changes drop, then inserts those they add, where uniqueness is
 // decided (ErrNonUniqueID), noting each in u.
-func (st *store) applyKeys(changes []change, u *applyUndo) error {
+func (st *graph) applyKeys(changes []change, u *applyUndo) error {
 	for _, c := range changes {
 		if sameKeys(c) {
 			continue
@@ -148,12 +147,12 @@ func (st *store) applyKeys(changes []change, u *applyUndo) error {
 				continue
 			}
 			dk := dhtKey(key.id)
-			v, found, err := st.ids.Lookup(key.label, dk)
+			v, found, err := st.IDs().Lookup(key.label, dk)
 			if err == nil {
 				err = applyFailpoint(stepIndexDelete)
 			}
 			if err == nil && found && v == c.n {
-				if _, err = st.ids.Delete(key.label, dk); err == nil {
+				if _, err = st.IDs().Delete(key.label, dk); err == nil {
 					u.keys = append(u.keys, keyUndo{false, key.label, dk, c.n})
 				}
 			}
@@ -175,7 +174,7 @@ func (st *store) applyKeys(changes []change, u *applyUndo) error {
 			dk := dhtKey(key.id)
 			err := applyFailpoint(stepIndexInsert)
 			if err == nil {
-				err = st.ids.Insert(key.label, dk, c.n)
+				err = st.IDs().Insert(key.label, dk, c.n)
 			}
 			if errors.Is(err, dht.ErrExists) {
 				return gdi.Errorf(gdi.ErrNonUniqueID, "label %d and ID %q not unique", key.label, key.id)
@@ -232,17 +231,17 @@ func sameKeys(c change) bool {
 // blockPlan is where apply writes the image of a change: its blocks, its
 // encoding (whose head is in a block buffer), and the part that changed.
 type blockPlan struct {
-	chain []uint64
-	img   imageParts
-	dirty dirtySpan
+	chain []bgdl.DPtr
+	img   store.Parts
+	dirty store.Dirty
 	head  *[]byte
 }
 
 // putHeads gives back the block buffers of plans.
-func (st *store) putHeads(plans []blockPlan) {
+func (st *graph) putHeads(plans []blockPlan) {
 	for _, p := range plans {
 		if p.head != nil {
-			st.putBlockBuf(p.head)
+			st.PutBlockBuf(p.head)
 		}
 	}
 }
@@ -250,36 +249,36 @@ func (st *store) putHeads(plans []blockPlan) {
 // planBlocks is apply's step 2: it encodes the image of each change into
 // plans and takes the blocks it needs (noting them in u), and returns the
 // blocks the changes no longer use.
-func (st *store) planBlocks(changes []change, u *applyUndo, plans []blockPlan) (freed []uint64, err error) {
+func (st *graph) planBlocks(changes []change, u *applyUndo, plans []blockPlan) (freed []bgdl.DPtr, err error) {
 	for i, c := range changes {
 		if c.head != nil {
 			continue
 		}
 		chain := c.chain
 		if c.old != nil && chain == nil {
-			img, ok, err := st.readImage(c.n, readChain)
+			img, ok, err := st.read(c.n, store.Request{Mode: store.Chain})
 			if err != nil {
 				return nil, err
 			}
 			if ok {
-				chain = img.chain
+				chain = img.Chain
 			}
 		}
 		if len(chain) == 0 {
-			chain = []uint64{c.n}
+			chain = []bgdl.DPtr{bgdl.DPtr(c.n)}
 		}
 		if c.new == nil {
 			freed = append(freed, chain...)
 			continue
 		}
-		plans[i].head = st.blockBuf()
-		b := encodeParts(c.k, c.new, st.codec(c.n), *plans[i].head)
-		need := st.blocksFor(b.len())
+		plans[i].head = st.BlockBuf()
+		b := encodeParts(c.k, c.new, st.Codec(bgdl.DPtr(c.n)), *plans[i].head)
+		need := st.BlocksFor(b.Len())
 		for len(chain) < need {
 			err := applyFailpoint(stepBlocks)
-			var nb uint64
+			var nb bgdl.DPtr
 			if err == nil {
-				nb, err = st.acquire(bgdl.DPtr(c.n).Rank())
+				nb, err = st.Acquire(bgdl.DPtr(c.n).Rank())
 			}
 			if err != nil {
 				return nil, err
@@ -297,7 +296,7 @@ func (st *store) planBlocks(changes []change, u *applyUndo, plans []blockPlan) (
 }
 
 // writeChanges is apply's step 4: each change's image, with version.
-func (st *store) writeChanges(changes []change, version holderVersion, plans []blockPlan) error {
+func (st *graph) writeChanges(changes []change, version store.Version, plans []blockPlan) error {
 	for i, c := range changes {
 		if err := st.writeChange(c, version, plans[i].chain, plans[i].img, plans[i].dirty); err != nil {
 			return err
@@ -308,34 +307,34 @@ func (st *store) writeChanges(changes []change, version holderVersion, plans []b
 
 // writeChange writes the image of c, with version, to the blocks chain
 // (step 4 of apply).
-func (st *store) writeChange(c change, version holderVersion, chain []uint64, img imageParts, dirty dirtySpan) error {
+func (st *graph) writeChange(c change, version store.Version, chain []bgdl.DPtr, img store.Parts, dirty store.Dirty) error {
 	if err := applyFailpoint(stepWrites); err != nil {
 		return err
 	}
 	if c.new == nil {
-		return internal(st.data.AtomicPut(bgdl.DPtr(c.n).Rank(), bgdl.DPtr(c.n).Offset(), 0))
+		return st.Clear(bgdl.DPtr(c.n))
 	}
 	c.new.version = version
 	if c.head != nil {
-		if err := st.patchHead(c.n, version, c.head); err != nil {
+		if err := st.PatchHead(bgdl.DPtr(c.n), version, c.head); err != nil {
 			return err
 		}
 		if testHookHeadPatch != nil {
 			testHookHeadPatch(c.n)
 		}
 		if invariants.Enabled && !c.new.partial {
-			st.checkWritten(c, encodeParts(c.k, c.new, st.codec(c.n), nil))
+			st.checkWritten(c, encodeParts(c.k, c.new, st.Codec(bgdl.DPtr(c.n)), nil))
 		}
 		return nil
 	}
 	var fences []uint16
-	if dirty.some {
+	if dirty.Some {
 		fences = c.new.fences() // the layout is the one read
 	}
-	if err := st.writeImage(c.k, version, chain, img, dirty, fences); err != nil {
+	if err := st.Write(c.k, version, chain, img, dirty, fences); err != nil {
 		return err
 	}
-	if invariants.Enabled && dirty.some {
+	if invariants.Enabled && dirty.Some {
 		st.checkWritten(c, img)
 	}
 	return nil
@@ -367,28 +366,3 @@ func applyFailpoint(s applyStep) error {
 // testHookHeadPatch, if set by a test, is called for every holder whose
 // labels and properties a commit writes over in place (patchHead).
 var testHookHeadPatch func(n uint64)
-
-// patchHead writes head over the labels and properties of holder n, which
-// it replaces byte for byte within the primary block, and sets the
-// holder's version.
-func (st *store) patchHead(n uint64, version holderVersion, head []byte) error {
-	p := bgdl.DPtr(n)
-	if err := st.data.Put(head, p.Rank(), p.Offset()+primaryHeader); err != nil {
-		return internal(err)
-	}
-	if err := st.data.AtomicPut(p.Rank(), p.Offset()+16, uint64(version)); err != nil {
-		return internal(err)
-	}
-	return internal(st.data.Flush(p.Rank()))
-}
-
-// releaseAll gives blocks back to the pool.
-func (st *store) releaseAll(blocks []uint64) error {
-	var first error
-	for _, b := range blocks {
-		if err := st.release(b); err != nil && first == nil {
-			first = err
-		}
-	}
-	return first
-}

@@ -111,7 +111,7 @@ func (f *applyFixture) state() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	free, err := f.db.st.pool.FreeBlocks(f.db.rank)
+	free, err := f.db.st.Pool().FreeBlocks(f.db.rank)
 	if err != nil {
 		return "", err
 	}

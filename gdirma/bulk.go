@@ -9,6 +9,7 @@ import (
 	"github.com/gdi-go/gdi/dht"
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/gdirma/internal/layout"
+	"github.com/gdi-go/gdi/gdirma/internal/store"
 	"github.com/gdi-go/gdi/rma"
 )
 
@@ -80,12 +81,12 @@ func (db *Database) BulkLoad(src gdi.BulkSource) error {
 
 type bulk struct {
 	db         *Database
-	st         *store
+	st         *graph
 	src        gdi.BulkSource
 	rank, size int
 	edgeLabels []uint32 // numbers of src.EdgeLabels, 0 for LabelNone
 	lo, hi     uint64   // the vertices this rank owns
-	version    holderVersion
+	version    store.Version
 
 	nums   []uint64        // number (primary block) of every vertex
 	heads  []byte          // labels and properties of the rank's vertices, encoded
@@ -95,9 +96,8 @@ type bulk struct {
 	heavy  map[uint32]bool // vertices of the rank with edges numbered by a holder
 	trefs  [][]bulkRef     // references of the targets, by round
 
-	full      bool   // no free block left on this rank
-	highWater uint64 // highest block number taken on this rank
-	blk       []byte // a block to write
+	full      bool // no free block left on this rank
+	highWater int  // highest block number taken on this rank
 }
 
 // bulkRef is a reference to edge num to be written into the holder of
@@ -119,8 +119,8 @@ func (b *bulk) check() error {
 		return gdi.Errorf(gdi.ErrArgument, "BulkLoad: %d vertices is too many", s.Vertices)
 	case !s.Direction.Valid():
 		return gdi.Errorf(gdi.ErrArgument, "BulkLoad: direction %v", s.Direction)
-	case s.Vertices > uint64(b.st.pool.Blocks())*uint64(b.size):
-		return gdi.Errorf(gdi.ErrNoMemory, "BulkLoad: %d vertices need more blocks than the %d ranks have (%d each)", s.Vertices, b.size, b.st.pool.Blocks())
+	case s.Vertices > uint64(b.st.Pool().Blocks())*uint64(b.size):
+		return gdi.Errorf(gdi.ErrNoMemory, "BulkLoad: %d vertices need more blocks than the %d ranks have (%d each)", s.Vertices, b.size, b.st.Pool().Blocks())
 	}
 	for _, l := range s.EdgeLabels {
 		n := uint32(0)
@@ -174,7 +174,7 @@ func (b *bulk) agree(step string, err error) error {
 func (b *bulk) run() error {
 	b.lo, b.hi = b.first(b.rank), b.first(b.rank+1)
 	var err error
-	b.version, err = b.st.nextVersion()
+	b.version, err = b.st.NextVersion()
 	err = errors.Join(err, b.vertices())
 	// The blocks taken must be visible to scans whatever happens.
 	defer b.raise()
@@ -256,11 +256,11 @@ func (b *bulk) vertices() error {
 		if err != nil {
 			return err
 		}
-		b.nums[x] = num
+		b.nums[x] = uint64(num)
 		if len(bv.ID) > 0 {
 			key := dhtKey(string(bv.ID))
 			for _, l := range labels {
-				if err := b.st.ids.Insert(l, key, num); err != nil {
+				if err := b.st.IDs().Insert(l, key, uint64(num)); err != nil {
 					if errors.Is(err, dht.ErrExists) {
 						return gdi.Errorf(gdi.ErrNonUniqueID, "BulkLoad: vertex %d: label %d and ID %q not unique", x, l, bv.ID)
 					}
@@ -464,10 +464,11 @@ func (b *bulk) originRefs(recv [][]byte, fwd [][]byte) error {
 				if label != 0 {
 					r.setLabels([]uint32{label})
 				}
-				var err error
-				if num, err = b.writeNew(edgeKind, encodeRecord(edgeKind, r, layout.Codec{})); err != nil {
+				p, err := b.writeNew(edgeKind, encodeRecord(edgeKind, r, layout.Codec{}))
+				if err != nil {
 					return err
 				}
+				num = uint64(p)
 				refLabel = 0
 				b.heavy[uint32(iu)] = true
 			}

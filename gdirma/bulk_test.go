@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/gdirma/internal/layout"
 	"github.com/gdi-go/gdi/rma"
@@ -57,7 +58,7 @@ func TestBulkLoadManyEdges(t *testing.T) {
 				defer tx.Abort()
 				var hub gdi.VertexHolder
 				for _, u := range db.(*Database).st.mustAll(t) {
-					v, err := tx.AssociateVertex(gdi.VertexUID(db.(*Database).st.uid(u)))
+					v, err := tx.AssociateVertex(gdi.VertexUID(db.(*Database).st.UID(bgdl.DPtr(u))))
 					if err != nil {
 						return err
 					}
@@ -88,7 +89,7 @@ func TestBulkLoadManyEdges(t *testing.T) {
 	}
 }
 
-func (st *store) mustAll(t *testing.T) []uint64 {
+func (st *graph) mustAll(t *testing.T) []uint64 {
 	m, err := st.all(vertexKind)
 	if err != nil {
 		t.Error(err)

@@ -9,6 +9,7 @@ import (
 	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/gdirma/internal/layout"
+	"github.com/gdi-go/gdi/gdirma/internal/store"
 )
 
 // writeHolders writes the holder of each vertex of the rank.
@@ -43,7 +44,7 @@ func (b *bulk) writeHolders() error {
 	}
 	b.refs, b.trefs = nil, nil
 	var img []byte
-	var chain []uint64
+	var chain []bgdl.DPtr
 	var sorted []bulkRef
 	start := make([]int, 1<<groupShift+1)
 	pos := make([]int, 1<<groupShift)
@@ -80,7 +81,7 @@ func (b *bulk) writeHolders() error {
 // writeHolder writes the holder of local vertex i, whose references are
 // refs (those of the origin first, in the order of their slots). img and
 // chain are buffers to reuse.
-func (b *bulk) writeHolder(i int, refs []bulkRef, dir byte, imgBuf *[]byte, chainBuf *[]uint64) error {
+func (b *bulk) writeHolder(i int, refs []bulkRef, dir byte, imgBuf *[]byte, chainBuf *[]bgdl.DPtr) error {
 	img, chain := *imgBuf, *chainBuf
 	defer func() { *imgBuf, *chainBuf = img, chain }()
 	// The origin's references come first, in the order of their
@@ -110,7 +111,7 @@ func (b *bulk) writeHolder(i int, refs []bulkRef, dir byte, imgBuf *[]byte, chai
 	img = binary.AppendUvarint(img, out)
 	img = binary.AppendUvarint(img, uint64(len(refs)))
 	refsAt := len(img)
-	cd := b.st.codec(self)
+	cd := b.st.Codec(bgdl.DPtr(self))
 	for len(own)+len(other) > 0 {
 		var r bulkRef
 		if len(other) == 0 || len(own) > 0 && own[0].num < other[0].num {
@@ -124,15 +125,15 @@ func (b *bulk) writeHolder(i int, refs []bulkRef, dir byte, imgBuf *[]byte, chai
 		}
 		img = cd.Append(img, r.num, layout.Ref{Dir: gdi.DirectionType(dir), Origin: origin, Target: target, Label: r.label})
 	}
-	chain = append(chain[:0], b.nums[b.lo+uint64(i)])
-	for len(chain) < b.st.blocksFor(len(img)) {
+	chain = append(chain[:0], bgdl.DPtr(b.nums[b.lo+uint64(i)]))
+	for len(chain) < b.st.BlocksFor(len(img)) {
 		nb, err := b.block()
 		if err != nil {
 			return err
 		}
 		chain = append(chain, nb)
 	}
-	if err := b.write(vertexKind, chain, imageParts{head: img, refs: refsAt}); err != nil {
+	if err := b.st.Write(vertexKind, b.version, chain, store.Parts{Head: img, Refs: refsAt}, store.Dirty{}, nil); err != nil {
 		return err
 	}
 	return nil
@@ -140,84 +141,35 @@ func (b *bulk) writeHolder(i int, refs []bulkRef, dir byte, imgBuf *[]byte, chai
 
 // writeNew writes a new holder of kind k with image img into fresh blocks
 // and returns its number.
-func (b *bulk) writeNew(k kind, img []byte) (uint64, error) {
-	chain := make([]uint64, 0, 1)
-	for len(chain) < b.st.blocksFor(len(img)) {
+func (b *bulk) writeNew(k kind, img []byte) (bgdl.DPtr, error) {
+	chain := make([]bgdl.DPtr, 0, 1)
+	for len(chain) < b.st.BlocksFor(len(img)) {
 		nb, err := b.block()
 		if err != nil {
 			return 0, err
 		}
 		chain = append(chain, nb)
 	}
-	return chain[0], b.write(k, chain, imageParts{head: img, refs: -1})
+	return chain[0], b.st.Write(k, b.version, chain, store.Parts{Head: img, Refs: -1}, store.Dirty{}, nil)
 }
 
 // block takes a block, on this rank while it has one. Blocks of this rank
 // are taken straight from the pool: the markers are written with the
 // images, and the high-water mark is raised once at the end (raise).
-func (b *bulk) block() (uint64, error) {
+func (b *bulk) block() (bgdl.DPtr, error) {
 	if !b.full {
-		p, err := b.st.pool.Acquire(b.rank)
+		p, err := b.st.Pool().Acquire(b.rank)
 		if err == nil {
-			b.highWater = max(b.highWater, uint64(b.st.blockIndex(uint64(p))))
-			return uint64(p), nil
+			b.highWater = max(b.highWater, b.st.BlockIndex(p))
+			return p, nil
 		}
 		if !errors.Is(err, bgdl.ErrExhausted) {
 			return 0, internal(err)
 		}
 		b.full = true
 	}
-	return b.st.acquire(b.rank)
+	return b.st.Acquire(b.rank)
 }
 
 // raise raises this rank's high-water mark to the blocks taken.
-func (b *bulk) raise() error {
-	for {
-		hw, err := b.st.ctl.AtomicGet(b.rank, ctlHighWater)
-		if err != nil || hw >= b.highWater {
-			return internal(err)
-		}
-		prev, err := b.st.ctl.CompareAndSwap(b.rank, ctlHighWater, hw, b.highWater)
-		if err != nil || prev == hw {
-			return internal(err)
-		}
-	}
-}
-
-// write is store.writeImage with one reused block buffer, of an image in
-// one piece.
-func (b *bulk) write(k kind, chain []uint64, p imageParts) error {
-	st, img := b.st, p.head
-	fw := walkFences(p, st.codec(chain[0]), len(chain))
-	if b.blk == nil {
-		b.blk = make([]byte, st.bs)
-	}
-	blk := b.blk
-	first := min(len(img), st.bs-primaryHeader)
-	rest := img[first:]
-	c := st.bs - contHeader
-	for i := 1; i < len(chain); i++ {
-		l := min(len(rest), c)
-		binary.LittleEndian.PutUint64(blk, markerCont|uint64(fw.next(len(img)-len(rest), c)))
-		next := uint64(0)
-		if i+1 < len(chain) {
-			next = chain[i+1]
-		}
-		binary.LittleEndian.PutUint64(blk[8:], next)
-		copy(blk[contHeader:], rest[:l])
-		rest = rest[l:]
-		if err := st.put(blk[:contHeader+l], chain[i], 0); err != nil {
-			return err
-		}
-	}
-	binary.LittleEndian.PutUint64(blk, markerPrimary|uint64(k))
-	next := uint64(0)
-	if len(chain) > 1 {
-		next = chain[1]
-	}
-	binary.LittleEndian.PutUint64(blk[8:], next)
-	binary.LittleEndian.PutUint64(blk[16:], uint64(b.version))
-	binary.LittleEndian.PutUint64(blk[24:], uint64(len(img)))
-	copy(blk[primaryHeader:], img[:first])
-	return st.put(blk[:primaryHeader+first], chain[0], 0)
-}
+func (b *bulk) raise() error { return b.st.RaiseHighWater(b.rank, b.highWater) }

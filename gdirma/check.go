@@ -2,12 +2,12 @@ package gdirma
 
 import (
 	"bytes"
-	"encoding/binary"
 	"fmt"
 	"slices"
 
 	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdirma/internal/store"
 )
 
 // CheckHolders verifies the holders whose primary blocks are on the
@@ -25,17 +25,17 @@ func (db *Database) CheckHolders() error {
 	st := db.st
 	for _, k := range []kind{vertexKind, edgeKind} {
 		err := st.scanRank(db.rank, k, func(n uint64, r *record) error {
-			img, ok, err := st.readImage(n, readChain)
+			img, ok, err := st.read(n, store.Request{Mode: store.Chain})
 			if err != nil || !ok {
 				return gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: %v", bgdl.DPtr(n), err)
 			}
 			if err := checkRefs(r.raw, r.nraw, r.cd); k == vertexKind && err != nil {
 				return gdi.Errorf(gdi.ErrIntern, "gdirma: vertex holder %v: %v", bgdl.DPtr(n), err)
 			}
-			if !bytes.Equal(img.bytes, encodeRecord(k, r, st.codec(n))) {
+			if !bytes.Equal(img.Bytes, encodeRecord(k, r, st.Codec(bgdl.DPtr(n)))) {
 				return gdi.Errorf(gdi.ErrIntern, "gdirma: %v holder %v: the image is not what encodeRecord writes", k, bgdl.DPtr(n))
 			}
-			if err := st.checkFences(n, encodeParts(k, r, st.codec(n), nil), img.chain); err != nil {
+			if err := st.checkFences(n, encodeParts(k, r, st.Codec(bgdl.DPtr(n)), nil), img.Chain); err != nil {
 				return gdi.Errorf(gdi.ErrIntern, "gdirma: %v holder %v: %v", k, bgdl.DPtr(n), err)
 			}
 			return nil
@@ -49,16 +49,17 @@ func (db *Database) CheckHolders() error {
 
 // checkFences checks the fences in the markers of the continuation blocks
 // of holder n, chain, against those of its image p.
-func (st *store) checkFences(n uint64, p imageParts, chain []uint64) error {
+func (st *graph) checkFences(n uint64, p store.Parts, chain []bgdl.DPtr) error {
 	var got []uint16
-	var marker [8]byte
+	var marker [store.ContHeader]byte
 	for _, b := range chain[1:] {
-		if err := st.get(marker[:], b, 0); err != nil {
+		if err := st.Get(marker[:], b, 0); err != nil {
 			return err
 		}
-		got = append(got, uint16(binary.LittleEndian.Uint64(marker[:])))
+		fence, _ := store.ContOf(marker[:])
+		got = append(got, fence)
 	}
-	if want := st.fencesOf(n, p); !slices.Equal(got, want) && len(got)+len(want) > 0 {
+	if want := st.FencesOf(bgdl.DPtr(n), p); !slices.Equal(got, want) && len(got)+len(want) > 0 {
 		return fmt.Errorf("continuation blocks have fences %v, want %v", got, want)
 	}
 	return nil
@@ -80,7 +81,7 @@ func (db *Database) CheckImplicitIndex() error {
 			if key.label == uint32(gdi.LabelNone) {
 				continue
 			}
-			v, found, err := st.ids.Lookup(key.label, dhtKey(key.id))
+			v, found, err := st.IDs().Lookup(key.label, dhtKey(key.id))
 			if err != nil {
 				return internal(err)
 			}
@@ -93,7 +94,7 @@ func (db *Database) CheckImplicitIndex() error {
 	if err != nil {
 		return err
 	}
-	return internal(st.ids.Range(db.rank, func(label uint32, key []byte, n uint64) error {
+	return internal(st.IDs().Range(db.rank, func(label uint32, key []byte, n uint64) error {
 		r, err := st.load(vertexKind, n)
 		if err != nil {
 			return err

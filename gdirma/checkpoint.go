@@ -133,7 +133,7 @@ type section struct {
 // sectionsOf lists the windows of a rank file: all of sections, or for a
 // fuzzy checkpoint (autockpt.go) the data window of the block pool alone,
 // as everything else is derived from the holders on restore.
-func (st *store) sectionsOf(fuzzy bool) []section {
+func (st *graph) sectionsOf(fuzzy bool) []section {
 	secs := st.sections()
 	if fuzzy {
 		return secs[:1]
@@ -142,7 +142,7 @@ func (st *store) sectionsOf(fuzzy bool) []section {
 }
 
 // sections lists the windows of the store in the order of the rank files.
-func (st *store) sections() []section {
+func (st *graph) sections() []section {
 	var out []section
 	add := func(prefix string, names []string, ws []rma.Window) {
 		for i, w := range ws {
@@ -150,9 +150,9 @@ func (st *store) sections() []section {
 		}
 	}
 	pool := []string{"data", "usage", "system"}
-	add("blocks.", pool, st.pool.Windows())
-	add("", []string{"control"}, []rma.Window{st.ctl})
-	add("dht.", []string{"buckets", "heap.data", "heap.usage", "heap.system"}, st.ids.Windows())
+	add("blocks.", pool, st.Pool().Windows())
+	add("", []string{"control"}, []rma.Window{st.Control()})
+	add("dht.", []string{"buckets", "heap.data", "heap.usage", "heap.system"}, st.IDs().Windows())
 	add("index.", []string{"directory", "nodes.data", "nodes.usage", "nodes.system"}, st.forest.Windows())
 	return out
 }
@@ -249,8 +249,7 @@ func (db *Database) Checkpoint(dir string) error {
 	fst, local := db.st.writeRankFile(filepath.Join(gd, rankFileName(db.rank)), false)
 	var seq uint64
 	if local == nil {
-		seq, err = db.st.ctl.AtomicGet(0, ctlLogSeq)
-		local = internal(err)
+		seq, local = db.st.LogSeq()
 	}
 	var next vfs.File
 	follows := db.log != nil && ckptdir.SameDir(dir, db.params.LogDir)
@@ -323,7 +322,7 @@ func (db *Database) commitCheckpoint(dir string, g, seq uint64, fst fileState, l
 //	         bytes, CRC-32C of all of the section before it (uint32)
 //
 // all little-endian. It returns the file's size and SHA-256.
-func (st *store) writeRankFile(path string, fuzzy bool) (fileState, error) {
+func (st *graph) writeRankFile(path string, fuzzy bool) (fileState, error) {
 	fst := fileState{Name: filepath.Base(path)}
 	f, err := fsys.Create(path)
 	if err != nil {
@@ -348,7 +347,7 @@ func (st *store) writeRankFile(path string, fuzzy bool) (fileState, error) {
 	return fst, nil
 }
 
-func (st *store) writeSections(w io.Writer, secs []section) error {
+func (st *graph) writeSections(w io.Writer, secs []section) error {
 	hdr := []byte(rankFileMagic)
 	for _, x := range []int{writtenCheckpointFormat, st.rank, st.size, len(secs)} {
 		hdr = binary.LittleEndian.AppendUint32(hdr, uint32(x))
@@ -396,7 +395,7 @@ func (db *Database) newManifest(g, seq uint64) manifest {
 		Ranks:      db.st.size,
 		Created:    time.Now().UTC().Format(time.RFC3339),
 		Params:     db.params,
-		Tag:        db.st.tag,
+		Tag:        db.st.Tag(),
 		Catalog:    db.State(),
 		LogSeq:     seq,
 		Generation: g,

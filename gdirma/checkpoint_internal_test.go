@@ -27,7 +27,7 @@ type storeImage struct {
 
 func imageOf(db *Database) (*storeImage, error) {
 	st := db.st
-	im := &storeImage{windows: map[string][]byte{}, tag: st.tag, params: db.params, trees: map[uint32]treeDef{}, catalog: db.State()}
+	im := &storeImage{windows: map[string][]byte{}, tag: st.Tag(), params: db.params, trees: map[uint32]treeDef{}, catalog: db.State()}
 	im.params.Restore = ""
 	for _, s := range st.sections() {
 		var b bytes.Buffer

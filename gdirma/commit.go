@@ -8,6 +8,7 @@ import (
 	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/gdirma/internal/layout"
+	"github.com/gdi-go/gdi/gdirma/internal/store"
 	"github.com/gdi-go/gdi/internal/invariants"
 	"github.com/gdi-go/gdi/txn"
 )
@@ -47,9 +48,10 @@ type writeItem struct {
 // without checking their lock words (store.held). Commits take one from
 // commitScratches and give it back, saving three allocations.
 type commitScratch struct {
-	locks txn.LockSet
-	st    store
-	stage stagedWindow
+	locks  txn.LockSet
+	st     graph
+	stage  stagedWindow
+	staged store.Store // the store writing to stage
 }
 
 var commitScratches = sync.Pool{New: func() any { return new(commitScratch) }}
@@ -57,7 +59,7 @@ var commitScratches = sync.Pool{New: func() any { return new(commitScratch) }}
 // put gives cs back. It keeps nothing of the database alive, but the room
 // of the lock set, which a commit that frees a vertex fills.
 func (cs *commitScratch) put() {
-	cs.st = store{}
+	cs.st, cs.staged = graph{}, store.Store{}
 	cs.stage.reset(nil)
 	cs.locks.Forget()
 	commitScratches.Put(cs)
@@ -82,14 +84,14 @@ func (tx *Transaction) commit() error {
 	if st0.redo != nil {
 		st0.redo.Admit() // before any lock, and before hold
 	}
-	cs.locks.Reset(st0.locks)
+	cs.locks.Reset(st0.Locks())
 	cs.st = *st0
 	cs.st.held = &cs.locks
 	freed, err := tx.commitWrites(cs, writes)
 	if err != nil {
 		return err
 	}
-	return st0.releaseAll(freed)
+	return st0.ReleaseAll(freed)
 }
 
 // writeSet appends to out the holders the transaction writes, sorted by
@@ -113,7 +115,7 @@ func (tx *Transaction) writeSet(out []writeItem) (writes []writeItem, reads int)
 
 // commitWrites runs steps 2 to 5 for writes with cs's store and locks,
 // and returns the blocks to give back once the locks are dropped.
-func (tx *Transaction) commitWrites(cs *commitScratch, writes []writeItem) ([]uint64, error) {
+func (tx *Transaction) commitWrites(cs *commitScratch, writes []writeItem) ([]bgdl.DPtr, error) {
 	st := &cs.st
 	scanGate, err := tx.lockWrites(st, &cs.locks, writes)
 	defer unlockWrites(st, &cs.locks, scanGate)
@@ -128,7 +130,7 @@ func (tx *Transaction) commitWrites(cs *commitScratch, writes []writeItem) ([]ui
 	if err != nil {
 		return nil, err
 	}
-	freed, err := tx.install(st, &cs.stage, changes, drops)
+	freed, err := tx.install(st, cs, changes, drops)
 	if err != nil {
 		return nil, err
 	}
@@ -143,7 +145,7 @@ func (tx *Transaction) commitWrites(cs *commitScratch, writes []writeItem) ([]ui
 // lockWrites takes the gates and the write locks of writes, in this
 // order. unlockWrites undoes what it took, also after an error: the scan
 // gate if scanGate.
-func (tx *Transaction) lockWrites(st *store, ls *txn.LockSet, writes []writeItem) (scanGate bool, err error) {
+func (tx *Transaction) lockWrites(st *graph, ls *txn.LockSet, writes []writeItem) (scanGate bool, err error) {
 	// Collective index changes wait for the install, and it for them,
 	// before any lock is taken (see indexTrees).
 	st.idx.gate.RLock()
@@ -153,23 +155,23 @@ func (tx *Transaction) lockWrites(st *store, ls *txn.LockSet, writes []writeItem
 	// commits only read lock and version words of holders they do not
 	// lock, so they never wait with locks held and skip it.
 	if slices.ContainsFunc(tx.scans, scan.global) {
-		if err := txn.LockN(st.ctl, 0, ctlScanGate, txn.Write, txn.Attempts*16); err != nil {
+		if err := st.LockScanGate(txn.Attempts * 16); err != nil {
 			return false, gdi.Errorf(gdi.ErrTransactionCommitFail, "scan gate: %v", err)
 		}
 		scanGate = true
 	}
 	for _, it := range writes {
-		if err := ls.Lock(it.n, st.lockAddr(it.n), txn.Write); err != nil {
+		if err := ls.Lock(it.n, st.LockAddr(bgdl.DPtr(it.n)), txn.Write); err != nil {
 			return scanGate, gdi.Errorf(gdi.ErrTransactionCommitFail, "%v %v: %w", it.k, bgdl.DPtr(it.n), err)
 		}
 	}
 	return scanGate, nil
 }
 
-func unlockWrites(st *store, ls *txn.LockSet, scanGate bool) {
+func unlockWrites(st *graph, ls *txn.LockSet, scanGate bool) {
 	ls.ReleaseAll()
 	if scanGate {
-		txn.Unlock(st.ctl, 0, ctlScanGate, txn.Write)
+		st.UnlockScanGate()
 	}
 	st.idx.gate.RUnlock()
 }
@@ -177,7 +179,7 @@ func unlockWrites(st *store, ls *txn.LockSet, scanGate bool) {
 // plan appends to changes the change of each holder written, and lists
 // apart the vertices whose references are dropped sparsely, in place
 // (sparsedrop.go).
-func (tx *Transaction) plan(st *store, writes []writeItem, changes []change) (_ []change, drops []writeItem, err error) {
+func (tx *Transaction) plan(st *graph, writes []writeItem, changes []change) (_ []change, drops []writeItem, err error) {
 	if len(writes) > cap(changes) { // a delete: one per neighbour
 		changes = make([]change, 0, len(writes))
 	}
@@ -226,7 +228,7 @@ func (tx *Transaction) plan(st *store, writes []writeItem, changes []change) (_ 
 // transaction dropped: in place if the drops can be written sparsely
 // (sparse, the plan in it.o.plan), else c gets the whole image with the
 // references taken out.
-func (tx *Transaction) planDrops(st *store, it writeItem, c *change) (sparse bool, err error) {
+func (tx *Transaction) planDrops(st *graph, it writeItem, c *change) (sparse bool, err error) {
 	o := it.o
 	ok, err := st.finish(o.plan, o.rec.deg, o.plan.count-uint64(len(o.drops)))
 	if err != nil {
@@ -244,7 +246,7 @@ func (tx *Transaction) planDrops(st *store, it writeItem, c *change) (sparse boo
 		return true, nil
 	}
 	// Not in place: the whole image, as full would read it.
-	old, chain, err := st.loadImage(it.k, it.n, readChain)
+	old, chain, err := st.loadImage(it.k, it.n, store.Chain)
 	if err != nil || old == nil {
 		return false, gdi.Errorf(gdi.ErrTransactionCommitFail, "%v %v vanished: %v", it.k, bgdl.DPtr(it.n), err)
 	}
@@ -261,7 +263,7 @@ func (tx *Transaction) planDrops(st *store, it writeItem, c *change) (sparse boo
 // copy was validated under the write lock), or reads it; and, for a vertex
 // whose labels and properties keep their length, the head to write over
 // in place (c.head).
-func (tx *Transaction) planOld(st *store, it writeItem, c *change) error {
+func (tx *Transaction) planOld(st *graph, it writeItem, c *change) error {
 	o := it.o
 	var installed *record // what replaces the old record, if anything
 	if !o.deleted {
@@ -270,7 +272,7 @@ func (tx *Transaction) planOld(st *store, it writeItem, c *change) error {
 	switch {
 	case o.created:
 		if lo := o.room; lo != nil { // the new holder's block, in the copy's room
-			lo.chain[0] = it.n
+			lo.chain[0] = bgdl.DPtr(it.n)
 			c.chain = lo.chain[:1]
 		}
 	case o.orig != nil:
@@ -284,7 +286,7 @@ func (tx *Transaction) planOld(st *store, it writeItem, c *change) error {
 	case o.img != nil:
 		return tx.planSingleBlock(st, it, c, installed)
 	default:
-		old, chain, err := st.loadImage(it.k, it.n, readChain)
+		old, chain, err := st.loadImage(it.k, it.n, store.Chain)
 		if err != nil {
 			return gdi.Errorf(gdi.ErrTransactionCommitFail, "%w", err)
 		}
@@ -298,13 +300,13 @@ func (tx *Transaction) planOld(st *store, it writeItem, c *change) error {
 // written over in place. The old record is read into the transaction's
 // image buffers, given back when it ends; the prefix read first is the
 // committed one, its version validated under the lock.
-func (tx *Transaction) planPartial(st *store, it writeItem, c *change) error {
+func (tx *Transaction) planPartial(st *graph, it writeItem, c *change) error {
 	o := it.o
 	old, _ := origRoom(o)
 	var err error
 	whole := false
-	if p := o.rest.prefix; p != nil {
-		if whole, err = decodePrefix(old, p, st.codec(it.n)); err != nil {
+	if p := o.rest.Bytes; p != nil {
+		if whole, err = decodePrefix(old, p, st.Codec(bgdl.DPtr(it.n))); err != nil {
 			return gdi.Errorf(gdi.ErrIntern, "gdirma: vertex %v: %v", bgdl.DPtr(it.n), err)
 		}
 	}
@@ -313,7 +315,7 @@ func (tx *Transaction) planPartial(st *store, it writeItem, c *change) error {
 	} else {
 		*old = record{}
 		found := false
-		if found, _, _, err = st.loadInto(old, it.k, it.n, readPrefix, tx.imageList(), nil); err != nil {
+		if found, _, _, err = st.loadInto(old, it.k, it.n, store.Prefix, tx.imageList(), nil); err != nil {
 			return gdi.Errorf(gdi.ErrTransactionCommitFail, "%w", err)
 		}
 		if !found {
@@ -323,9 +325,9 @@ func (tx *Transaction) planPartial(st *store, it writeItem, c *change) error {
 	c.old = old
 	if old.partial {
 		head := appendHead(tx.headSpace(int(old.headLen)+16), o.rec) // most often as long as before
-		if len(head) == int(old.headLen) && int(old.headLen) <= st.bs-primaryHeader {
+		if len(head) == int(old.headLen) && int(old.headLen) <= st.bs-store.PrimaryHeader {
 			c.head = head
-		} else if c.old, c.chain, err = st.loadImage(it.k, it.n, readChain); err != nil {
+		} else if c.old, c.chain, err = st.loadImage(it.k, it.n, store.Chain); err != nil {
 			return gdi.Errorf(gdi.ErrTransactionCommitFail, "%w", err)
 		}
 	}
@@ -337,10 +339,10 @@ func (tx *Transaction) planPartial(st *store, it writeItem, c *change) error {
 // record. A vertex whose references are as read and whose labels and
 // properties keep their length is written over in place, as for a
 // partial record.
-func (tx *Transaction) planSingleBlock(st *store, it writeItem, c *change, installed *record) error {
+func (tx *Transaction) planSingleBlock(st *graph, it writeItem, c *change, installed *record) error {
 	o := it.o
 	old, chain := origRoom(o)
-	err := decodeImage(old, it.k, o.img, st.codec(it.n))
+	err := decodeImage(old, it.k, o.img, st.Codec(bgdl.DPtr(it.n)))
 	if err == nil {
 		err = old.settleHead(installed)
 	}
@@ -348,7 +350,7 @@ func (tx *Transaction) planSingleBlock(st *store, it writeItem, c *change, insta
 		return gdi.Errorf(gdi.ErrIntern, "gdirma: vertex %v: %v", bgdl.DPtr(it.n), err)
 	}
 	old.version, old.home = o.base, homeOf(it.n)
-	c.old, c.chain = old, append(chain, it.n)
+	c.old, c.chain = old, append(chain, bgdl.DPtr(it.n))
 	if it.k == vertexKind && !o.deleted && o.rec.refsAsRead(old) {
 		if head := appendHead(tx.headSpace(int(old.headLen)+16), o.rec); len(head) == int(old.headLen) {
 			c.head = head
@@ -359,15 +361,15 @@ func (tx *Transaction) planSingleBlock(st *store, it writeItem, c *change, insta
 
 // install writes the changes and the sparse drops (store.apply), and
 // returns the blocks to give back. With the log on, the writes are staged
-// in stage, logged, and published only once logged: a commit the log
+// in cs.stage, logged, and published only once logged: a commit the log
 // refuses leaves nothing. The sparse drops go after apply's writes, which
 // may still fail and change nothing.
-func (tx *Transaction) install(st *store, stage *stagedWindow, changes []change, drops []writeItem) ([]uint64, error) {
+func (tx *Transaction) install(st *graph, cs *commitScratch, changes []change, drops []writeItem) ([]bgdl.DPtr, error) {
 	writeDrops := func() error {
 		if len(drops) == 0 {
 			return nil
 		}
-		version, err := st.nextVersion()
+		version, err := st.NextVersion()
 		if err != nil {
 			return err
 		}
@@ -389,8 +391,10 @@ func (tx *Transaction) install(st *store, stage *stagedWindow, changes []change,
 		return freed, nil
 	}
 	defer st.redo.Hold()()
-	stage.reset(st.data)
-	st.data = stage
+	stage, live := &cs.stage, st.Store
+	stage.reset(live.Data())
+	live.Stage(&cs.staged, stage)
+	st.Store = &cs.staged
 	freed, err := st.apply(changes, func() error {
 		if err := writeDrops(); err != nil {
 			return err
@@ -400,7 +404,7 @@ func (tx *Transaction) install(st *store, stage *stagedWindow, changes []change,
 	if err != nil {
 		return nil, gdi.Errorf(gdi.ErrTransactionCommitFail, "%w", err)
 	}
-	st.data = stage.Window
+	st.Store = live
 	if err := stage.publish(); err != nil {
 		return nil, err
 	}

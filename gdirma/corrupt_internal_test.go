@@ -3,7 +3,9 @@ package gdirma
 import (
 	"testing"
 
+	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdirma/internal/store"
 	"github.com/gdi-go/gdi/internal/invariants"
 )
 
@@ -44,13 +46,13 @@ func TestCorruptPrefix(t *testing.T) {
 		// The image starts: no labels (0), one property (1), its type
 		// (the ID's), its datatype: make that one invalid.
 		head := make([]byte, 4)
-		if err := db.st.get(head, n, primaryHeader); err != nil {
+		if err := db.st.Get(head, bgdl.DPtr(n), store.PrimaryHeader); err != nil {
 			return err
 		}
 		if head[0] != 0 || head[1] != 1 || head[2] != byte(gdi.PropertyTypeID) {
 			t.Fatalf("unexpected image start % x", head)
 		}
-		if err := db.st.put([]byte{0xee}, n, primaryHeader+3); err != nil {
+		if err := db.st.Put([]byte{0xee}, bgdl.DPtr(n), store.PrimaryHeader+3); err != nil {
 			return err
 		}
 		tx, err = db.StartTransaction()

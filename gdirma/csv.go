@@ -60,7 +60,7 @@ func (db *Database) collectiveLoad(call string, local error, load func() error) 
 }
 
 // lookupVertex returns the smallest vertex found under key.
-func (st *store) lookupVertex(key idKey) (uint64, bool, error) {
+func (st *graph) lookupVertex(key idKey) (uint64, bool, error) {
 	m, err := st.committedIDMatches(vertexKind, key)
 	if err != nil || len(m) == 0 {
 		return 0, false, err
@@ -69,12 +69,12 @@ func (st *store) lookupVertex(key idKey) (uint64, bool, error) {
 }
 
 // applyNow installs changes on a quiet database and frees what they free.
-func (st *store) applyNow(changes []change) error {
+func (st *graph) applyNow(changes []change) error {
 	freed, err := st.apply(changes, nil)
 	if err != nil {
 		return err
 	}
-	return st.releaseAll(freed)
+	return st.ReleaseAll(freed)
 }
 
 // LoadVertexCSV creates one vertex per line.
@@ -116,7 +116,7 @@ func (db *Database) LoadVertexCSV(req gdi.VertexCSV) error {
 				return err
 			}
 			if err := st.applyNow([]change{{k: vertexKind, n: n, new: r}}); err != nil {
-				_ = st.release(n)
+				_ = st.Release(bgdl.DPtr(n))
 				return err
 			}
 		}
@@ -209,7 +209,7 @@ func (db *Database) LoadEdgeCSV(req gdi.EdgeCSV) error {
 			}
 			release := func() {
 				if !layout.IsLight(e) {
-					_ = st.release(e)
+					_ = st.Release(bgdl.DPtr(e))
 				}
 			}
 			for _, v := range r.ends() {

@@ -19,7 +19,7 @@ import (
 // transactions; the graph data lives in the shared store.
 type Database struct {
 	*catalog.Catalog
-	st   *store
+	st   *graph
 	comm rma.Comm
 	rank int
 	// params are the parameters the store was made with (with defaults,
@@ -48,7 +48,7 @@ var (
 	_ gdi.CSVLoader        = (*Database)(nil)
 )
 
-func newDatabase(st *store, comm rma.Comm) *Database {
+func newDatabase(st *graph, comm rma.Comm) *Database {
 	return &Database{
 		Catalog: catalog.New(comm, "gdirma"),
 		st:      st,

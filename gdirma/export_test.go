@@ -131,7 +131,7 @@ func CopyTree(from, to string) error {
 }
 
 // FreeBlocks returns the number of free blocks of the calling rank.
-func FreeBlocks(db *Database) (int, error) { return db.st.pool.FreeBlocks(db.rank) }
+func FreeBlocks(db *Database) (int, error) { return db.st.Pool().FreeBlocks(db.rank) }
 
 // FlushLog makes the rank's redo log durable.
 func FlushLog(db *Database) error { return db.log.Flush() }

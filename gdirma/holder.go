@@ -22,14 +22,14 @@ type base struct {
 // its transaction ended. The caller holds tx.mu.
 func (b *base) obj() (*txObj, error) {
 	if !b.tx.open || b.freed {
-		return nil, gdi.Errorf(b.kind.invalidCode(), "%v holder freed or its transaction ended", b.kind)
+		return nil, gdi.Errorf(b.kind.InvalidCode(), "%v holder freed or its transaction ended", b.kind)
 	}
 	o := b.tx.objs[b.kind].get(b.num)
 	if o == nil && b.kind == edgeKind && b.tx.transient(b.num) {
 		o, _ = b.tx.get(edgeKind, b.num)
 	}
 	if o == nil || o.deleted {
-		return nil, gdi.Errorf(b.kind.invalidCode(), "%v deleted in this transaction", b.kind)
+		return nil, gdi.Errorf(b.kind.InvalidCode(), "%v deleted in this transaction", b.kind)
 	}
 	return o, nil
 }

@@ -331,7 +331,7 @@ func (db *Database) rebuildIndexes() error {
 // it removes the entries of each old record that the new one does not
 // have and adds the new ones. It returns a function that undoes it (the
 // trees are sets, so applying the inverse operations is exact).
-func (st *store) reindex(changes []change) (undo func(), err error) {
+func (st *graph) reindex(changes []change) (undo func(), err error) {
 	st.idx.mu.RLock()
 	if len(st.idx.defs) == 0 {
 		st.idx.mu.RUnlock()

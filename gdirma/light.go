@@ -16,15 +16,9 @@ import "github.com/gdi-go/gdi/gdirma/internal/layout"
 // origin are taken are numbered by their holder from the start.
 
 // lightOK reports whether edges can be numbered after their origin.
-func (st *store) lightOK() bool { return st.size <= layout.MaxLightRanks }
+func (st *graph) lightOK() bool { return st.size <= layout.MaxLightRanks }
 
-func (st *store) lightNumber(v uint64, slot int) uint64 { return layout.LightNumber(v, slot, st.bs) }
+func (st *graph) lightNumber(v uint64, slot int) uint64 { return layout.LightNumber(v, slot, st.bs) }
 
 // lightOrigin returns the number of the origin vertex of light edge n.
-func (st *store) lightOrigin(n uint64) uint64 { return layout.LightOrigin(n, st.bs) }
-
-// lightUID is st.uid(st.lightOrigin(n)), the first word of the UID of
-// light edge n, without a division: n holds the origin's block index.
-func (st *store) lightUID(n uint64) uint64 {
-	return uint64(st.tag)<<48 | (n>>48&0x7fff)<<32 | n>>16&0xffffffff
-}
+func (st *graph) lightOrigin(n uint64) uint64 { return layout.LightOrigin(n, st.bs) }

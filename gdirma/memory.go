@@ -14,13 +14,13 @@ func (db *Database) MemoryStats() (MemoryStats, error) {
 		return MemoryStats{}, errFreedDB()
 	}
 	st := db.st
-	s := MemoryStats{BlockSize: st.bs, BlocksPerRank: st.pool.Blocks()}
+	s := MemoryStats{BlockSize: st.bs, BlocksPerRank: st.Pool().Blocks()}
 	for r := range st.size {
-		free, err := st.pool.FreeBlocks(r)
+		free, err := st.Pool().FreeBlocks(r)
 		if err != nil {
 			return s, internal(err)
 		}
-		s.BlocksInUse += uint64(st.pool.Blocks() - free)
+		s.BlocksInUse += uint64(st.Pool().Blocks() - free)
 	}
 	return s, nil
 }

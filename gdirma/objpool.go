@@ -3,6 +3,7 @@ package gdirma
 import (
 	"sync"
 
+	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/internal/invariants"
 )
 
@@ -19,7 +20,7 @@ import (
 // holder of an ended transaction fails on tx.open before it looks for
 // one. Results are copied out: label and UID slices are made per call,
 // property values are strings of their own (decodeHeadAt), and the bytes of
-// images are pooled separately (imagePool) under the same rule.
+// images are pooled separately (store.Request.Pool) under the same rule.
 type loadedPool struct{ p sync.Pool }
 
 // poisonVersion marks records of copies given back, under invariants.
@@ -34,7 +35,7 @@ func (p *loadedPool) get() *loadedObj {
 	} else {
 		// small is not cleared: only the bytes a read copies into it are
 		// ever used.
-		c.o, c.r, c.orig, c.chain = txObj{}, record{}, record{}, [4]uint64{}
+		c.o, c.r, c.orig, c.chain = txObj{}, record{}, record{}, [4]bgdl.DPtr{}
 	}
 	c.o.room = c
 	return c
@@ -56,7 +57,7 @@ func (p *loadedPool) put(o *txObj) {
 		c.r = record{version: poisonVersion, lbls: []uint32{^uint32(0)}}
 		c.orig = c.r
 		for i := range c.small {
-			c.small[i] = 0xa5 // as imagePool.put does
+			c.small[i] = 0xa5 // as store.PutImages does
 		}
 	}
 	p.p.Put(c)

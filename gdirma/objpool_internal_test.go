@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"slices"
 	"testing"
+
+	"github.com/gdi-go/gdi/bgdl"
 )
 
 // TestLoadedPoolClearsEveryField pins the fields of loadedObj: loadedPool.get
@@ -25,7 +27,7 @@ func TestLoadedPoolClearsEveryField(t *testing.T) {
 	p.put(&c.o)
 	for range 10 { // sync.Pool may drop it; a new one is clear anyway
 		d := p.get()
-		if d.r.version != 0 || d.orig.version != 0 || d.chain != [4]uint64{} || d.o.dirty || d.o.room != d {
+		if d.r.version != 0 || d.orig.version != 0 || d.chain != [4]bgdl.DPtr{} || d.o.dirty || d.o.room != d {
 			t.Fatalf("a copy taken again is not clear: %+v %+v %v %+v", d.r.version, d.orig.version, d.chain, d.o)
 		}
 	}

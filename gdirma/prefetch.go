@@ -17,5 +17,5 @@ func (db *Database) PrefetchVertexID(l gdi.Label, id []byte) {
 	if err != nil {
 		return
 	}
-	db.st.ids.Prefetch(ln, id)
+	db.st.IDs().Prefetch(ln, id)
 }

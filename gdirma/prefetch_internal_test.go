@@ -7,6 +7,7 @@ import (
 
 	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdirma/internal/store"
 	"github.com/gdi-go/gdi/rma"
 )
 
@@ -43,11 +44,11 @@ func (l *prefetchLog) take() []uint64 {
 // of every neighbour before reading any.
 func TestPrefetchHints(t *testing.T) {
 	err := withLocalDB(Params{BlockSize: 256, MemoryPerRank: 1 << 20}, func(db *Database) error {
-		if db.st.pf == nil {
+		if db.st.Prefetcher() == nil {
 			t.Fatal("the data window of rma/local has no rma.Prefetcher")
 		}
-		log := &prefetchLog{Prefetcher: db.st.pf}
-		db.st.pf = log
+		log := &prefetchLog{Prefetcher: db.st.Prefetcher()}
+		db.st.SetPrefetcher(log)
 
 		var hub gdi.VertexUID
 		var others []uint64
@@ -82,9 +83,9 @@ func TestPrefetchHints(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		img, ok, err := db.st.readImage(n, readChain)
-		if err != nil || !ok || len(img.chain) < 2 {
-			t.Fatalf("the vertex with 80 edges should span blocks: %v %v %v", len(img.chain), ok, err)
+		img, ok, err := db.st.read(n, store.Request{Mode: store.Chain})
+		if err != nil || !ok || len(img.Chain) < 2 {
+			t.Fatalf("the vertex with 80 edges should span blocks: %v %v %v", len(img.Chain), ok, err)
 		}
 
 		log.take()
@@ -100,8 +101,8 @@ func TestPrefetchHints(t *testing.T) {
 		if !slices.Contains(got, n) {
 			t.Errorf("a read of a vertex prefetched %v, not its primary block %v (before its lock word)", got, bgdl.DPtr(n))
 		}
-		if !slices.Contains(got, img.chain[1]) {
-			t.Errorf("prefix read of a %d-block vertex prefetched %v, not its second block %v", len(img.chain), got, img.chain[1])
+		if !slices.Contains(got, uint64(img.Chain[1])) {
+			t.Errorf("prefix read of a %d-block vertex prefetched %v, not its second block %v", len(img.Chain), got, img.Chain[1])
 		}
 		if err := x.Free(); err != nil {
 			return err

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdirma/internal/store"
 )
 
 // Queries over many objects: the implicit index (TranslateVertexID and the
@@ -44,7 +45,7 @@ func (tx *Transaction) beforeScan() error {
 	if tx.epochSet {
 		return nil
 	}
-	v, err := tx.db.st.commits()
+	v, err := tx.db.st.Commits()
 	if err != nil {
 		return err
 	}
@@ -53,7 +54,7 @@ func (tx *Transaction) beforeScan() error {
 }
 
 // record remembers a scan for validation.
-func (tx *Transaction) record(eval func(st *store) (map[uint64]struct{}, error), seen map[uint64]struct{}) {
+func (tx *Transaction) record(eval func(st *graph) (map[uint64]struct{}, error), seen map[uint64]struct{}) {
 	tx.addScan(scan{eval: eval, seen: seen})
 }
 
@@ -92,7 +93,7 @@ func (tx *Transaction) lookupID(k kind, key idKey, enforced bool) ([]uint64, err
 	}
 	kept := idKey{key.label, strings.Clone(key.id)} // so key itself never escapes
 	id.key = kept
-	eval := func(st *store) (map[uint64]struct{}, error) { return st.committedIDMatches(k, kept) }
+	eval := func(st *graph) (map[uint64]struct{}, error) { return st.committedIDMatches(k, kept) }
 	if committed == nil && err == nil {
 		committed, err = eval(tx.db.st)
 	}
@@ -132,7 +133,7 @@ func (tx *Transaction) dhtLookup(k kind, key idKey) (hit uint64, committed map[u
 	if k != vertexKind || key.label == uint32(gdi.LabelNone) {
 		return 0, nil, nil
 	}
-	n, found, err := tx.db.st.ids.LookupBuf(key.label, dhtKey(key.id), tx.scratchSpace().dht[:])
+	n, found, err := tx.db.st.IDs().LookupBuf(key.label, dhtKey(key.id), tx.scratchSpace().dht[:])
 	if err != nil {
 		return 0, nil, internal(err)
 	}
@@ -348,7 +349,7 @@ func (tx *Transaction) query(k kind, idx gdi.Index, c gdi.Constraint, local bool
 	if pred.dnf, pred.hasFilter, err = db.Filter(c); err != nil {
 		return nil, err
 	}
-	eval := func(st *store) (map[uint64]struct{}, error) {
+	eval := func(st *graph) (map[uint64]struct{}, error) {
 		out := map[uint64]struct{}{}
 		var degErr error
 		if d := db.treeOf(idx); d != nil {
@@ -359,7 +360,7 @@ func (tx *Transaction) query(k kind, idx gdi.Index, c gdi.Constraint, local bool
 			for n := range found {
 				v := objView{db: db}
 				if k == vertexKind {
-					r, _, err := st.loadImage(vertexKind, n, readPrefix)
+					r, _, err := st.loadImage(vertexKind, n, store.Prefix)
 					if err != nil {
 						return nil, err
 					}

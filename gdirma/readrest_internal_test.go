@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdirma/internal/store"
 )
 
 // TestReadRest: a transaction reads a vertex longer than its primary
@@ -82,15 +83,15 @@ func readRestCase(t *testing.T, db *Database, num gdi.PropertyType, blocks int) 
 	// Edges until the image takes the blocks wanted.
 	edges := 0
 	for {
-		img, ok, err := db.st.readImage(n, readChain)
+		img, ok, err := db.st.read(n, store.Request{Mode: store.Chain})
 		if err != nil || !ok {
 			return fmt.Errorf("reading vertex x: %v %v", ok, err)
 		}
-		if len(img.chain) == blocks {
+		if len(img.Chain) == blocks {
 			break
 		}
-		if len(img.chain) > blocks {
-			return fmt.Errorf("vertex x went from fewer than %d blocks to %d", blocks, len(img.chain))
+		if len(img.Chain) > blocks {
+			return fmt.Errorf("vertex x went from fewer than %d blocks to %d", blocks, len(img.Chain))
 		}
 		if err := InTx(db, addEdge); err != nil {
 			return err
@@ -113,14 +114,14 @@ func readRestCase(t *testing.T, db *Database, num gdi.PropertyType, blocks int) 
 		t.Fatal("AssociateVertex kept no copy")
 	case blocks == 1 && (o.rec.partial || o.img == nil):
 		t.Errorf("one block: partial %v, image kept %v; want it whole from its only block", o.rec.partial, o.img != nil)
-	case blocks > 1 && (!o.rec.partial || o.rest.prefix == nil):
-		t.Errorf("%d blocks: partial %v, rest hint %v; want the primary block, and how to read the rest", blocks, o.rec.partial, o.rest.prefix != nil)
+	case blocks > 1 && (!o.rec.partial || o.rest.Bytes == nil):
+		t.Errorf("%d blocks: partial %v, rest hint %v; want the primary block, and how to read the rest", blocks, o.rec.partial, o.rest.Bytes != nil)
 	}
 	if got, err := x.Edges(gdi.EdgeAll, nil); err != nil || len(got) != edges {
 		t.Errorf("Edges: %d edges (%v), want %d", len(got), err, edges)
 	}
-	if blocks > 1 && (o.rec.partial || o.orig == nil || len(o.chain) != blocks || o.rest.prefix != nil) {
-		t.Errorf("%d blocks, after Edges: partial %v, committed record kept %v, chain %d, hint kept %v; want it whole with its blocks", blocks, o.rec.partial, o.orig != nil, len(o.chain), o.rest.prefix != nil)
+	if blocks > 1 && (o.rec.partial || o.orig == nil || len(o.chain) != blocks || o.rest.Bytes != nil) {
+		t.Errorf("%d blocks, after Edges: partial %v, committed record kept %v, chain %d, hint kept %v; want it whole with its blocks", blocks, o.rec.partial, o.orig != nil, len(o.chain), o.rest.Bytes != nil)
 	}
 	y, err := tx.AssociateVertex(uy)
 	if err == nil {

@@ -6,36 +6,23 @@ import (
 	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/gdirma/internal/layout"
+	"github.com/gdi-go/gdi/gdirma/internal/store"
 	"github.com/gdi-go/gdi/internal/invariants"
 )
 
-// kind tells vertices and edges apart. Most of the data model is shared.
-type kind uint8
+// kind tells vertices and edges apart (store.Kind: it is part of the
+// marker of a primary block). Most of the data model is shared.
+type kind = store.Kind
 
 const (
-	vertexKind kind = iota
-	edgeKind
+	vertexKind = store.Vertex
+	edgeKind   = store.Edge
 )
-
-func (k kind) String() string {
-	if k == vertexKind {
-		return "vertex"
-	}
-	return "edge"
-}
-
-// invalidCode is the "invalid argument" code of holders of this kind.
-func (k kind) invalidCode() gdi.Code {
-	if k == vertexKind {
-		return gdi.ErrVertex
-	}
-	return gdi.ErrEdge
-}
 
 // record is a vertex or an edge: the committed version in the store, or a
 // transaction's private copy of it.
 type record struct {
-	version holderVersion // of the image it was read from (store only)
+	version store.Version // of the image it was read from (store only)
 
 	// lbls and prps are the label numbers, each once, in the order
 	// added, and the (type, value) pairs, each once. They are read with

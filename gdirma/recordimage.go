@@ -7,6 +7,7 @@ import (
 
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/gdirma/internal/layout"
+	"github.com/gdi-go/gdi/gdirma/internal/store"
 	"github.com/gdi-go/gdi/internal/invariants"
 )
 
@@ -23,10 +24,10 @@ import (
 // cd is the codec of the vertex (ignored for edges).
 func encodeRecord(k kind, r *record, cd layout.Codec) []byte {
 	img := encodeParts(k, r, cd, nil)
-	if img.tail == nil {
-		return img.head
+	if img.Tail == nil {
+		return img.Head
 	}
-	return append(img.head, img.tail...)
+	return append(img.Head, img.Tail...)
 }
 
 // encodeParts is encodeRecord in two pieces: the references of a vertex
@@ -36,7 +37,7 @@ func encodeRecord(k kind, r *record, cd layout.Codec) []byte {
 //
 // The head is appended to buf[:0] if buf has room for it, else to a new
 // slice.
-func encodeParts(k kind, r *record, cd layout.Codec, buf []byte) imageParts {
+func encodeParts(k kind, r *record, cd layout.Codec, buf []byte) store.Parts {
 	if r.partial && invariants.Enabled {
 		panic("gdirma: image of a partial record")
 	}
@@ -60,7 +61,7 @@ func encodeParts(k kind, r *record, cd layout.Codec, buf []byte) imageParts {
 		b = layout.AppendDegrees(b, [3]uint64{deg, in, out})
 		if reuse {
 			b = binary.AppendUvarint(b, uint64(r.nraw))
-			return imageParts{b, r.raw, len(b)}
+			return store.Parts{Head: b, Tail: r.raw, Refs: len(b)}
 		}
 		es := r.refList()
 		b = binary.AppendUvarint(b, uint64(len(es)))
@@ -68,34 +69,11 @@ func encodeParts(k kind, r *record, cd layout.Codec, buf []byte) imageParts {
 		for _, ee := range es {
 			b = cd.Append(b, ee.n, ee.ref)
 		}
-		return imageParts{head: b, refs: refs}
+		return store.Parts{Head: b, Refs: refs}
 	}
 	b = append(b, byte(r.dir))
 	b = binary.LittleEndian.AppendUint64(b, r.origin)
-	return imageParts{head: binary.LittleEndian.AppendUint64(b, r.target), refs: -1}
-}
-
-// imageParts is an image given as two pieces, head then tail, written as
-// one. refs is the offset where the edge references of a vertex begin
-// (-1 for an edge).
-type imageParts struct {
-	head, tail []byte
-	refs       int
-}
-
-func (p imageParts) len() int { return len(p.head) + len(p.tail) }
-
-// copyAt copies the bytes of the image from offset off on into dst, as
-// many as fit, and returns how many.
-func (p imageParts) copyAt(dst []byte, off int) int {
-	n := 0
-	if off < len(p.head) {
-		n = copy(dst, p.head[off:])
-	}
-	if t := off + n - len(p.head); n < len(dst) && t >= 0 && t < len(p.tail) {
-		n += copy(dst[n:], p.tail[t:])
-	}
-	return n
+	return store.Parts{Head: binary.LittleEndian.AppendUint64(b, r.target), Refs: -1}
 }
 
 // appendHead appends the labels and properties of r, as an image starts

@@ -16,6 +16,7 @@ import (
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/gdirma/internal/ckptdir"
 	"github.com/gdi-go/gdi/gdirma/internal/redolog"
+	"github.com/gdi-go/gdi/gdirma/internal/store"
 	"github.com/gdi-go/gdi/internal/catalog"
 	"github.com/gdi-go/gdi/internal/vfs"
 	"github.com/gdi-go/gdi/rma"
@@ -41,8 +42,9 @@ func (db *Database) startLog() error {
 	if db.params.Log == LogOff {
 		return nil
 	}
+	seq, seqOff := db.st.LogSeqWord()
 	db.log = redolog.Open(redolog.Config{Rank: db.rank, Ranks: db.st.size, Async: db.params.Log == LogAsync,
-		Seq: db.st.ctl, SeqOffset: ctlLogSeq, FS: func() vfs.FS { return fsys }})
+		Seq: seq, SeqOffset: seqOff, FS: func() vfs.FS { return fsys }})
 	if err := db.Checkpoint(db.params.LogDir); err != nil {
 		_ = db.log.Close()
 		db.log = nil
@@ -311,7 +313,7 @@ func (db *Database) applyRound(path string, recs []redolog.Record) error {
 	var local error
 	for _, r := range recs {
 		for _, w := range r.Writes {
-			if w.Rank < 0 || w.Rank >= st.size || w.Off < 0 || w.Off+len(w.B) > st.data.Size() {
+			if w.Rank < 0 || w.Rank >= st.size || w.Off < 0 || w.Off+len(w.B) > st.Data().Size() {
 				local = gdi.Errorf(gdi.ErrFileFormat, "gdirma: redo log file %s: record %d writes %d bytes at %d of rank %d, outside the data window", path, r.Seq, len(w.B), w.Off, w.Rank)
 				break
 			}
@@ -345,13 +347,13 @@ func (db *Database) applyRound(path string, recs []redolog.Record) error {
 	// Stable: the writes of one record keep their order.
 	slices.SortStableFunc(ws, func(a, b write) int { return cmp.Compare(a.seq, b.seq) })
 	for _, w := range ws {
-		if err := st.data.Put(w.b, db.rank, w.off); err != nil {
+		if err := st.Data().Put(w.b, db.rank, w.off); err != nil {
 			local = internal(err)
 			break
 		}
 	}
 	if local == nil {
-		local = internal(st.data.Flush(db.rank))
+		local = internal(st.Data().Flush(db.rank))
 	}
 	return agreeDetail(db.comm, local)
 }
@@ -453,26 +455,25 @@ func (db *Database) usedBlocks() (used [][]byte, maxCount []uint64, err error) {
 	st := db.st
 	used = make([][]byte, st.size)
 	maxCount = make([]uint64, st.size)
-	buf := make([]byte, primaryHeader)
-	for b := 1; b <= st.pool.Blocks(); b++ {
-		n := uint64(bgdl.DPtr(uint64(db.rank)<<48 | uint64(b*st.bs)))
-		if err := st.get(buf, n, 0); err != nil {
+	buf := make([]byte, store.PrimaryHeader)
+	for b := 1; b <= st.Pool().Blocks(); b++ {
+		p := st.BlockAt(db.rank, b)
+		if err := st.Get(buf, p, 0); err != nil {
 			return nil, nil, err
 		}
-		if binary.LittleEndian.Uint64(buf)&^0xff != markerPrimary {
+		_, v, _, ok := store.PrimaryOf(buf)
+		if !ok {
 			continue
 		}
-		v := binary.LittleEndian.Uint64(buf[16:])
-		if r := int(v & 0xffff); r < st.size {
-			maxCount[r] = max(maxCount[r], v>>16)
+		if r := v.Rank(); r < st.size {
+			maxCount[r] = max(maxCount[r], v.Count())
 		}
-		img, ok, err := st.readImage(n, readChain)
+		img, ok, err := st.Read(p, store.Request{Mode: store.Chain})
 		if err != nil || !ok {
-			return nil, nil, gdi.Errorf(gdi.ErrIntern, "gdirma: recovery: holder %v: %v", bgdl.DPtr(n), err)
+			return nil, nil, gdi.Errorf(gdi.ErrIntern, "gdirma: recovery: holder %v: %v", p, err)
 		}
-		for _, c := range img.chain {
-			p := bgdl.DPtr(c)
-			used[p.Rank()] = binary.LittleEndian.AppendUint32(used[p.Rank()], uint32(p.Offset()/st.bs))
+		for _, c := range img.Chain {
+			used[c.Rank()] = binary.LittleEndian.AppendUint32(used[c.Rank()], uint32(st.BlockIndex(c)))
 		}
 	}
 	return used, maxCount, nil
@@ -487,7 +488,7 @@ func (db *Database) rebuildPool(used [][]byte) (local, err error) {
 	if err != nil {
 		return nil, internal(err)
 	}
-	blocks := st.pool.Blocks()
+	blocks := st.Pool().Blocks()
 	inUse := make([]bool, blocks+1)
 	hw := 0
 	for _, b := range recv {
@@ -499,31 +500,25 @@ func (db *Database) rebuildPool(used [][]byte) (local, err error) {
 			}
 		}
 	}
-	if _, local = st.pool.Rebuild(func(b int) bool { return inUse[b] }); local != nil {
+	if _, local = st.Pool().Rebuild(func(b int) bool { return inUse[b] }); local != nil {
 		return local, nil
 	}
-	return internal(st.ctl.AtomicPut(db.rank, ctlHighWater, uint64(hw))), nil
+	return st.SetHighWater(hw), nil
 }
 
 // rebuildCounters raises this rank's commit counter to maxCount, sets the
 // log's sequence number (rank 0) and clears the implicit index.
 func (db *Database) rebuildCounters(maxCount, maxSeq uint64) error {
 	st := db.st
-	c, err := st.ctl.AtomicGet(db.rank, ctlCommits)
-	if err != nil {
-		return internal(err)
-	}
-	if c < maxCount {
-		if err := st.ctl.AtomicPut(db.rank, ctlCommits, maxCount); err != nil {
-			return internal(err)
-		}
+	if err := st.RaiseCommits(maxCount); err != nil {
+		return err
 	}
 	if db.rank == 0 {
-		if err := st.ctl.AtomicPut(0, ctlLogSeq, maxSeq); err != nil {
-			return internal(err)
+		if err := st.SetLogSeq(maxSeq); err != nil {
+			return err
 		}
 	}
-	return internal(st.ids.Clear())
+	return internal(st.IDs().Clear())
 }
 
 // rebuildImplicitIndex inserts the keys of this rank's vertices.
@@ -534,7 +529,7 @@ func (db *Database) rebuildImplicitIndex() error {
 			if key.label == uint32(gdi.LabelNone) {
 				continue
 			}
-			if err := st.ids.Insert(key.label, dhtKey(key.id), n); err != nil {
+			if err := st.IDs().Insert(key.label, dhtKey(key.id), n); err != nil {
 				return gdi.Errorf(gdi.ErrIntern, "gdirma: recovery: vertex %v, label %d, ID %q: %v", bgdl.DPtr(n), key.label, key.id, err)
 			}
 		}

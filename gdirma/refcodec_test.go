@@ -6,8 +6,10 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/gdirma/internal/layout"
+	"github.com/gdi-go/gdi/gdirma/internal/store"
 )
 
 // TestRefCodecRoundTrip encodes random references of every shape (edges
@@ -16,7 +18,7 @@ import (
 // that the short forms are used where they apply.
 func TestRefCodecRoundTrip(t *testing.T) {
 	const bs = 256
-	st := &store{bs: bs, size: 4}
+	st := &graph{Store: store.Detached(0, bs), bs: bs, size: 4}
 	rng := rand.New(rand.NewPCG(1, 2))
 	// Most vertices are in the first blocks of the first ranks, where
 	// their references take the compact form; some are not.
@@ -37,7 +39,7 @@ func TestRefCodecRoundTrip(t *testing.T) {
 	}
 	for range 2000 {
 		self := vertex()
-		cd := st.codec(self)
+		cd := st.Codec(bgdl.DPtr(self))
 		var es edgeSet
 		for range rng.IntN(20) {
 			other := vertex()
@@ -131,7 +133,7 @@ func TestRefCodecRoundTrip(t *testing.T) {
 			v    uint64
 			want int
 		}{{c.origin, c.atOrigin}, {c.target, c.atTarget}} {
-			cd := st.codec(end.v)
+			cd := st.Codec(bgdl.DPtr(end.v))
 			b := cd.Append(nil, n, x)
 			m, y, rest, ok := cd.Next(b)
 			if len(b) != end.want || !ok || m != n || y != x || len(rest) != 0 {
@@ -144,8 +146,8 @@ func TestRefCodecRoundTrip(t *testing.T) {
 // TestRefCodecRejectsGarbage checks that malformed references fail to
 // decode instead of panicking.
 func TestRefCodecRejectsGarbage(t *testing.T) {
-	st := &store{bs: 64, size: 2}
-	cd := st.codec(64)
+	st := &graph{Store: store.Detached(0, 64), bs: 64, size: 2}
+	cd := st.Codec(bgdl.DPtr(64))
 	rng := rand.New(rand.NewPCG(3, 4))
 	for range 5000 {
 		b := make([]byte, rng.IntN(30))
@@ -201,10 +203,10 @@ func TestRefCodecRejectsGarbage(t *testing.T) {
 // starts its walks from them.
 func TestRawRefEdits(t *testing.T) {
 	const bs = 256
-	st := &store{bs: bs, size: 2}
+	st := &graph{Store: store.Detached(0, bs), bs: bs, size: 2}
 	rng := rand.New(rand.NewPCG(7, 8))
 	self := uint64(3 * bs)
-	cd := st.codec(self)
+	cd := st.Codec(bgdl.DPtr(self))
 	for round := range 200 {
 		var model edgeSet
 		for range rng.IntN(60) {
@@ -215,13 +217,13 @@ func TestRawRefEdits(t *testing.T) {
 			head.prps = []layout.Property{{Ptype: 1, Value: gdi.Bytes(make([]byte, 300+rng.IntN(500)))}}
 		}
 		parts := encodeParts(vertexKind, head, cd, nil)
-		img := append(slices.Clone(parts.head), parts.tail...)
+		img := append(slices.Clone(parts.Head), parts.Tail...)
 		r := new(record)
 		if err := decodeRecord(r, vertexKind, img, cd); err != nil {
 			t.Fatal(err)
 		}
 		if round%4 != 0 { // as read from blocks, with fences for rawFind
-			r.long = &longRefs{fences: st.fencesOf(self, parts)}
+			r.long = &longRefs{fences: st.FencesOf(bgdl.DPtr(self), parts)}
 		}
 		orig := slices.Clone(r.raw)
 		for step := range 100 {
@@ -320,18 +322,18 @@ func checkEdited(t *testing.T, r *record, orig []byte, model edgeSet, cd layout.
 	}
 }
 
-// TestEdgeUIDOfLightEdges checks the shortcut of store.lightUID against
+// TestEdgeUIDOfLightEdges checks the shortcut of store.LightUID against
 // the UID of the origin vertex, for several block sizes, ranks and slots.
 func TestEdgeUIDOfLightEdges(t *testing.T) {
 	for _, bs := range []int{64, 256, 512, 4096} {
-		st := &store{tag: 0x1234, bs: bs}
+		st := &graph{Store: store.Detached(0x1234, bs), bs: bs}
 		tx := &Transaction{db: &Database{st: st}}
 		for _, rank := range []int{0, 1, 3, 0x7fff} {
 			for _, block := range []int{0, 1, 77, 1<<20 + 5, 1<<32 - 1} {
 				for _, slot := range []int{1, 2, layout.MaxSlot} {
 					v := uint64(rank)<<48 | uint64(block*bs)
 					n := st.lightNumber(v, slot)
-					want := gdi.EdgeUID{st.uid(st.lightOrigin(n)), uint64(slot)}
+					want := gdi.EdgeUID{st.UID(bgdl.DPtr(st.lightOrigin(n))), uint64(slot)}
 					if got := tx.edgeUID(n); got != want {
 						t.Errorf("bs %d: edgeUID(%#x) = %v, want %v", bs, n, got, want)
 					}

@@ -57,7 +57,7 @@ func (db *Database) restore(p Params) error {
 	if err := agreeDetail(db.comm, local); err != nil {
 		return err
 	}
-	st, err := newStore(db.comm, q, m.Tag)
+	st, err := newGraph(db.comm, q, m.Tag)
 	if err != nil {
 		return gdi.Errorf(gdi.ErrNoMemory, "gdirma: %v", err)
 	}
@@ -91,7 +91,7 @@ func (db *Database) restore(p Params) error {
 
 // freeAfter frees the windows of st after a failed restore, and returns
 // err.
-func freeAfter(st *store, err error) error {
+func freeAfter(st *graph, err error) error {
 	if ferr := st.free(); ferr != nil {
 		return gdi.Errorf(gdi.ErrIntern, "gdirma: restore failed (%v), and freeing the windows too: %v", err, ferr)
 	}
@@ -148,7 +148,7 @@ func (m *manifest) check(path string, p Params, ranks int) (Params, error) {
 
 // readRankFile loads the calling rank's windows from path, checking its
 // size and SHA-256 against fst and every section's header and CRC-32C.
-func (st *store) readRankFile(path string, fst fileState, fuzzy bool) error {
+func (st *graph) readRankFile(path string, fst fileState, fuzzy bool) error {
 	f, err := fsys.Open(path)
 	if err != nil {
 		return fileErr(path, err)
@@ -183,7 +183,7 @@ func (st *store) readRankFile(path string, fst fileState, fuzzy bool) error {
 	return nil
 }
 
-func (st *store) readSections(r io.Reader, bad func(string, ...any) error, secs []section) error {
+func (st *graph) readSections(r io.Reader, bad func(string, ...any) error, secs []section) error {
 	hdr := make([]byte, len(rankFileMagic)+16)
 	if _, err := io.ReadFull(r, hdr); err != nil {
 		return err
@@ -231,7 +231,7 @@ func (st *store) readSections(r io.Reader, bad func(string, ...any) error, secs 
 }
 
 // setMirrors sets the store's local mirrors from the manifest.
-func (st *store) setMirrors(path string, m *manifest) error {
+func (st *graph) setMirrors(path string, m *manifest) error {
 	bad := func(format string, args ...any) error {
 		return gdi.Errorf(gdi.ErrFileFormat, "gdirma: checkpoint file %s: "+format, append([]any{path}, args...)...)
 	}

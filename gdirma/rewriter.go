@@ -19,7 +19,7 @@ import (
 // rewrite replaces every object for which f returns a new record (on a
 // quiet database). It returns the first error of f, before changing
 // anything.
-func (st *store) rewrite(f func(k kind, r *record) (*record, error)) error {
+func (st *graph) rewrite(f func(k kind, r *record) (*record, error)) error {
 	var changes []change
 	for _, k := range []kind{vertexKind, edgeKind} {
 		objs, err := st.all(k)

@@ -2,7 +2,6 @@ package gdirma
 
 import (
 	"crypto/sha256"
-	"encoding/binary"
 
 	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/gdi"
@@ -12,7 +11,7 @@ import (
 // scan calls fn for every committed object of kind k, rank by rank. It
 // reads the marker words up to each rank's high-water mark, then loads each
 // primary block it found (readImage).
-func (st *store) scan(k kind, fn func(n uint64, r *record) error) error {
+func (st *graph) scan(k kind, fn func(n uint64, r *record) error) error {
 	if k == edgeKind {
 		return st.scanEdges(fn)
 	}
@@ -20,7 +19,7 @@ func (st *store) scan(k kind, fn func(n uint64, r *record) error) error {
 }
 
 // scanHolders calls fn for every committed holder of kind k.
-func (st *store) scanHolders(k kind, fn func(n uint64, r *record) error) error {
+func (st *graph) scanHolders(k kind, fn func(n uint64, r *record) error) error {
 	for rank := range st.size {
 		if err := st.scanRank(rank, k, fn); err != nil {
 			return err
@@ -31,45 +30,20 @@ func (st *store) scanHolders(k kind, fn func(n uint64, r *record) error) error {
 
 // scanRank calls fn for every committed holder of kind k whose primary
 // block is on rank.
-func (st *store) scanRank(rank int, k kind, fn func(n uint64, r *record) error) error {
-	const chunk = 1 << 20
-	hw, err := st.ctl.AtomicGet(rank, ctlHighWater)
-	if err != nil {
-		return internal(err)
-	}
-	per := max(1, chunk/st.bs)
-	buf := make([]byte, per*st.bs)
-	for b0 := 1; b0 <= int(hw); b0 += per {
-		cnt := min(per, int(hw)-b0+1)
-		if err := st.data.Get(buf[:cnt*st.bs], rank, b0*st.bs); err != nil {
-			return internal(err)
+func (st *graph) scanRank(rank int, k kind, fn func(n uint64, r *record) error) error {
+	return st.ScanPrimaries(rank, k, func(p bgdl.DPtr) error {
+		r, err := st.load(k, uint64(p))
+		if err != nil || r == nil {
+			return err
 		}
-		if err := st.data.Flush(rank); err != nil {
-			return internal(err)
-		}
-		for i := range cnt {
-			if binary.LittleEndian.Uint64(buf[i*st.bs:]) != markerPrimary|uint64(k) {
-				continue
-			}
-			n := uint64(bgdl.DPtr(uint64(rank)<<48 | uint64((b0+i)*st.bs)))
-			r, err := st.load(k, n)
-			if err != nil {
-				return err
-			}
-			if r != nil {
-				if err := fn(n, r); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	return nil
+		return fn(uint64(p), r)
+	})
 }
 
 // scanEdges is scan for edges: every edge is found in the holder of its
 // origin, which keeps all of a lightweight edge and the holder of a
 // heavyweight one.
-func (st *store) scanEdges(fn func(n uint64, r *record) error) error {
+func (st *graph) scanEdges(fn func(n uint64, r *record) error) error {
 	return st.scanHolders(vertexKind, func(v uint64, r *record) error {
 		return st.originEdges(v, r, func(e uint64, er *record, _ int) error { return fn(e, er) })
 	})
@@ -78,7 +52,7 @@ func (st *store) scanEdges(fn func(n uint64, r *record) error) error {
 // originEdges calls fn for every edge whose origin is vertex v (record r),
 // with its number, its record and its home rank (of its holder, or of v
 // for a lightweight edge).
-func (st *store) originEdges(v uint64, r *record, fn func(e uint64, er *record, home int) error) error {
+func (st *graph) originEdges(v uint64, r *record, fn func(e uint64, er *record, home int) error) error {
 	for _, ee := range r.refList() {
 		e, x := ee.n, ee.ref
 		if x.Origin != v {
@@ -107,12 +81,12 @@ func (st *store) originEdges(v uint64, r *record, fn func(e uint64, er *record, 
 }
 
 // loadEdge returns the committed edge numbered e, or nil if there is none.
-func (st *store) loadEdge(e uint64) (*record, error) {
+func (st *graph) loadEdge(e uint64) (*record, error) {
 	if !layout.IsLight(e) {
 		return st.load(edgeKind, e)
 	}
 	v := st.lightOrigin(e)
-	if !st.valid(v) {
+	if !st.Valid(bgdl.DPtr(v)) {
 		return nil, nil
 	}
 	r, err := st.load(vertexKind, v)
@@ -131,7 +105,7 @@ func (st *store) loadEdge(e uint64) (*record, error) {
 
 // all returns every committed holder of kind k (lightweight edges are
 // part of their vertices' holders).
-func (st *store) all(k kind) (map[uint64]*record, error) {
+func (st *graph) all(k kind) (map[uint64]*record, error) {
 	out := map[uint64]*record{}
 	err := st.scanHolders(k, func(n uint64, r *record) error { out[n] = r; return nil })
 	return out, err
@@ -154,10 +128,10 @@ func dhtKey(id string) []byte {
 // committedIDMatches returns the committed objects of kind k found under
 // key. Vertices with a label are found through the DHT; the others (edges,
 // vertices without labels, whose IDs need not be unique) by a scan.
-func (st *store) committedIDMatches(k kind, key idKey) (map[uint64]struct{}, error) {
+func (st *graph) committedIDMatches(k kind, key idKey) (map[uint64]struct{}, error) {
 	out := map[uint64]struct{}{}
 	if k == vertexKind && key.label != uint32(gdi.LabelNone) {
-		n, found, err := st.ids.Lookup(key.label, dhtKey(key.id))
+		n, found, err := st.IDs().Lookup(key.label, dhtKey(key.id))
 		if err != nil || !found {
 			return out, internal(err)
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdirma/internal/store"
 )
 
 // TestSpanningHead: a vertex whose properties do not fit in its primary
@@ -38,11 +39,11 @@ func TestSpanningHead(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		img, ok, err := db.st.readImage(n, readChain)
-		if err != nil || !ok || len(img.chain) < 4 {
-			return fmt.Errorf("vertex of %d blocks (%v %v), want some", len(img.chain), ok, err)
+		img, ok, err := db.st.read(n, store.Request{Mode: store.Chain})
+		if err != nil || !ok || len(img.Chain) < 4 {
+			return fmt.Errorf("vertex of %d blocks (%v %v), want some", len(img.Chain), ok, err)
 		}
-		blocks := len(img.chain)
+		blocks := len(img.Chain)
 		bioOf := func(tx gdi.Transaction) (string, error) {
 			x, err := tx.AssociateVertex(u)
 			if err != nil {
@@ -120,8 +121,8 @@ func TestSpanningHead(t *testing.T) {
 		if err != nil {
 			return fmt.Errorf("spanning after a change: %v", err)
 		}
-		if o.rec.version == hint.version {
-			return fmt.Errorf("spanning kept version %x, which a commit replaced", hint.version)
+		if o.rec.version == hint.Version {
+			return fmt.Errorf("spanning kept version %x, which a commit replaced", hint.Version)
 		}
 		if got, err := bioOf(tx); err != nil || got != long('b').String() {
 			return fmt.Errorf("bio after a change between the reads: %q (%v), want 150 b's", got, err)
@@ -194,7 +195,7 @@ func TestSpanningHeadLong(t *testing.T) {
 				return "", 0, 0, fmt.Errorf("bio: %v %v", vs, err)
 			}
 			o := tx.(*Transaction).objs[vertexKind].get(n)
-			if o == nil || !o.rec.partial || len(o.rest.chain) < 2 || len(o.rest.fences) != len(o.rest.chain)-1 {
+			if o == nil || !o.rec.partial || len(o.rest.Chain) < 2 || len(o.rest.Fences) != len(o.rest.Chain)-1 {
 				return "", 0, 0, fmt.Errorf("after reading the bio: %+v; want a partial record read over %d+ blocks", o != nil && o.rec.partial, 2)
 			}
 			es, err := h.Edges(gdi.EdgeAll, nil)

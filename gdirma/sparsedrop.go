@@ -10,6 +10,7 @@ import (
 
 	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/gdirma/internal/layout"
+	"github.com/gdi-go/gdi/gdirma/internal/store"
 	"github.com/gdi-go/gdi/internal/invariants"
 )
 
@@ -72,20 +73,13 @@ type dropPlan struct {
 	counts    int    // image offset of the degrees and count
 	oldCounts []byte // as committed
 	count     uint64 // the committed count of references
-	patches   []blockPatch
+	patches   []store.Patch
 	want      []byte // the whole image after the drops, under invariants
-}
-
-// blockPatch is bytes b to write at offset off of block ptr.
-type blockPatch struct {
-	ptr uint64
-	off int
-	b   []byte
 }
 
 // dropReader reads the image of a vertex by pieces.
 type dropReader struct {
-	st     *store
+	st     *graph
 	cd     layout.Codec
 	length int
 	first  int // image bytes in the primary block
@@ -94,8 +88,8 @@ type dropReader struct {
 	prefix []byte
 	// chain, fences and firsts have room for every block of the image
 	// from the start, so that walking a hub appends without growing.
-	chain  []uint64 // blocks walked so far, primary first
-	next   uint64   // the block after the last in chain, 0 at the end
+	chain  []bgdl.DPtr // blocks walked so far, primary first
+	next   bgdl.DPtr   // the block after the last in chain, Null at the end
 	fences []uint16
 	firsts []uint64 // number of the first entry of each block, 0 if unknown
 	// blocks are the blocks read whole, by index in chain: a few per
@@ -119,10 +113,10 @@ var errTorn = errors.New("inconsistent image")
 // offset of that byte in the block.
 func (d *dropReader) blockOf(off int) (int, int) {
 	if off < d.first {
-		return 0, primaryHeader + off
+		return 0, store.PrimaryHeader + off
 	}
-	c := d.st.bs - contHeader
-	return 1 + (off-d.first)/c, contHeader + (off-d.first)%c
+	c := d.st.bs - store.ContHeader
+	return 1 + (off-d.first)/c, store.ContHeader + (off-d.first)%c
 }
 
 // startOf returns the image offset at which block i's data begins.
@@ -130,7 +124,7 @@ func (d *dropReader) startOf(i int) int {
 	if i == 0 {
 		return 0
 	}
-	return d.first + (i-1)*(d.st.bs-contHeader)
+	return d.first + (i-1)*(d.st.bs-store.ContHeader)
 }
 
 // walk reads the start of continuation blocks until block i is known, or
@@ -140,27 +134,26 @@ func (d *dropReader) walk(i int) error {
 	lead := min(dropLead, d.st.bs)
 	for len(d.chain) <= i && d.next != 0 {
 		next := d.next
-		if !d.st.valid(next) || len(d.chain) >= d.st.blocksFor(d.length) {
+		if !d.st.Valid(next) || len(d.chain) >= d.st.BlocksFor(d.length) {
 			return errTorn
 		}
-		if err := d.st.get(buf[:lead], next, 0); err != nil {
+		if err := d.st.Get(buf[:lead], next, 0); err != nil {
 			return err
 		}
-		marker := binary.LittleEndian.Uint64(buf[:])
-		if marker&^0xffff != markerCont {
+		fence, ok := store.ContOf(buf[:])
+		if !ok {
 			return errTorn
 		}
-		fence := uint16(marker)
 		var num uint64
-		if fence != noFence && contHeader+int(fence) < lead {
-			if e, _, ok := d.cd.Number(buf[contHeader+int(fence) : lead]); ok {
+		if fence != store.NoFence && store.ContHeader+int(fence) < lead {
+			if e, _, ok := d.cd.Number(buf[store.ContHeader+int(fence) : lead]); ok {
 				num = e // 0 for a tombstone: unknown
 			}
 		}
 		d.chain = append(d.chain, next)
 		d.fences = append(d.fences, fence)
 		d.firsts = append(d.firsts, num)
-		d.next = binary.LittleEndian.Uint64(buf[8:])
+		d.next = store.NextOf(buf[:])
 	}
 	return nil
 }
@@ -184,7 +177,7 @@ func (d *dropReader) block(i int) ([]byte, error) {
 	} else {
 		b = make([]byte, d.st.bs)
 	}
-	if err := d.st.get(b, d.chain[i], 0); err != nil {
+	if err := d.st.Get(b, d.chain[i], 0); err != nil {
 		return nil, err
 	}
 	d.blocks = append(d.blocks, readBlock{i, b})
@@ -224,18 +217,18 @@ func (d *dropReader) patch(p *dropPlan, off int, b []byte) {
 	for len(b) > 0 {
 		i, at := d.blockOf(off)
 		k := min(len(b), d.st.bs-at)
-		p.patches = append(p.patches, blockPatch{ptr: d.chain[i], off: at, b: b[:k]})
+		p.patches = append(p.patches, store.Patch{At: d.chain[i], Off: at, B: b[:k]})
 		off, b = off+k, b[k:]
 	}
 }
 
 // newDropPlan starts the plan of drops from vertex n, read in part as h
-// says, whose image spans more than minFenced blocks. What it reads
+// says, whose image spans more than store.MinFenced blocks. What it reads
 // later, it reads without a lock: the caller checks the lock word of h
 // afterwards. ok is false if the labels, properties, degrees and count do
 // not all fit in the part read.
-func (st *store) newDropPlan(n uint64, h *restHint) (p *dropPlan, ok bool, err error) {
-	plan := newPlan(st.blocksFor(h.length))
+func (st *graph) newDropPlan(n uint64, h *restHint) (p *dropPlan, ok bool, err error) {
+	plan := newPlan(st.BlocksFor(h.Length))
 	defer func() {
 		if !ok || err != nil {
 			plan.release()
@@ -244,21 +237,21 @@ func (st *store) newDropPlan(n uint64, h *restHint) (p *dropPlan, ok bool, err e
 	}()
 	p = plan
 	d := p.d
-	d.st, d.cd, d.length, d.first, d.prefix, d.next = st, st.codec(n), h.length, st.bs-primaryHeader, h.prefix, h.next
-	d.chain, d.fences, d.firsts = append(d.chain, n), append(d.fences, 0), append(d.firsts, 0)
-	if len(h.chain) > 1 { // the part read spans blocks: the walk starts after them
-		if len(h.fences) != len(h.chain)-1 {
+	d.st, d.cd, d.length, d.first, d.prefix, d.next = st, st.Codec(bgdl.DPtr(n)), h.Length, st.bs-store.PrimaryHeader, h.Bytes, h.Next
+	d.chain, d.fences, d.firsts = append(d.chain, bgdl.DPtr(n)), append(d.fences, 0), append(d.firsts, 0)
+	if len(h.Chain) > 1 { // the part read spans blocks: the walk starts after them
+		if len(h.Fences) != len(h.Chain)-1 {
 			return nil, false, nil
 		}
-		d.chain = append(d.chain, h.chain[1:]...)
-		d.fences = append(d.fences, h.fences...)
-		for range h.chain[1:] {
+		d.chain = append(d.chain, h.Chain[1:]...)
+		d.fences = append(d.fences, h.Fences...)
+		for range h.Chain[1:] {
 			d.firsts = append(d.firsts, 0)
 		}
 	}
-	img0 := h.prefix
+	img0 := h.Bytes
 	end, at, count, ok := countsAt(img0)
-	if !ok && len(img0) < min(h.length, st.bs-primaryHeader) {
+	if !ok && len(img0) < min(h.Length, st.bs-store.PrimaryHeader) {
 		// The count, or more, lies past the part read: read the rest
 		// of the primary block.
 		if testHookReread != nil {
@@ -268,11 +261,10 @@ func (st *store) newDropPlan(n uint64, h *restHint) (p *dropPlan, ok bool, err e
 		if err != nil {
 			return nil, false, err
 		}
-		if binary.LittleEndian.Uint64(prim) != markerPrimary|uint64(vertexKind) ||
-			int(binary.LittleEndian.Uint64(prim[24:])) != h.length {
+		if k, _, length, ok := store.PrimaryOf(prim); !ok || k != vertexKind || length != h.Length {
 			return nil, false, errTorn
 		}
-		img0 = prim[primaryHeader:]
+		img0 = prim[store.PrimaryHeader:]
 		end, at, count, ok = countsAt(img0)
 	}
 	if !ok {
@@ -294,7 +286,7 @@ func newPlan(nb int) *dropPlan {
 	r := &p.reader
 	chain, fences, firsts := r.chain[:0], r.fences[:0], r.firsts[:0]
 	if cap(chain) < nb {
-		chain, fences, firsts = make([]uint64, 0, nb), make([]uint16, 0, nb), make([]uint64, 0, nb)
+		chain, fences, firsts = make([]bgdl.DPtr, 0, nb), make([]uint16, 0, nb), make([]uint64, 0, nb)
 	}
 	blocks, spare, patches := r.blocks[:0], r.spare, p.patches[:0]
 	*p = dropPlan{patches: patches}
@@ -420,7 +412,7 @@ func (d *dropReader) pieceAt(off int) int {
 // deg and count go in place of the committed ones. ok is false if they do
 // not take as many bytes, or explicit indexes need whole records: the
 // caller then writes the vertex whole.
-func (st *store) finish(p *dropPlan, deg [3]uint64, count uint64) (ok bool, err error) {
+func (st *graph) finish(p *dropPlan, deg [3]uint64, count uint64) (ok bool, err error) {
 	if st.hasIndexes() {
 		return false, nil
 	}
@@ -438,66 +430,48 @@ func (st *store) finish(p *dropPlan, deg [3]uint64, count uint64) (ok bool, err 
 
 // wantAfterDrops returns the image of vertex n once the references to
 // drops are removed by the record code, for the check of writeDrops.
-func (st *store) wantAfterDrops(n uint64, drops []uint64) ([]byte, error) {
-	r, _, err := st.loadImage(vertexKind, n, readWhole)
+func (st *graph) wantAfterDrops(n uint64, drops []uint64) ([]byte, error) {
+	r, _, err := st.loadImage(vertexKind, n, store.Whole)
 	if err != nil || r == nil {
 		return nil, fmt.Errorf("gdirma: vertex %v unreadable for the check of its drops: %v", bgdl.DPtr(n), err)
 	}
 	if e, ok := r.delRefs(drops); !ok {
 		return nil, fmt.Errorf("gdirma: vertex %v: the record code finds no edge %d to drop", bgdl.DPtr(n), e)
 	}
-	p := encodeParts(vertexKind, r, st.codec(n), nil)
-	return append(slices.Clone(p.head), p.tail...), nil
+	p := encodeParts(vertexKind, r, st.Codec(bgdl.DPtr(n)), nil)
+	return append(slices.Clone(p.Head), p.Tail...), nil
 }
 
 // writeDrops writes plan, finished, to vertex n with version, under its
 // write lock.
-func (st *store) writeDrops(plan *dropPlan, n uint64, version holderVersion) error {
-	for _, p := range plan.patches {
-		if err := st.data.Put(p.b, bgdl.DPtr(p.ptr).Rank(), bgdl.DPtr(p.ptr).Offset()+p.off); err != nil {
-			return internal(err)
-		}
-	}
-	if err := st.data.FlushAll(); err != nil {
-		return internal(err)
-	}
-	p := bgdl.DPtr(n)
-	if err := st.data.AtomicPut(p.Rank(), p.Offset()+16, uint64(version)); err != nil {
-		return internal(err)
-	}
-	if err := st.data.Flush(p.Rank()); err != nil {
-		return internal(err)
+func (st *graph) writeDrops(plan *dropPlan, n uint64, version store.Version) error {
+	if err := st.PatchBlocks(bgdl.DPtr(n), version, plan.patches); err != nil {
+		return err
 	}
 	if invariants.Enabled {
-		got, ok, err := st.readImage(n, readWhole)
-		if err != nil || !ok || !bytes.Equal(got.bytes, plan.want) {
-			panic(fmt.Sprintf("gdirma: vertex %v after its drops were written in place: %v %v, image differs from the record code's", p, ok, err))
+		got, ok, err := st.read(n, store.Request{})
+		if err != nil || !ok || !bytes.Equal(got.Bytes, plan.want) {
+			panic(fmt.Sprintf("gdirma: vertex %v after its drops were written in place: %v %v, image differs from the record code's", bgdl.DPtr(n), ok, err))
 		}
 	}
 	return nil
 }
 
 // long reports whether vertex n seems to have an image of more than
-// minFenced blocks, by a glance at the length word of its primary block
+// store.MinFenced blocks, by a glance at the length word of its primary block
 // without a lock: a guess, which the caller's read checks. If the image
 // seems short but longer than the primary block, the next block is
 // prefetched: the caller reads it whole soon.
-func (st *store) long(n uint64) bool {
-	if !st.valid(n) {
+func (st *graph) long(n uint64) bool {
+	length, next, ok := st.Glance(bgdl.DPtr(n))
+	if !ok {
 		return false
 	}
-	p := bgdl.DPtr(n)
-	length, err := st.data.AtomicGet(p.Rank(), p.Offset()+24)
-	if err != nil || length >= uint64(st.pool.Blocks()*st.bs) {
-		return false
-	}
-	if st.blocksFor(int(length)) > minFenced {
+	if st.BlocksFor(length) > store.MinFenced {
 		return true
 	}
-	if st.pf != nil && int(length) > st.bs-primaryHeader {
-		if next, err := st.data.AtomicGet(p.Rank(), p.Offset()+8); err == nil {
-			st.prefetch(next, st.bs)
-		}
+	if st.CanPrefetch() && length > st.bs-store.PrimaryHeader {
+		st.Prefetch(next, st.bs)
 	}
 	return false
 }
@@ -514,7 +488,7 @@ func (r *record) delRefs(drops []uint64) (missing uint64, ok bool) {
 }
 
 // hasIndexes reports whether the database has explicit indexes.
-func (st *store) hasIndexes() bool {
+func (st *graph) hasIndexes() bool {
 	st.idx.mu.RLock()
 	defer st.idx.mu.RUnlock()
 	return len(st.idx.defs) != 0

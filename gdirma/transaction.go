@@ -3,8 +3,10 @@ package gdirma
 import (
 	"sync"
 
+	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/gdirma/internal/layout"
+	"github.com/gdi-go/gdi/gdirma/internal/store"
 	"github.com/gdi-go/gdi/rma"
 )
 
@@ -62,7 +64,7 @@ import (
 // txObj is a transaction's private copy of a vertex or edge.
 type txObj struct {
 	rec     *record
-	base    holderVersion // of the committed record copied; 0 if created here
+	base    store.Version // of the committed record copied; 0 if created here
 	created bool
 	dirty   bool // rec differs from the committed record: install at commit
 	deleted bool // freed in this transaction
@@ -83,7 +85,7 @@ type txObj struct {
 	// blocks, if the transaction read them whole after a partial read
 	// (full): commit installs over them without reading them again.
 	orig  *record
-	chain []uint64
+	chain []bgdl.DPtr
 	// img, if set, is the committed image of version base, which was read
 	// whole from its primary block alone: commit decodes orig from it
 	// rather than read the holder again.
@@ -114,17 +116,17 @@ type loadedObj struct {
 	o     txObj
 	r     record
 	orig  record
-	chain [4]uint64
+	chain [4]bgdl.DPtr
 	// small holds the image of a holder read whole from its primary
 	// block, if it is shorter than pooled images (imagepool.go): r and
 	// txObj.img use it until the copy goes back to the pool.
-	small [minPooledImage]byte
+	small [store.MinPooled]byte
 }
 
 // origRoom returns where the committed record of o goes, zeroed, and room
 // for its blocks: the room of the copy if it is pooled (o may be nil),
 // else new.
-func origRoom(o *txObj) (*record, []uint64) {
+func origRoom(o *txObj) (*record, []bgdl.DPtr) {
 	if o == nil || o.room == nil {
 		return new(record), nil
 	}
@@ -136,7 +138,7 @@ func origRoom(o *txObj) (*record, []uint64) {
 // scan records a query over many objects: which committed objects matched
 // when it ran, and how to ask the store again at commit.
 type scan struct {
-	eval func(st *store) (map[uint64]struct{}, error)
+	eval func(st *graph) (map[uint64]struct{}, error)
 	// id, if isID, is a lookup of the implicit index: those that need a
 	// scan are revalidated together, in one pass over the objects.
 	id   idScan
@@ -334,7 +336,7 @@ func (tx *Transaction) end() {
 	for k := range tx.objs {
 		for _, o := range tx.objs[k].all() {
 			if o.created && !o.installed && o.ptr != 0 {
-				_ = tx.db.st.release(o.ptr)
+				_ = tx.db.st.Release(bgdl.DPtr(o.ptr))
 			}
 			if o.plan != nil {
 				o.plan.release()
@@ -345,7 +347,7 @@ func (tx *Transaction) end() {
 			}
 		}
 	}
-	tx.db.st.images.put(tx.images)
+	tx.db.st.PutImages(tx.images)
 	db := tx.db
 	db.mu.Lock()
 	db.giveState(tx.txState)
@@ -362,14 +364,14 @@ func (tx *Transaction) end() {
 }
 
 func (tx *Transaction) vertexUID(n uint64) gdi.VertexUID {
-	return gdi.VertexUID(tx.db.st.uid(n))
+	return gdi.VertexUID(tx.db.st.UID(bgdl.DPtr(n)))
 }
 
 func (tx *Transaction) edgeUID(n uint64) gdi.EdgeUID {
 	if layout.IsLight(n) {
-		return gdi.EdgeUID{tx.db.st.lightUID(n), n & layout.MaxSlot}
+		return gdi.EdgeUID{tx.db.st.LightUID(n), n & layout.MaxSlot}
 	}
-	return gdi.EdgeUID{tx.db.st.uid(n), 0}
+	return gdi.EdgeUID{tx.db.st.UID(bgdl.DPtr(n)), 0}
 }
 
 // appendEdgeUID appends the UID of edge n to out, a word at a time. Built
@@ -379,9 +381,9 @@ func (tx *Transaction) edgeUID(n uint64) gdi.EdgeUID {
 func (tx *Transaction) appendEdgeUID(out []gdi.EdgeUID, n uint64) []gdi.EdgeUID {
 	var hi, lo uint64
 	if layout.IsLight(n) {
-		hi, lo = tx.db.st.lightUID(n), n&layout.MaxSlot
+		hi, lo = tx.db.st.LightUID(n), n&layout.MaxSlot
 	} else {
-		hi = tx.db.st.uid(n)
+		hi = tx.db.st.UID(bgdl.DPtr(n))
 	}
 	out = append(out, gdi.EdgeUID{})
 	u := &out[len(out)-1]

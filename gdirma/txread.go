@@ -1,8 +1,10 @@
 package gdirma
 
 import (
+	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/gdirma/internal/layout"
+	"github.com/gdi-go/gdi/gdirma/internal/store"
 )
 
 // get returns the transaction's copy of object n of kind k, copying it
@@ -51,7 +53,7 @@ func (tx *Transaction) get(k kind, n uint64) (*txObj, error) {
 	if k == vertexKind {
 		ok, single, rest, err = tx.db.st.loadPrefix(&c.r, n, tx.imageList(), c.small[:])
 	} else {
-		ok, _, single, err = tx.db.st.loadInto(&c.r, k, n, readPrefix, tx.imageList(), c.small[:])
+		ok, _, single, err = tx.db.st.loadInto(&c.r, k, n, store.Prefix, tx.imageList(), c.small[:])
 	}
 	if err != nil || !ok {
 		if gdi.ErrorClass(err) == gdi.ErrTransactionCritical {
@@ -74,7 +76,7 @@ func (tx *Transaction) get(k kind, n uint64) (*txObj, error) {
 // transaction nor its commit reads the holder again. c is the copy to
 // fill.
 func (tx *Transaction) spanning(n uint64, c *loadedObj, h *restHint) (*txObj, error) {
-	committed, chain, read, err := tx.db.st.loadRest(n, h.version, h, tx.imageList(), &c.orig, c.chain[:0])
+	committed, chain, read, err := tx.db.st.loadRest(n, h, tx.imageList(), &c.orig, c.chain[:0])
 	if err != nil || !read {
 		// Changed since the first read (!read): read it whole again,
 		// and find out what changed.
@@ -147,7 +149,7 @@ func (tx *Transaction) getWhole(n uint64) (*txObj, error) {
 // the whole committed record of n read into lo.orig, and its blocks chain.
 // The copy shares the labels and properties, still encoded, with the
 // committed record (lazyhead.go).
-func (tx *Transaction) keepWhole(n uint64, lo *loadedObj, committed *record, chain []uint64) *txObj {
+func (tx *Transaction) keepWhole(n uint64, lo *loadedObj, committed *record, chain []bgdl.DPtr) *txObj {
 	r := &lo.r
 	r.headRaw, r.headLen = committed.headRaw, committed.headLen
 	r.version, r.home = committed.version, committed.home
@@ -159,7 +161,7 @@ func (tx *Transaction) keepWhole(n uint64, lo *loadedObj, committed *record, cha
 
 // loadRefs is store.loadRefs into the transaction's image buffers, with
 // a holder that stays locked as a transaction-critical error.
-func (tx *Transaction) loadRefs(n uint64, r *record, chainBuf []uint64) (*record, []uint64, error) {
+func (tx *Transaction) loadRefs(n uint64, r *record, chainBuf []bgdl.DPtr) (*record, []bgdl.DPtr, error) {
 	c, chain, err := tx.db.st.loadRefs(n, tx.imageList(), r, chainBuf)
 	if err != nil && gdi.ErrorClass(err) == gdi.ErrTransactionCritical {
 		return nil, nil, tx.fail("%v", err)
@@ -179,7 +181,7 @@ func (tx *Transaction) imageList() *[]*[]byte {
 // takeRefs gives o's record the edge references of c, the committed
 // record of the same version with its blocks chain, and keeps c for the
 // commit to install over (collective transactions write nothing).
-func (tx *Transaction) takeRefs(o *txObj, c *record, chain []uint64) {
+func (tx *Transaction) takeRefs(o *txObj, c *record, chain []bgdl.DPtr) {
 	o.rec.takeRefs(c)
 	if tx.typ == gdi.SingleProcessTransaction {
 		o.orig, o.chain = c, chain
@@ -202,13 +204,13 @@ func (tx *Transaction) full(n uint64, r *record) error {
 	}
 	into, chainBuf := origRoom(o)
 	var c *record
-	var chain []uint64
+	var chain []bgdl.DPtr
 	var err error
 	read := false
-	if o != nil && o.rest.prefix != nil {
+	if o != nil && o.rest.Bytes != nil {
 		// The rest of the image read in part: if the holder has not
 		// changed since, the bytes read stand.
-		c, chain, read, err = tx.db.st.loadRest(n, r.version, &o.rest, tx.imageList(), into, chainBuf)
+		c, chain, read, err = tx.db.st.loadRest(n, &o.rest, tx.imageList(), into, chainBuf)
 		o.rest = restHint{}
 		if err != nil {
 			return err

@@ -1,16 +1,18 @@
 package gdirma
 
+import "github.com/gdi-go/gdi/bgdl"
+
 // conflicted reports whether a committed object the transaction copied
 // has changed since, is about to change (another transaction holds its
 // lock for writing), or cannot be read now. Only the lock, marker and
 // version words are read.
-func (tx *Transaction) conflicted(st *store) bool {
+func (tx *Transaction) conflicted(st *graph) bool {
 	for k := range tx.objs {
 		for _, o := range tx.objs[k].all() {
 			if o.created || o.ptr == 0 {
 				continue // a lightweight edge is validated with its origin
 			}
-			ik, version, ok, locked, err := st.stamp(o.ptr)
+			ik, version, ok, locked, err := st.Stamp(bgdl.DPtr(o.ptr), st.held)
 			if err != nil || !ok || locked || ik != kind(k) || version != o.base {
 				return true
 			}
@@ -27,7 +29,7 @@ func (tx *Transaction) pendingScans() bool { return len(tx.scans) > 0 }
 // validate checks, with the transaction's locks held, that everything it
 // read is as it was: the versions of its copies, and the committed matches
 // of its scans.
-func (tx *Transaction) validate(st *store) bool {
+func (tx *Transaction) validate(st *graph) bool {
 	if tx.conflicted(st) {
 		return false
 	}
@@ -41,7 +43,7 @@ func (tx *Transaction) validate(st *store) bool {
 	}
 	rescan := true
 	if tx.epochSet {
-		if now, err := st.commits(); err == nil && now == tx.epoch {
+		if now, err := st.Commits(); err == nil && now == tx.epoch {
 			rescan = false
 		}
 	}

@@ -5,9 +5,10 @@ import (
 	"errors"
 	"slices"
 
+	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/gdirma/internal/layout"
-	"github.com/gdi-go/gdi/txn"
+	"github.com/gdi-go/gdi/gdirma/internal/store"
 )
 
 // vertexHolder is a vertex as seen by one transaction.
@@ -122,7 +123,7 @@ func (tx *Transaction) longEnds(refs edgeSet, out []bool) []bool {
 	}
 	for _, en := range refs {
 		if w := other(en); w != 0 {
-			st.prefetch(w, st.bs)
+			st.Prefetch(bgdl.DPtr(w), st.bs)
 		}
 	}
 	for _, en := range refs {
@@ -179,8 +180,8 @@ func (tx *Transaction) dropSparse(w, e uint64, x *layout.Ref, long bool) (ok boo
 			return false, tx.fail("vertex %d vanished: a concurrent transaction changed it", w)
 		}
 	}
-	if !o.rec.partial || o.created || o.deleted || o.rest.prefix == nil ||
-		(o.dirty && len(o.drops) == 0) || tx.db.st.blocksFor(o.rest.length) <= minFenced {
+	if !o.rec.partial || o.created || o.deleted || o.rest.Bytes == nil ||
+		(o.dirty && len(o.drops) == 0) || tx.db.st.BlocksFor(o.rest.Length) <= store.MinFenced {
 		return false, nil
 	}
 	// Found without a lock, checked against the lock word of the part
@@ -199,11 +200,10 @@ func (tx *Transaction) dropSparse(w, e uint64, x *layout.Ref, long bool) (ok boo
 	if err == nil && ok {
 		err = p.drop(e)
 	}
-	a := st.lockAddr(w)
-	valid, verr := txn.ReadValid(st.locks, a.Rank, a.Off, o.rest.stamp)
+	valid, verr := st.StillValid(bgdl.DPtr(w), o.rest.Stamp)
 	switch {
 	case verr != nil:
-		return false, internal(verr)
+		return false, verr
 	case !valid:
 		return false, nil
 	case errors.Is(err, errTorn):
@@ -467,9 +467,9 @@ func (v *vertexHolder) allEdges(r *record, or gdi.Orientation) []gdi.EdgeUID {
 			}
 			u := &out[k]
 			if layout.IsLight(n) {
-				u[0], u[1] = st.lightUID(n), n&layout.MaxSlot
+				u[0], u[1] = st.LightUID(n), n&layout.MaxSlot
 			} else {
-				u[0] = st.uid(n)
+				u[0] = st.UID(bgdl.DPtr(n))
 			}
 			k++
 		}

@@ -41,6 +41,10 @@ func LightNumber(v uint64, slot, bs int) uint64 {
 
 // LightOrigin is the number of the vertex light edge n is numbered after.
 func LightOrigin(n uint64, bs int) uint64 {
-	rank, b := int(n>>48&0x7fff), int(n>>16&0xffffffff)
+	rank, b := LightParts(n)
 	return uint64(rank)<<48 | uint64(b*bs)
 }
+
+// LightParts are the rank and the block number of the primary block of
+// the vertex light edge n is numbered after.
+func LightParts(n uint64) (rank, block int) { return int(n >> 48 & 0x7fff), int(n >> 16 & 0xffffffff) }

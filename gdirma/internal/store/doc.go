@@ -1,0 +1,53 @@
+// Package store keeps the holders of a GDI-RMA database in blocks of RMA
+// windows and reads and writes them with one-sided operations only.
+//
+// # Model
+//
+// A holder (a vertex, or an edge with labels or properties of its own) is
+// a byte image, encoded by package layout, stored in a chain of bgdl
+// blocks. The DPtr of the first, primary, block names the holder for its
+// whole life. Every block starts with a marker word and the DPtr of the
+// next block (Null ends the chain):
+//
+//	primary       marker "GDIPRIM" | kind, next, version, image length,
+//	              then the first bytes of the image
+//	continuation  marker "GDICON" | fence, next, then the image goes on
+//
+// The fence of a continuation block is where in it the first edge
+// reference that starts there begins (NoFence if none does); only images
+// of more than MinFenced blocks have fences, for readers that search one
+// reference by halving the blocks.
+//
+// Each block has a lock word in the pool's lock window (package txn's
+// reader-writer lock with a write count). Beside the blocks a Store holds
+// the distributed hash table of the implicit index (application IDs) and
+// a small control window per rank: the high-water mark of blocks handed
+// out (scans stop there), the rank's commit counter (from which versions
+// are drawn, so that versions are unique without a shared counter), the
+// scan gate and the redo log's sequence number.
+//
+// # Invariants
+//
+//   - A holder's version changes with every write of it and is never 0;
+//     two images with the same version are the same image.
+//   - Readers take no lock. Read copies the blocks and checks the copy
+//     against the holder's lock word (txn.ReadBegin, txn.ReadValid); a
+//     copy a writer overlapped is made again. A reader that holds the
+//     lock word itself (Request.Held) reads without the check.
+//   - Writers hold the holder's write lock. Write puts the continuation
+//     blocks first and the primary block last, so that a reader never
+//     sees a new primary block over old continuations it would then read.
+//   - A block belongs to at most one holder; Acquire clears its marker
+//     and Release clears it again before the block goes back to the pool.
+//
+// # Operations
+//
+// Read is the one read of a holder; its Mode says how much it fetches
+// (the primary block only, or the whole chain) and whether it lists the
+// blocks. A Read given a prefix image read before (Request.After)
+// continues it instead of starting over. Write installs a planned image
+// over a chain of blocks, skipping the blocks a Dirty span says are
+// unchanged; PatchHead and PatchBlocks install the smaller changes a
+// commit plans in place. Everything that decides what to write (records,
+// edge references, indexes) lives above, in gdirma.
+package store

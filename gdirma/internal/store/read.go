@@ -1,0 +1,238 @@
+package store
+
+import (
+	"errors"
+
+	"github.com/gdi-go/gdi/bgdl"
+	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdirma/internal/layout"
+	"github.com/gdi-go/gdi/txn"
+)
+
+// Mode says how much of a holder a Read fetches, and what it returns
+// besides.
+type Mode uint8
+
+const (
+	// Whole reads the whole image.
+	Whole Mode = 0
+	// Prefix reads the primary block only: its first PrefixLead bytes if
+	// they hold the labels, properties and degrees of a longer image
+	// (layout.PrefixHolds), else all of it. Image.Bytes is the part of
+	// the image read. Given Request.After, a Prefix read reads on block by
+	// block until the labels, properties and degrees are whole.
+	Prefix Mode = 1 << iota
+	// Chain also lists the blocks of the holder (Image.Chain).
+	Chain
+)
+
+// Request is what a Read is asked to do besides its Mode, and where it
+// puts what it reads.
+type Request struct {
+	Mode Mode
+	// Held, if set, names holders whose lock words the reader holds
+	// (during a commit): they are read without the check against the
+	// lock word.
+	Held *txn.LockSet
+	// Pool, if set, receives the buffers of images of MinPooled bytes or
+	// more, taken from the Store's pool: the caller gives them back with
+	// PutImages once nothing uses the images. Without it they are
+	// allocated.
+	Pool *[]*[]byte
+	// Chain is room for Image.Chain.
+	Chain []bgdl.DPtr
+	// Small, if set, takes an image a Prefix read finds whole in the
+	// primary block, if it fits.
+	Small []byte
+	// After, if it holds bytes, is a Prefix read of the same holder made
+	// before, not yet whole: the Read goes on from where it stopped
+	// instead of starting over, and reports ok false if a writer came in
+	// between (the caller then reads the holder afresh). (A value, not a
+	// pointer: a Request must not make the caller's images escape.)
+	After Image
+}
+
+// Image is a committed holder as read from its blocks.
+type Image struct {
+	Kind    Kind
+	Version Version
+	Chain   []bgdl.DPtr // the blocks, primary first (Chain mode, or reads on)
+	Bytes   []byte      // the image, or its first part (Prefix reads)
+	Length  int         // of the whole image
+	Fences  []uint16    // of the continuation blocks read, if the image has fences
+	// Single is set if a Prefix read found the image whole in the
+	// primary block.
+	Single bool
+	// Next is the first block not read; Stamp, if Stamped, the lock word
+	// the copy was checked against (a later Read with After checks it
+	// again).
+	Next    bgdl.DPtr
+	Stamp   uint64
+	Stamped bool
+}
+
+// Whole reports whether img holds the whole image.
+func (img *Image) Whole() bool { return len(img.Bytes) == img.Length }
+
+// Read reads holder p as rq says. ok is false if p is no primary block,
+// or, with rq.After, if a writer changed the holder since the read
+// before.
+//
+// The holder is copied without taking its lock: the copy is checked
+// against the lock word afterwards (txn.ReadValid), and made again if a
+// writer took the word meanwhile, up to txn.Attempts times. What a torn
+// copy says, errors included, counts only if the copy is not torn.
+func (s *Store) Read(p bgdl.DPtr, rq Request) (img Image, ok bool, err error) {
+	switch {
+	case !s.Valid(p):
+		return img, false, nil
+	case rq.After.Bytes != nil && rq.Mode&Prefix != 0:
+		return s.readOn(p, &rq.After, rq.Pool)
+	case rq.After.Bytes != nil:
+		return s.readRest(p, &rq)
+	case rq.Held != nil && rq.Held.Holds(uint64(p)):
+		return s.copyImage(p, rq)
+	}
+	a := s.LockAddr(p)
+	// The lock word and the block are in different windows: the block
+	// is on its way while the word is read.
+	s.Prefetch(p, min(s.bs, PrefixLead))
+	for range txn.Attempts {
+		stamp, err := txn.ReadBegin(s.locks, a.Rank, a.Off)
+		if err != nil {
+			if errors.Is(err, txn.ErrBusy) {
+				return Image{}, false, ErrBusy(p)
+			}
+			return Image{}, false, Internal(err)
+		}
+		img, ok, err = s.copyImage(p, rq)
+		valid, verr := txn.ReadValid(s.locks, a.Rank, a.Off, stamp)
+		if verr == nil && valid {
+			img.Stamp, img.Stamped = stamp, true
+			return img, ok, err
+		}
+		if verr != nil {
+			return Image{}, false, Internal(verr)
+		}
+	}
+	return Image{}, false, ErrBusy(p)
+}
+
+// copyImage is Read without the check against the lock word.
+func (s *Store) copyImage(p bgdl.DPtr, rq Request) (img Image, ok bool, err error) {
+	bp := s.BlockBuf()
+	blk := *bp
+	defer s.PutBlockBuf(bp)
+	// A prefix read starts with the first cache line or two: most vertices
+	// have their labels, properties and degrees there. A block of at most
+	// twice that is read whole at once: a second read would cost more than
+	// the bytes it saves.
+	prefix := rq.Mode&Prefix != 0
+	lead := s.bs
+	if prefix && s.bs > 2*PrefixLead {
+		lead = PrefixLead
+	}
+	if err := s.Get(blk[:lead], p, 0); err != nil {
+		return img, false, err
+	}
+	k, v, length, ok := PrimaryOf(blk)
+	if !ok {
+		return img, false, nil
+	}
+	if length < 0 || length > s.pool.Blocks()*s.size*s.bs {
+		return img, false, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v has a corrupt length %d", p, length)
+	}
+	img.Kind, img.Version, img.Length, img.Next = k, v, length, NextOf(blk)
+	first := min(length, s.bs-PrimaryHeader)
+	if prefix {
+		return img, true, s.copyPrefix(p, &img, blk, lead, rq)
+	}
+	if rq.Mode&Chain != 0 {
+		if need := s.BlocksFor(length); cap(rq.Chain) < need {
+			rq.Chain = make([]bgdl.DPtr, 0, need)
+		}
+		img.Chain = append(rq.Chain[:0], p)
+	}
+	img.Bytes = s.imageBuf(length, rq.Pool)
+	copy(img.Bytes, blk[PrimaryHeader:PrimaryHeader+first])
+	if err := s.readConts(p, &img, first, rq.Mode&Chain != 0); err != nil {
+		return img, false, err
+	}
+	return img, true, nil
+}
+
+// copyPrefix ends copyImage of a Prefix read, blk holding the first lead
+// bytes of primary block p.
+func (s *Store) copyPrefix(p bgdl.DPtr, img *Image, blk []byte, lead int, rq Request) error {
+	first := min(img.Length, s.bs-PrimaryHeader)
+	if img.Length > first {
+		// The rest is often read next: its first block is on its way
+		// meanwhile.
+		s.Prefetch(img.Next, min(s.bs, img.Length-first+ContHeader))
+	}
+	// An image that fits in the primary block is read whole: a second
+	// read for the edge references would cost more than the rest of the
+	// block. A longer one is cut after the lead if that holds the labels,
+	// properties and degrees.
+	if end := PrimaryHeader + first; end > lead {
+		if img.Length > first && layout.PrefixHolds(blk[PrimaryHeader:lead]) {
+			first = lead - PrimaryHeader
+		} else if err := s.Get(blk[lead:end], p, lead); err != nil {
+			return err
+		}
+	}
+	// The image, whole (Single) or the part the primary block holds, is
+	// copied out for the caller to keep; the block buffer goes back at
+	// once.
+	img.Single = first == img.Length
+	if first <= len(rq.Small) {
+		img.Bytes = rq.Small[:first]
+	} else {
+		img.Bytes = s.imageBuf(first, rq.Pool)
+	}
+	copy(img.Bytes, blk[PrimaryHeader:])
+	return nil
+}
+
+// readConts reads the continuation blocks of holder p, from img.Next on,
+// into img.Bytes[have:], have being the bytes of the blocks read before
+// (the primary block, and any whole continuation blocks after it); with
+// chain set it appends them to img.Chain. It keeps the fences of a long
+// image, appended to those img has.
+func (s *Store) readConts(p bgdl.DPtr, img *Image, have int, chain bool) error {
+	length, next := img.Length, img.Next
+	keepFences := s.BlocksFor(length) > MinFenced
+	done := 1 + (have-min(length, s.bs-PrimaryHeader))/(s.bs-ContHeader)
+	for blocks := done; have < length; blocks++ {
+		if next == 0 || !s.Valid(next) || blocks > s.pool.Blocks()*s.size {
+			return gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v has a broken chain", p)
+		}
+		// The block is read into its place in the image, its header
+		// over the last bytes of the block before, which are put back:
+		// one copy of the bytes, not two.
+		dst := img.Bytes[have-ContHeader : have+min(s.bs-ContHeader, length-have)]
+		var saved [ContHeader]byte
+		copy(saved[:], dst)
+		if err := s.Get(dst, next, 0); err != nil {
+			return err
+		}
+		fence, ok := ContOf(dst)
+		after := NextOf(dst)
+		copy(dst, saved[:])
+		if !ok {
+			return gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: block %v is no continuation", p, next)
+		}
+		if keepFences {
+			if img.Fences == nil {
+				img.Fences = make([]uint16, 0, s.BlocksFor(length)-1)
+			}
+			img.Fences = append(img.Fences, fence)
+		}
+		if chain {
+			img.Chain = append(img.Chain, next)
+		}
+		have += len(dst) - ContHeader
+		next = after
+	}
+	return nil
+}

@@ -1,0 +1,135 @@
+package store
+
+import (
+	"encoding/binary"
+
+	"github.com/gdi-go/gdi/bgdl"
+	"github.com/gdi-go/gdi/gdirma/internal/layout"
+)
+
+// Parts is an image given as two pieces, Head then Tail, written as one.
+// Refs is the offset where the edge references of a vertex begin (-1 for
+// an edge).
+type Parts struct {
+	Head, Tail []byte
+	Refs       int
+}
+
+// Len is the length of the image.
+func (p Parts) Len() int { return len(p.Head) + len(p.Tail) }
+
+// CopyAt copies the bytes of the image from offset off on into dst, as
+// many as fit, and returns how many.
+func (p Parts) CopyAt(dst []byte, off int) int {
+	n := 0
+	if off < len(p.Head) {
+		n = copy(dst, p.Head[off:])
+	}
+	if t := off + n - len(p.Head); n < len(dst) && t >= 0 && t < len(p.Tail) {
+		n += copy(dst[n:], p.Tail[t:])
+	}
+	return n
+}
+
+// Dirty names the bytes of an image that may differ from what its blocks
+// hold: all of them (the zero Dirty), or, with Some set, those before
+// Head and those in [Lo, Hi). An image written over the blocks it was
+// read from, with the same length, need only have those blocks written.
+type Dirty struct {
+	Some         bool
+	Head, Lo, Hi int
+}
+
+// Covers reports whether image bytes [from, to) may have changed.
+func (d Dirty) Covers(from, to int) bool {
+	return !d.Some || from < d.Head || (from < d.Hi && d.Lo < to)
+}
+
+// Codec is the codec of the edge references of vertex p.
+func (s *Store) Codec(p bgdl.DPtr) layout.Codec {
+	return layout.Codec{Self: uint64(p), Base: layout.LightNumber(uint64(p), 0, s.bs), BS: uint64(s.bs)}
+}
+
+// Write writes img, of a holder of kind k with version v, over the blocks
+// chain (primary first, as many as BlocksFor says): the continuation
+// blocks first, the primary block last. Continuation blocks that dirty
+// says are unchanged are left as they are. fences, if set, are those of
+// the continuation blocks, else they are found. The caller holds the
+// holder's write lock.
+func (s *Store) Write(k Kind, v Version, chain []bgdl.DPtr, img Parts, dirty Dirty, fences []uint16) error {
+	bp := s.BlockBuf()
+	defer s.PutBlockBuf(bp)
+	size := img.Len()
+	first := min(size, s.bs-PrimaryHeader)
+	c := s.bs - ContHeader
+	next := func(i int) bgdl.DPtr { // the block after chain[i], or Null
+		if i+1 < len(chain) {
+			return chain[i+1]
+		}
+		return bgdl.Null
+	}
+	fw := walkFences(img, s.Codec(chain[0]), len(chain))
+	for i, off := 1, first; i < len(chain); i, off = i+1, off+c {
+		var fence uint16
+		if len(fences) == len(chain)-1 {
+			fence = fences[i-1]
+		} else {
+			fence = fw.next(off, c)
+		}
+		if !dirty.Covers(off, off+c) {
+			continue
+		}
+		blk := (*bp)[:ContHeader+min(max(size-off, 0), c)]
+		binary.LittleEndian.PutUint64(blk, markerCont|uint64(fence))
+		binary.LittleEndian.PutUint64(blk[nextWord:], uint64(next(i)))
+		img.CopyAt(blk[ContHeader:], off)
+		if err := s.Put(blk, chain[i], 0); err != nil {
+			return err
+		}
+	}
+	blk := (*bp)[:PrimaryHeader+first]
+	binary.LittleEndian.PutUint64(blk, markerPrimary|uint64(k))
+	binary.LittleEndian.PutUint64(blk[nextWord:], uint64(next(0)))
+	binary.LittleEndian.PutUint64(blk[versionWord:], uint64(v))
+	binary.LittleEndian.PutUint64(blk[lengthWord:], uint64(size))
+	img.CopyAt(blk[PrimaryHeader:], 0)
+	return s.Put(blk, chain[0], 0)
+}
+
+// PatchHead writes head over the labels and properties of holder p, which
+// it replaces byte for byte within the primary block, and sets the
+// holder's version to v. The caller holds the holder's write lock.
+func (s *Store) PatchHead(p bgdl.DPtr, v Version, head []byte) error {
+	if err := s.data.Put(head, p.Rank(), p.Offset()+PrimaryHeader); err != nil {
+		return Internal(err)
+	}
+	return s.setVersion(p, v)
+}
+
+// Patch is bytes B to write at offset Off of block At.
+type Patch struct {
+	At  bgdl.DPtr
+	Off int
+	B   []byte
+}
+
+// PatchBlocks writes patches into the blocks of holder p and then sets
+// its version to v. The caller holds the holder's write lock.
+func (s *Store) PatchBlocks(p bgdl.DPtr, v Version, patches []Patch) error {
+	for _, x := range patches {
+		if err := s.data.Put(x.B, x.At.Rank(), x.At.Offset()+x.Off); err != nil {
+			return Internal(err)
+		}
+	}
+	if err := s.data.FlushAll(); err != nil {
+		return Internal(err)
+	}
+	return s.setVersion(p, v)
+}
+
+func (s *Store) setVersion(p bgdl.DPtr, v Version) error {
+	if err := s.data.AtomicPut(p.Rank(), p.Offset()+versionWord, uint64(v)); err != nil {
+		return Internal(err)
+	}
+	return Internal(s.data.Flush(p.Rank()))
+}
