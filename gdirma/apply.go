@@ -7,6 +7,7 @@ import (
 	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/dht"
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdirma/internal/layout"
 	"github.com/gdi-go/gdi/gdirma/internal/store"
 	"github.com/gdi-go/gdi/internal/invariants"
 )
@@ -15,13 +16,13 @@ import (
 // committed record it replaces (nil for a new object).
 type change struct {
 	k        kind
-	n        uint64
+	n        layout.Number
 	old, new *record
 	chain    []bgdl.DPtr // the blocks of old, if the caller read them
 	// num and oldNum are the numbers of an edge before and after the
 	// change, for its index entries, if they are not n (edges numbered
 	// after their origin); 0 if they are.
-	num, oldNum uint64
+	num, oldNum layout.Number
 	// head, if set, is the new labels and properties of a vertex whose
 	// edge references did not change (old and new are partial records),
 	// as long as the old ones and within the primary block: the change
@@ -116,7 +117,7 @@ type keyUndo struct {
 	insert bool
 	label  uint32
 	key    []byte
-	n      uint64
+	n      layout.Number
 }
 
 // undoApply gives back the blocks taken and the implicit index's keys.
@@ -127,7 +128,7 @@ func (st *graph) undoApply(u *applyUndo) {
 		if k.insert {
 			_, _ = st.IDs().Delete(k.label, k.key)
 		} else {
-			_ = st.IDs().Insert(k.label, k.key, k.n)
+			_ = st.IDs().Insert(k.label, k.key, uint64(k.n))
 		}
 	}
 }
@@ -151,7 +152,7 @@ func (st *graph) applyKeys(changes []change, u *applyUndo) error {
 			if err == nil {
 				err = applyFailpoint(stepIndexDelete)
 			}
-			if err == nil && found && v == c.n {
+			if err == nil && found && layout.Number(v) == c.n {
 				if _, err = st.IDs().Delete(key.label, dk); err == nil {
 					u.keys = append(u.keys, keyUndo{false, key.label, dk, c.n})
 				}
@@ -174,7 +175,7 @@ func (st *graph) applyKeys(changes []change, u *applyUndo) error {
 			dk := dhtKey(key.id)
 			err := applyFailpoint(stepIndexInsert)
 			if err == nil {
-				err = st.IDs().Insert(key.label, dk, c.n)
+				err = st.IDs().Insert(key.label, dk, uint64(c.n))
 			}
 			if errors.Is(err, dht.ErrExists) {
 				return gdi.Errorf(gdi.ErrNonUniqueID, "label %d and ID %q not unique", key.label, key.id)
@@ -265,20 +266,20 @@ func (st *graph) planBlocks(changes []change, u *applyUndo, plans []blockPlan) (
 			}
 		}
 		if len(chain) == 0 {
-			chain = []bgdl.DPtr{bgdl.DPtr(c.n)}
+			chain = []bgdl.DPtr{c.n.Holder()}
 		}
 		if c.new == nil {
 			freed = append(freed, chain...)
 			continue
 		}
 		plans[i].head = st.BlockBuf()
-		b := encodeParts(c.k, c.new, st.Codec(bgdl.DPtr(c.n)), *plans[i].head)
+		b := encodeParts(c.k, c.new, st.Codec(c.n.Holder()), *plans[i].head)
 		need := st.BlocksFor(b.Len())
 		for len(chain) < need {
 			err := applyFailpoint(stepBlocks)
 			var nb bgdl.DPtr
 			if err == nil {
-				nb, err = st.Acquire(bgdl.DPtr(c.n).Rank())
+				nb, err = st.Acquire(c.n.Holder().Rank())
 			}
 			if err != nil {
 				return nil, err
@@ -312,18 +313,18 @@ func (st *graph) writeChange(c change, version store.Version, chain []bgdl.DPtr,
 		return err
 	}
 	if c.new == nil {
-		return st.Clear(bgdl.DPtr(c.n))
+		return st.Clear(c.n.Holder())
 	}
 	c.new.version = version
 	if c.head != nil {
-		if err := st.PatchHead(bgdl.DPtr(c.n), version, c.head); err != nil {
+		if err := st.PatchHead(c.n.Holder(), version, c.head); err != nil {
 			return err
 		}
 		if testHookHeadPatch != nil {
 			testHookHeadPatch(c.n)
 		}
 		if invariants.Enabled && !c.new.partial {
-			st.checkWritten(c, encodeParts(c.k, c.new, st.Codec(bgdl.DPtr(c.n)), nil))
+			st.checkWritten(c, encodeParts(c.k, c.new, st.Codec(c.n.Holder()), nil))
 		}
 		return nil
 	}
@@ -365,4 +366,4 @@ func applyFailpoint(s applyStep) error {
 
 // testHookHeadPatch, if set by a test, is called for every holder whose
 // labels and properties a commit writes over in place (patchHead).
-var testHookHeadPatch func(n uint64)
+var testHookHeadPatch func(n layout.Number)

@@ -88,7 +88,7 @@ type bulk struct {
 	lo, hi     uint64   // the vertices this rank owns
 	version    store.Version
 
-	nums   []uint64        // number (primary block) of every vertex
+	nums   []layout.Number // number (primary block) of every vertex
 	heads  []byte          // labels and properties of the rank's vertices, encoded
 	headAt []int           // start of each vertex's part of heads, and the end
 	refs   [][]bulkRef     // references of the origins, by round
@@ -104,7 +104,7 @@ type bulk struct {
 // local vertex v&^refTarget; other is the number of the other end, the
 // origin if v has the refTarget bit, else the target.
 type bulkRef struct {
-	num, other uint64
+	num, other layout.Number
 	v, label   uint32
 }
 
@@ -195,7 +195,7 @@ func (b *bulk) run() error {
 // IDs and encodes their labels and properties.
 func (b *bulk) vertices() error {
 	n := b.hi - b.lo
-	b.nums = make([]uint64, b.src.Vertices)
+	b.nums = make([]layout.Number, b.src.Vertices)
 	b.headAt = make([]int, 0, n+1)
 	type ptype struct {
 		num  uint32
@@ -256,7 +256,7 @@ func (b *bulk) vertices() error {
 		if err != nil {
 			return err
 		}
-		b.nums[x] = uint64(num)
+		b.nums[x] = layout.NumberOf(num)
 		if len(bv.ID) > 0 {
 			key := dhtKey(string(bv.ID))
 			for _, l := range labels {
@@ -295,7 +295,7 @@ func (b *bulk) vertices() error {
 func (b *bulk) exchangeNumbers() error {
 	mine := make([]byte, 0, 8*(b.hi-b.lo))
 	for _, n := range b.nums[b.lo:b.hi] {
-		mine = binary.LittleEndian.AppendUint64(mine, n)
+		mine = binary.LittleEndian.AppendUint64(mine, uint64(n))
 	}
 	all, err := b.db.comm.Allgatherv(mine)
 	if err != nil {
@@ -307,7 +307,7 @@ func (b *bulk) exchangeNumbers() error {
 			return gdi.Errorf(gdi.ErrIntern, "gdirma: BulkLoad: rank %d sent %d bytes of numbers", r, len(buf))
 		}
 		for i := 0; i < len(buf); i += 8 {
-			b.nums[x] = binary.LittleEndian.Uint64(buf[i:])
+			b.nums[x] = layout.Number(binary.LittleEndian.Uint64(buf[i:]))
 			x++
 		}
 	}
@@ -452,7 +452,7 @@ func (b *bulk) originRefs(recv [][]byte, fwd [][]byte) error {
 			}
 			iu := u - b.lo
 			on, tn := b.nums[u], b.nums[v]
-			var num uint64
+			var num layout.Number
 			refLabel := label
 			if b.st.lightOK() && b.slots[iu] < layout.MaxSlot {
 				b.slots[iu]++
@@ -468,7 +468,7 @@ func (b *bulk) originRefs(recv [][]byte, fwd [][]byte) error {
 				if err != nil {
 					return err
 				}
-				num = uint64(p)
+				num = layout.NumberOf(p)
 				refLabel = 0
 				b.heavy[uint32(iu)] = true
 			}
@@ -477,8 +477,8 @@ func (b *bulk) originRefs(recv [][]byte, fwd [][]byte) error {
 				o := b.owner(v)
 				f := fwd[o]
 				f = binary.LittleEndian.AppendUint64(f, v)
-				f = binary.LittleEndian.AppendUint64(f, num)
-				f = binary.LittleEndian.AppendUint64(f, on)
+				f = binary.LittleEndian.AppendUint64(f, uint64(num))
+				f = binary.LittleEndian.AppendUint64(f, uint64(on))
 				fwd[o] = binary.LittleEndian.AppendUint32(f, refLabel)
 			}
 		}
@@ -504,8 +504,8 @@ func (b *bulk) targetRefs(recv [][]byte) error {
 				return gdi.Errorf(gdi.ErrIntern, "gdirma: BulkLoad: reference of vertex %d sent to rank %d", v, b.rank)
 			}
 			refs = append(refs, bulkRef{
-				num:   binary.LittleEndian.Uint64(buf[i+8:]),
-				other: binary.LittleEndian.Uint64(buf[i+16:]),
+				num:   layout.Number(binary.LittleEndian.Uint64(buf[i+8:])),
+				other: layout.Number(binary.LittleEndian.Uint64(buf[i+16:])),
 				v:     uint32(v-b.lo) | refTarget,
 				label: binary.LittleEndian.Uint32(buf[i+24:]),
 			})

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/gdirma/internal/layout"
 	"github.com/gdi-go/gdi/rma"
@@ -58,7 +57,7 @@ func TestBulkLoadManyEdges(t *testing.T) {
 				defer tx.Abort()
 				var hub gdi.VertexHolder
 				for _, u := range db.(*Database).st.mustAll(t) {
-					v, err := tx.AssociateVertex(gdi.VertexUID(db.(*Database).st.UID(bgdl.DPtr(u))))
+					v, err := tx.AssociateVertex(gdi.VertexUID(db.(*Database).st.UID(u.Holder())))
 					if err != nil {
 						return err
 					}
@@ -89,7 +88,7 @@ func TestBulkLoadManyEdges(t *testing.T) {
 	}
 }
 
-func (st *graph) mustAll(t *testing.T) []uint64 {
+func (st *graph) mustAll(t *testing.T) []layout.Number {
 	m, err := st.all(vertexKind)
 	if err != nil {
 		t.Error(err)

@@ -111,7 +111,7 @@ func (b *bulk) writeHolder(i int, refs []bulkRef, dir byte, imgBuf *[]byte, chai
 	img = binary.AppendUvarint(img, out)
 	img = binary.AppendUvarint(img, uint64(len(refs)))
 	refsAt := len(img)
-	cd := b.st.Codec(bgdl.DPtr(self))
+	cd := b.st.Codec(self.Holder())
 	for len(own)+len(other) > 0 {
 		var r bulkRef
 		if len(other) == 0 || len(own) > 0 && own[0].num < other[0].num {
@@ -125,7 +125,7 @@ func (b *bulk) writeHolder(i int, refs []bulkRef, dir byte, imgBuf *[]byte, chai
 		}
 		img = cd.Append(img, r.num, layout.Ref{Dir: gdi.DirectionType(dir), Origin: origin, Target: target, Label: r.label})
 	}
-	chain = append(chain[:0], bgdl.DPtr(b.nums[b.lo+uint64(i)]))
+	chain = append(chain[:0], self.Holder())
 	for len(chain) < b.st.BlocksFor(len(img)) {
 		nb, err := b.block()
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdirma/internal/layout"
 	"github.com/gdi-go/gdi/gdirma/internal/store"
 )
 
@@ -24,19 +25,19 @@ func (db *Database) CheckHolders() error {
 	}
 	st := db.st
 	for _, k := range []kind{vertexKind, edgeKind} {
-		err := st.scanRank(db.rank, k, func(n uint64, r *record) error {
+		err := st.scanRank(db.rank, k, func(n layout.Number, r *record) error {
 			img, ok, err := st.read(n, store.Request{Mode: store.Chain})
 			if err != nil || !ok {
-				return gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: %v", bgdl.DPtr(n), err)
+				return gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: %v", n.Holder(), err)
 			}
 			if err := checkRefs(r.raw, r.nraw, r.cd); k == vertexKind && err != nil {
-				return gdi.Errorf(gdi.ErrIntern, "gdirma: vertex holder %v: %v", bgdl.DPtr(n), err)
+				return gdi.Errorf(gdi.ErrIntern, "gdirma: vertex holder %v: %v", n.Holder(), err)
 			}
-			if !bytes.Equal(img.Bytes, encodeRecord(k, r, st.Codec(bgdl.DPtr(n)))) {
-				return gdi.Errorf(gdi.ErrIntern, "gdirma: %v holder %v: the image is not what encodeRecord writes", k, bgdl.DPtr(n))
+			if !bytes.Equal(img.Bytes, encodeRecord(k, r, st.Codec(n.Holder()))) {
+				return gdi.Errorf(gdi.ErrIntern, "gdirma: %v holder %v: the image is not what encodeRecord writes", k, n.Holder())
 			}
-			if err := st.checkFences(n, encodeParts(k, r, st.Codec(bgdl.DPtr(n)), nil), img.Chain); err != nil {
-				return gdi.Errorf(gdi.ErrIntern, "gdirma: %v holder %v: %v", k, bgdl.DPtr(n), err)
+			if err := st.checkFences(n, encodeParts(k, r, st.Codec(n.Holder()), nil), img.Chain); err != nil {
+				return gdi.Errorf(gdi.ErrIntern, "gdirma: %v holder %v: %v", k, n.Holder(), err)
 			}
 			return nil
 		})
@@ -49,7 +50,7 @@ func (db *Database) CheckHolders() error {
 
 // checkFences checks the fences in the markers of the continuation blocks
 // of holder n, chain, against those of its image p.
-func (st *graph) checkFences(n uint64, p store.Parts, chain []bgdl.DPtr) error {
+func (st *graph) checkFences(n layout.Number, p store.Parts, chain []bgdl.DPtr) error {
 	var got []uint16
 	var marker [store.ContHeader]byte
 	for _, b := range chain[1:] {
@@ -59,7 +60,7 @@ func (st *graph) checkFences(n uint64, p store.Parts, chain []bgdl.DPtr) error {
 		fence, _ := store.ContOf(marker[:])
 		got = append(got, fence)
 	}
-	if want := st.FencesOf(bgdl.DPtr(n), p); !slices.Equal(got, want) && len(got)+len(want) > 0 {
+	if want := st.FencesOf(n.Holder(), p); !slices.Equal(got, want) && len(got)+len(want) > 0 {
 		return fmt.Errorf("continuation blocks have fences %v, want %v", got, want)
 	}
 	return nil
@@ -76,7 +77,7 @@ func (db *Database) CheckImplicitIndex() error {
 		return errFreedDB()
 	}
 	st := db.st
-	err := st.scanRank(db.rank, vertexKind, func(n uint64, r *record) error {
+	err := st.scanRank(db.rank, vertexKind, func(n layout.Number, r *record) error {
 		for _, key := range r.idKeys() {
 			if key.label == uint32(gdi.LabelNone) {
 				continue
@@ -85,8 +86,8 @@ func (db *Database) CheckImplicitIndex() error {
 			if err != nil {
 				return internal(err)
 			}
-			if !found || v != n {
-				return gdi.Errorf(gdi.ErrIntern, "gdirma: vertex %v, label %d, ID %q: the implicit index finds %v (%v)", bgdl.DPtr(n), key.label, key.id, bgdl.DPtr(v), found)
+			if !found || layout.Number(v) != n {
+				return gdi.Errorf(gdi.ErrIntern, "gdirma: vertex %v, label %d, ID %q: the implicit index finds %v (%v)", n.Holder(), key.label, key.id, layout.Number(v).Holder(), found)
 			}
 		}
 		return nil
@@ -94,7 +95,8 @@ func (db *Database) CheckImplicitIndex() error {
 	if err != nil {
 		return err
 	}
-	return internal(st.IDs().Range(db.rank, func(label uint32, key []byte, n uint64) error {
+	return internal(st.IDs().Range(db.rank, func(label uint32, key []byte, v uint64) error {
+		n := layout.Number(v)
 		r, err := st.load(vertexKind, n)
 		if err != nil {
 			return err
@@ -106,6 +108,6 @@ func (db *Database) CheckImplicitIndex() error {
 				}
 			}
 		}
-		return fmt.Errorf("the implicit index maps label %d, key %q to %v, which has no such label and ID", label, key, bgdl.DPtr(n))
+		return fmt.Errorf("the implicit index maps label %d, key %q to %v, which has no such label and ID", label, key, n.Holder())
 	}))
 }

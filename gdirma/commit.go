@@ -38,8 +38,8 @@ import (
 // writeItem is a holder of the write set.
 type writeItem struct {
 	k   kind
-	n   uint64 // the holder
-	num uint64 // the object's number
+	n   layout.Number // the holder
+	num layout.Number // the object's number
 	o   *txObj
 }
 
@@ -161,8 +161,8 @@ func (tx *Transaction) lockWrites(st *graph, ls *txn.LockSet, writes []writeItem
 		scanGate = true
 	}
 	for _, it := range writes {
-		if err := ls.Lock(it.n, st.LockAddr(bgdl.DPtr(it.n)), txn.Write); err != nil {
-			return scanGate, gdi.Errorf(gdi.ErrTransactionCommitFail, "%v %v: %w", it.k, bgdl.DPtr(it.n), err)
+		if err := ls.Lock(uint64(it.n), st.LockAddr(it.n.Holder()), txn.Write); err != nil {
+			return scanGate, gdi.Errorf(gdi.ErrTransactionCommitFail, "%v %v: %w", it.k, it.n.Holder(), err)
 		}
 	}
 	return scanGate, nil
@@ -248,11 +248,11 @@ func (tx *Transaction) planDrops(st *graph, it writeItem, c *change) (sparse boo
 	// Not in place: the whole image, as full would read it.
 	old, chain, err := st.loadImage(it.k, it.n, store.Chain)
 	if err != nil || old == nil {
-		return false, gdi.Errorf(gdi.ErrTransactionCommitFail, "%v %v vanished: %v", it.k, bgdl.DPtr(it.n), err)
+		return false, gdi.Errorf(gdi.ErrTransactionCommitFail, "%v %v vanished: %v", it.k, it.n.Holder(), err)
 	}
 	o.rec.takeRefs(old)
 	if e, ok := o.rec.delRefs(o.drops); !ok {
-		return false, gdi.Errorf(gdi.ErrTransactionCommitFail, "edge %d vanished from vertex %v", e, bgdl.DPtr(it.n))
+		return false, gdi.Errorf(gdi.ErrTransactionCommitFail, "edge %d vanished from vertex %v", e, it.n.Holder())
 	}
 	c.old, c.chain, c.new = old, chain, o.rec
 	return false, nil
@@ -272,13 +272,13 @@ func (tx *Transaction) planOld(st *graph, it writeItem, c *change) error {
 	switch {
 	case o.created:
 		if lo := o.room; lo != nil { // the new holder's block, in the copy's room
-			lo.chain[0] = bgdl.DPtr(it.n)
+			lo.chain[0] = it.n.Holder()
 			c.chain = lo.chain[:1]
 		}
 	case o.orig != nil:
 		// Read whole, and validated unchanged under the lock.
 		if err := o.orig.settleHead(installed); err != nil {
-			return gdi.Errorf(gdi.ErrIntern, "gdirma: vertex %v: %v", bgdl.DPtr(it.n), err)
+			return gdi.Errorf(gdi.ErrIntern, "gdirma: vertex %v: %v", it.n.Holder(), err)
 		}
 		c.old, c.chain, c.undo = o.orig, o.chain, o.rec.undo()
 	case o.rec.partial && !o.deleted:
@@ -306,8 +306,8 @@ func (tx *Transaction) planPartial(st *graph, it writeItem, c *change) error {
 	var err error
 	whole := false
 	if p := o.rest.Bytes; p != nil {
-		if whole, err = decodePrefix(old, p, st.Codec(bgdl.DPtr(it.n))); err != nil {
-			return gdi.Errorf(gdi.ErrIntern, "gdirma: vertex %v: %v", bgdl.DPtr(it.n), err)
+		if whole, err = decodePrefix(old, p, st.Codec(it.n.Holder())); err != nil {
+			return gdi.Errorf(gdi.ErrIntern, "gdirma: vertex %v: %v", it.n.Holder(), err)
 		}
 	}
 	if whole {
@@ -319,7 +319,7 @@ func (tx *Transaction) planPartial(st *graph, it writeItem, c *change) error {
 			return gdi.Errorf(gdi.ErrTransactionCommitFail, "%w", err)
 		}
 		if !found {
-			return gdi.Errorf(gdi.ErrTransactionCommitFail, "%v %v vanished", it.k, bgdl.DPtr(it.n))
+			return gdi.Errorf(gdi.ErrTransactionCommitFail, "%v %v vanished", it.k, it.n.Holder())
 		}
 	}
 	c.old = old
@@ -342,15 +342,15 @@ func (tx *Transaction) planPartial(st *graph, it writeItem, c *change) error {
 func (tx *Transaction) planSingleBlock(st *graph, it writeItem, c *change, installed *record) error {
 	o := it.o
 	old, chain := origRoom(o)
-	err := decodeImage(old, it.k, o.img, st.Codec(bgdl.DPtr(it.n)))
+	err := decodeImage(old, it.k, o.img, st.Codec(it.n.Holder()))
 	if err == nil {
 		err = old.settleHead(installed)
 	}
 	if err != nil {
-		return gdi.Errorf(gdi.ErrIntern, "gdirma: vertex %v: %v", bgdl.DPtr(it.n), err)
+		return gdi.Errorf(gdi.ErrIntern, "gdirma: vertex %v: %v", it.n.Holder(), err)
 	}
 	old.version, old.home = o.base, homeOf(it.n)
-	c.old, c.chain = old, append(chain, bgdl.DPtr(it.n))
+	c.old, c.chain = old, append(chain, it.n.Holder())
 	if it.k == vertexKind && !o.deleted && o.rec.refsAsRead(old) {
 		if head := appendHead(tx.headSpace(int(old.headLen)+16), o.rec); len(head) == int(old.headLen) {
 			c.head = head

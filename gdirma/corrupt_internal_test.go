@@ -3,7 +3,6 @@ package gdirma
 import (
 	"testing"
 
-	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/gdirma/internal/store"
 	"github.com/gdi-go/gdi/internal/invariants"
@@ -46,13 +45,13 @@ func TestCorruptPrefix(t *testing.T) {
 		// The image starts: no labels (0), one property (1), its type
 		// (the ID's), its datatype: make that one invalid.
 		head := make([]byte, 4)
-		if err := db.st.Get(head, bgdl.DPtr(n), store.PrimaryHeader); err != nil {
+		if err := db.st.Get(head, n.Holder(), store.PrimaryHeader); err != nil {
 			return err
 		}
 		if head[0] != 0 || head[1] != 1 || head[2] != byte(gdi.PropertyTypeID) {
 			t.Fatalf("unexpected image start % x", head)
 		}
-		if err := db.st.Put([]byte{0xee}, bgdl.DPtr(n), store.PrimaryHeader+3); err != nil {
+		if err := db.st.Put([]byte{0xee}, n.Holder(), store.PrimaryHeader+3); err != nil {
 			return err
 		}
 		tx, err = db.StartTransaction()

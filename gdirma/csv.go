@@ -4,7 +4,6 @@ import (
 	"errors"
 	"slices"
 
-	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/gdirma/internal/layout"
 	"github.com/gdi-go/gdi/internal/catalog"
@@ -60,7 +59,7 @@ func (db *Database) collectiveLoad(call string, local error, load func() error) 
 }
 
 // lookupVertex returns the smallest vertex found under key.
-func (st *graph) lookupVertex(key idKey) (uint64, bool, error) {
+func (st *graph) lookupVertex(key idKey) (layout.Number, bool, error) {
 	m, err := st.committedIDMatches(vertexKind, key)
 	if err != nil || len(m) == 0 {
 		return 0, false, err
@@ -116,7 +115,7 @@ func (db *Database) LoadVertexCSV(req gdi.VertexCSV) error {
 				return err
 			}
 			if err := st.applyNow([]change{{k: vertexKind, n: n, new: r}}); err != nil {
-				_ = st.Release(bgdl.DPtr(n))
+				_ = st.Release(n.Holder())
 				return err
 			}
 		}
@@ -179,13 +178,13 @@ func (db *Database) LoadEdgeCSV(req gdi.EdgeCSV) error {
 				skipped++
 				continue
 			}
-			home := bgdl.DPtr(origin).Rank()
+			home := origin.Holder().Rank()
 			r := &record{home: int32(home), lbls: slices.Clone(q.Labels), dir: req.Direction, origin: origin, target: target}
 			if !addValues(r, q.Columns, p.Values) {
 				skipped++
 			}
 			// Lightweight if it can be: a free slot of the origin.
-			var e uint64
+			var e layout.Number
 			if len(r.props()) == 0 && len(r.labels()) <= 1 && st.lightOK() {
 				ov, err := st.load(vertexKind, origin)
 				if err != nil || ov == nil {
@@ -209,7 +208,7 @@ func (db *Database) LoadEdgeCSV(req gdi.EdgeCSV) error {
 			}
 			release := func() {
 				if !layout.IsLight(e) {
-					_ = st.Release(bgdl.DPtr(e))
+					_ = st.Release(e.Holder())
 				}
 			}
 			for _, v := range r.ends() {

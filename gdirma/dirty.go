@@ -36,6 +36,6 @@ func (st *graph) checkWritten(c change, img store.Parts) {
 	got, ok, err := st.read(c.n, store.Request{})
 	want := append(append([]byte(nil), img.Head...), img.Tail...)
 	if err != nil || !ok || !bytes.Equal(got.Bytes, want) {
-		panic(fmt.Sprintf("gdirma: holder %v after a write of changed blocks or bytes only: %v %v, image differs", bgdl.DPtr(c.n), ok, err))
+		panic(fmt.Sprintf("gdirma: holder %v after a write of changed blocks or bytes only: %v %v, image differs", c.n.Holder(), ok, err))
 	}
 }

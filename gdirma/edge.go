@@ -11,7 +11,7 @@ type edgeHolder struct{ base }
 var _ gdi.EdgeHolder = (*edgeHolder)(nil)
 
 // edgeHolder returns the transaction's holder of edge n, one per edge.
-func (tx *Transaction) edgeHolder(n uint64, o *txObj) *edgeHolder {
+func (tx *Transaction) edgeHolder(n layout.Number, o *txObj) *edgeHolder {
 	if o.eh == nil {
 		o.eh = &edgeHolder{base{tx: tx, kind: edgeKind, num: n}}
 	}

@@ -9,7 +9,7 @@ import (
 // edgeEntry is one reference of a vertex holder to an incident edge: the
 // edge's number and what the vertex keeps of it.
 type edgeEntry struct {
-	n   uint64
+	n   layout.Number
 	ref layout.Ref
 }
 
@@ -20,8 +20,8 @@ type edgeEntry struct {
 // edge.
 type edgeSet []edgeEntry
 
-func (s edgeSet) search(n uint64) (int, bool) {
-	return slices.BinarySearchFunc(s, n, func(e edgeEntry, n uint64) int {
+func (s edgeSet) search(n layout.Number) (int, bool) {
+	return slices.BinarySearchFunc(s, n, func(e edgeEntry, n layout.Number) int {
 		switch {
 		case e.n < n:
 			return -1
@@ -33,7 +33,7 @@ func (s edgeSet) search(n uint64) (int, bool) {
 }
 
 // get returns the reference to edge n.
-func (s edgeSet) get(n uint64) (layout.Ref, bool) {
+func (s edgeSet) get(n layout.Number) (layout.Ref, bool) {
 	i, ok := s.search(n)
 	if !ok {
 		return layout.Ref{}, false
@@ -42,13 +42,13 @@ func (s edgeSet) get(n uint64) (layout.Ref, bool) {
 }
 
 // has reports whether the set refers to edge n.
-func (s edgeSet) has(n uint64) bool {
+func (s edgeSet) has(n layout.Number) bool {
 	_, ok := s.search(n)
 	return ok
 }
 
 // set adds or replaces the reference to edge n.
-func (s *edgeSet) set(n uint64, x layout.Ref) {
+func (s *edgeSet) set(n layout.Number, x layout.Ref) {
 	i, ok := s.search(n)
 	if ok {
 		(*s)[i].ref = x
@@ -58,7 +58,7 @@ func (s *edgeSet) set(n uint64, x layout.Ref) {
 }
 
 // del removes the reference to edge n and reports whether there was one.
-func (s *edgeSet) del(n uint64) bool {
+func (s *edgeSet) del(n layout.Number) bool {
 	i, ok := s.search(n)
 	if ok {
 		*s = slices.Delete(*s, i, i+1)
@@ -68,8 +68,8 @@ func (s *edgeSet) del(n uint64) bool {
 
 // nums returns the edge numbers, ascending, in a slice of their own (for
 // loops that change the set).
-func (s edgeSet) nums() []uint64 {
-	out := make([]uint64, len(s))
+func (s edgeSet) nums() []layout.Number {
+	out := make([]layout.Number, len(s))
 	for i, e := range s {
 		out[i] = e.n
 	}

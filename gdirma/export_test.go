@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/gdi-go/gdi/gdirma/internal/ckptdir"
+	"github.com/gdi-go/gdi/gdirma/internal/layout"
 	"github.com/gdi-go/gdi/internal/vfs"
 
 	"github.com/gdi-go/gdi/gdi"
@@ -55,9 +56,9 @@ func SetDropHook(f func(inPlace bool)) (restore func()) {
 
 // SetHeadPatchHook makes f see every holder whose labels and properties
 // a commit writes over in place, until the returned function is called.
-func SetHeadPatchHook(f func(n uint64)) (restore func()) {
+func SetHeadPatchHook(f func()) (restore func()) {
 	old := testHookHeadPatch
-	testHookHeadPatch = f
+	testHookHeadPatch = func(layout.Number) { f() }
 	return func() { testHookHeadPatch = old }
 }
 

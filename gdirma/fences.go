@@ -15,7 +15,7 @@ import (
 // walkFrom returns the offset in raw from which a walk looking for
 // reference n may start: the fence of the last block whose first live
 // entry has a number not above n, found by halving the blocks, or 0.
-func (r *record) walkFrom(n uint64) int {
+func (r *record) walkFrom(n layout.Number) int {
 	fences := r.fences()
 	if !r.edit.on || len(fences) == 0 {
 		return 0

@@ -3,7 +3,7 @@ package gdirma
 import (
 	"errors"
 
-	"github.com/gdi-go/gdi/bgdl"
+	"github.com/gdi-go/gdi/gdirma/internal/layout"
 	"github.com/gdi-go/gdi/gdirma/internal/store"
 	"github.com/gdi-go/gdi/index"
 	"github.com/gdi-go/gdi/rma"
@@ -60,21 +60,21 @@ func (st *graph) free() error {
 func internal(err error) error { return store.Internal(err) }
 
 // read reads holder n as rq says, with the graph's held lock words.
-func (st *graph) read(n uint64, rq store.Request) (store.Image, bool, error) {
+func (st *graph) read(n layout.Number, rq store.Request) (store.Image, bool, error) {
 	rq.Held = st.held
-	return st.Read(bgdl.DPtr(n), rq)
+	return st.Read(n.Holder(), rq)
 }
 
 // newNumber creates the primary block of a new holder on rank home (or
 // the next rank with a free block): its DPtr is the holder's number.
-func (st *graph) newNumber(home int) (uint64, error) {
+func (st *graph) newNumber(home int) (layout.Number, error) {
 	p, err := st.Acquire(home)
-	return uint64(p), err
+	return layout.NumberOf(p), err
 }
 
 // number decodes a UID of this database into the number of the holder it
 // names.
-func (st *graph) number(u uint64, k kind) (uint64, error) {
+func (st *graph) number(u uint64, k kind) (layout.Number, error) {
 	p, err := st.Holder(u, k)
-	return uint64(p), err
+	return layout.NumberOf(p), err
 }

@@ -12,7 +12,7 @@ import (
 // (gdi.Holder). Every method works on the transaction's copy.
 type base struct {
 	tx    *Transaction
-	num   uint64
+	num   layout.Number
 	kind  kind
 	freed bool
 }

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/gdirma/internal/layout"
 	"github.com/gdi-go/gdi/index"
@@ -135,15 +134,15 @@ func (db *Database) treeOf(idx gdi.Index) *treeDef {
 
 // candidates returns the vertices in the ranges of tree d, on every rank
 // or on this one.
-func (db *Database) candidates(d *treeDef, ranges []keyRange, local bool) (map[uint64]struct{}, error) {
-	out := map[uint64]struct{}{}
+func (db *Database) candidates(d *treeDef, ranges []keyRange, local bool) (map[layout.Number]struct{}, error) {
+	out := map[layout.Number]struct{}{}
 	for r := range db.st.size {
 		if local && r != db.rank {
 			continue
 		}
 		for _, kr := range ranges {
 			err := db.st.forest.Scan(d.tree, r, kr.lo, kr.hi, func(_ []byte, v uint64) bool {
-				out[v] = struct{}{}
+				out[layout.Number(v)] = struct{}{}
 				return true
 			})
 			if err != nil {
@@ -274,9 +273,9 @@ func (db *Database) fillTree(d *treeDef) error {
 		ops = ops[:0]
 		return err
 	}
-	err := db.st.scanRank(db.rank, vertexKind, func(n uint64, r *record) error {
+	err := db.st.scanRank(db.rank, vertexKind, func(n layout.Number, r *record) error {
 		for _, k := range d.keys(vertexKind, r) {
-			ops = append(ops, index.Op{Key: k, Val: n})
+			ops = append(ops, index.Op{Key: k, Val: uint64(n)})
 		}
 		if len(ops) >= 4096 {
 			return flush()
@@ -287,10 +286,10 @@ func (db *Database) fillTree(d *treeDef) error {
 		err = flush()
 	}
 	if err == nil {
-		err = db.st.scanRank(db.rank, vertexKind, func(v uint64, r *record) error {
-			return db.st.originEdges(v, r, func(e uint64, er *record, home int) error {
+		err = db.st.scanRank(db.rank, vertexKind, func(v layout.Number, r *record) error {
+			return db.st.originEdges(v, r, func(e layout.Number, er *record, home int) error {
 				for _, k := range d.keys(edgeKind, er) {
-					if _, err := db.st.forest.Insert(d.tree, home, k, e); err != nil {
+					if _, err := db.st.forest.Insert(d.tree, home, k, uint64(e)); err != nil {
 						return err
 					}
 				}
@@ -362,22 +361,22 @@ func (st *graph) reindex(changes []change) (undo func(), err error) {
 	}
 	for _, d := range defs {
 		byRank := map[int][]index.Op{}
-		diff := func(k kind, rank int, oldKeys, newKeys [][]byte, oldNum, newNum uint64) {
+		diff := func(k kind, rank int, oldKeys, newKeys [][]byte, oldNum, newNum layout.Number) {
 			for _, key := range oldKeys {
 				if oldNum != newNum || !slices.ContainsFunc(newKeys, func(x []byte) bool { return bytes.Equal(x, key) }) {
-					byRank[rank] = append(byRank[rank], index.Op{Delete: true, Key: key, Val: oldNum})
+					byRank[rank] = append(byRank[rank], index.Op{Delete: true, Key: key, Val: uint64(oldNum)})
 				}
 			}
 			for _, key := range newKeys {
 				if oldNum != newNum || !slices.ContainsFunc(oldKeys, func(x []byte) bool { return bytes.Equal(x, key) }) {
-					byRank[rank] = append(byRank[rank], index.Op{Key: key, Val: newNum})
+					byRank[rank] = append(byRank[rank], index.Op{Key: key, Val: uint64(newNum)})
 				}
 			}
 		}
 		// Lightweight edges can only be in indexes of labels alone.
 		lightToo := len(d.ptypes) == 0
 		for _, c := range changes {
-			rank := bgdl.DPtr(c.n).Rank()
+			rank := c.n.Holder().Rank()
 			if c.k == edgeKind {
 				num, oldNum := c.n, c.n
 				if c.num != 0 {
@@ -414,11 +413,11 @@ func (st *graph) reindex(changes []change) (undo func(), err error) {
 
 // lightEdges returns the lightweight edges whose origin is vertex v
 // (record r), as records of their labels.
-func lightEdges(v uint64, r *record) map[uint64]*record {
+func lightEdges(v layout.Number, r *record) map[layout.Number]*record {
 	if r == nil {
 		return nil
 	}
-	out := map[uint64]*record{}
+	out := map[layout.Number]*record{}
 	for _, ee := range r.refList() {
 		if x := ee.ref; !x.Stub() && x.Origin == v && x.Lightweight(ee.n) {
 			out[ee.n] = refRecord(x, ee.n)

@@ -131,7 +131,7 @@ func updateInPlace(c rma.Comm, db gdi.Database, degree int) error {
 		return err
 	}
 	var patches atomic.Int64
-	defer gdirma.SetHeadPatchHook(func(uint64) { patches.Add(1) })()
+	defer gdirma.SetHeadPatchHook(func() { patches.Add(1) })()
 	changes := []struct {
 		name string
 		fn   func(tx gdi.Transaction, v gdi.VertexHolder) error

@@ -18,7 +18,9 @@ import "github.com/gdi-go/gdi/gdirma/internal/layout"
 // lightOK reports whether edges can be numbered after their origin.
 func (st *graph) lightOK() bool { return st.size <= layout.MaxLightRanks }
 
-func (st *graph) lightNumber(v uint64, slot int) uint64 { return layout.LightNumber(v, slot, st.bs) }
+func (st *graph) lightNumber(v layout.Number, slot int) layout.Number {
+	return layout.LightNumber(v, slot, st.bs)
+}
 
 // lightOrigin returns the number of the origin vertex of light edge n.
-func (st *graph) lightOrigin(n uint64) uint64 { return layout.LightOrigin(n, st.bs) }
+func (st *graph) lightOrigin(n layout.Number) layout.Number { return layout.LightOrigin(n, st.bs) }

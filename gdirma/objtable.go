@@ -1,6 +1,10 @@
 package gdirma
 
-import "iter"
+import (
+	"iter"
+
+	"github.com/gdi-go/gdi/gdirma/internal/layout"
+)
 
 // objTable maps object numbers to a transaction's copies of one kind. Most
 // transactions touch a handful of objects, so the first few live in an
@@ -8,19 +12,19 @@ import "iter"
 // no allocation; a map takes over when they no longer fit.
 type objTable struct {
 	few [objFew]objEntry
-	n   int               // entries of few in use, while m is nil
-	m   map[uint64]*txObj // all entries, once few overflowed
+	n   int                      // entries of few in use, while m is nil
+	m   map[layout.Number]*txObj // all entries, once few overflowed
 }
 
 type objEntry struct {
-	num uint64
+	num layout.Number
 	o   *txObj
 }
 
 const objFew = 4
 
 // get returns the copy of object n, or nil.
-func (t *objTable) get(n uint64) *txObj {
+func (t *objTable) get(n layout.Number) *txObj {
 	if t.m != nil {
 		return t.m[n]
 	}
@@ -33,7 +37,7 @@ func (t *objTable) get(n uint64) *txObj {
 }
 
 // put makes o the copy of object n.
-func (t *objTable) put(n uint64, o *txObj) {
+func (t *objTable) put(n layout.Number, o *txObj) {
 	if t.m != nil {
 		t.m[n] = o
 		return
@@ -49,7 +53,7 @@ func (t *objTable) put(n uint64, o *txObj) {
 		t.n++
 		return
 	}
-	t.m = make(map[uint64]*txObj, 2*objFew)
+	t.m = make(map[layout.Number]*txObj, 2*objFew)
 	for _, e := range t.few[:t.n] {
 		t.m[e.num] = e.o
 	}
@@ -63,7 +67,7 @@ func (t *objTable) reserve(k int) {
 	if t.m != nil || t.n+k <= objFew {
 		return
 	}
-	t.m = make(map[uint64]*txObj, t.n+k)
+	t.m = make(map[layout.Number]*txObj, t.n+k)
 	for _, e := range t.few[:t.n] {
 		t.m[e.num] = e.o
 	}
@@ -80,8 +84,8 @@ func (t *objTable) len() int {
 // all yields every copy once, in no particular order. Like a map's, it
 // tolerates puts while it runs (a copy put then may or may not be
 // yielded).
-func (t *objTable) all() iter.Seq2[uint64, *txObj] {
-	return func(yield func(uint64, *txObj) bool) {
+func (t *objTable) all() iter.Seq2[layout.Number, *txObj] {
+	return func(yield func(layout.Number, *txObj) bool) {
 		if t.m != nil {
 			for n, o := range t.m {
 				if !yield(n, o) {

@@ -16,20 +16,20 @@ import (
 type prefetchLog struct {
 	rma.Prefetcher
 	mu     sync.Mutex
-	blocks []uint64
+	blocks []bgdl.DPtr
 }
 
 func (l *prefetchLog) Prefetch(target, offset, n int) {
 	p, err := bgdl.MakeDPtr(target, offset)
 	l.mu.Lock()
 	if err == nil {
-		l.blocks = append(l.blocks, uint64(p))
+		l.blocks = append(l.blocks, p)
 	}
 	l.mu.Unlock()
 	l.Prefetcher.Prefetch(target, offset, n)
 }
 
-func (l *prefetchLog) take() []uint64 {
+func (l *prefetchLog) take() []bgdl.DPtr {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	b := l.blocks
@@ -51,7 +51,7 @@ func TestPrefetchHints(t *testing.T) {
 		db.st.SetPrefetcher(log)
 
 		var hub gdi.VertexUID
-		var others []uint64
+		var others []bgdl.DPtr
 		if err := InTx(db, func(tx gdi.Transaction) error {
 			x, err := tx.CreateVertex(nil)
 			if err != nil {
@@ -70,7 +70,7 @@ func TestPrefetchHints(t *testing.T) {
 				if err != nil {
 					return err
 				}
-				others = append(others, n)
+				others = append(others, n.Holder())
 				if _, err := tx.CreateEdge(gdi.Undirected, x, y); err != nil {
 					return err
 				}
@@ -98,10 +98,10 @@ func TestPrefetchHints(t *testing.T) {
 			return err
 		}
 		got := log.take()
-		if !slices.Contains(got, n) {
-			t.Errorf("a read of a vertex prefetched %v, not its primary block %v (before its lock word)", got, bgdl.DPtr(n))
+		if !slices.Contains(got, n.Holder()) {
+			t.Errorf("a read of a vertex prefetched %v, not its primary block %v (before its lock word)", got, n.Holder())
 		}
-		if !slices.Contains(got, uint64(img.Chain[1])) {
+		if !slices.Contains(got, img.Chain[1]) {
 			t.Errorf("prefix read of a %d-block vertex prefetched %v, not its second block %v", len(img.Chain), got, img.Chain[1])
 		}
 		if err := x.Free(); err != nil {
@@ -110,7 +110,7 @@ func TestPrefetchHints(t *testing.T) {
 		got = log.take()
 		for _, o := range others {
 			if !slices.Contains(got, o) {
-				t.Errorf("deleting the vertex did not prefetch neighbour %v (asked for %v)", bgdl.DPtr(o), got)
+				t.Errorf("deleting the vertex did not prefetch neighbour %v (asked for %v)", o, got)
 				break
 			}
 		}

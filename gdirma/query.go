@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdirma/internal/layout"
 	"github.com/gdi-go/gdi/gdirma/internal/store"
 )
 
@@ -20,8 +21,8 @@ import (
 // version it read: if the query does not find it now, it changed since
 // and the commit fails validation anyway, so only changed copies and
 // committed matches are asked.
-func (tx *Transaction) overlay(k kind, committed map[uint64]struct{}, match func(n uint64, r *record) bool) []uint64 {
-	var out []uint64
+func (tx *Transaction) overlay(k kind, committed map[layout.Number]struct{}, match func(n layout.Number, r *record) bool) []layout.Number {
+	var out []layout.Number
 	for n := range committed {
 		if o := tx.objs[k].get(n); o == nil {
 			out = append(out, n)
@@ -54,7 +55,7 @@ func (tx *Transaction) beforeScan() error {
 }
 
 // record remembers a scan for validation.
-func (tx *Transaction) record(eval func(st *graph) (map[uint64]struct{}, error), seen map[uint64]struct{}) {
+func (tx *Transaction) record(eval func(st *graph) (map[layout.Number]struct{}, error), seen map[layout.Number]struct{}) {
 	tx.addScan(scan{eval: eval, seen: seen})
 }
 
@@ -66,7 +67,7 @@ func (tx *Transaction) record(eval func(st *graph) (map[uint64]struct{}, error),
 // set, a miss in the DHT: the uniqueness checks that set it need not be
 // revalidated, as the commit inserts the key into the DHT, which refuses
 // a key taken meanwhile.
-func (tx *Transaction) lookupID(k kind, key idKey, enforced bool) ([]uint64, error) {
+func (tx *Transaction) lookupID(k kind, key idKey, enforced bool) ([]layout.Number, error) {
 	// key.id may be borrowed (TranslateVertexID): it is copied before
 	// anything keeps it.
 	id := idScan{k: k, key: idKey{label: key.label}}
@@ -89,11 +90,11 @@ func (tx *Transaction) lookupID(k kind, key idKey, enforced bool) ([]uint64, err
 	if enforced && err == nil && committed != nil && len(committed) == 0 {
 		// Nothing keeps the key: it need not be copied.
 		borrowed := key
-		return tx.overlay(k, committed, func(_ uint64, r *record) bool { return r.matchesID(borrowed) }), nil
+		return tx.overlay(k, committed, func(_ layout.Number, r *record) bool { return r.matchesID(borrowed) }), nil
 	}
 	kept := idKey{key.label, strings.Clone(key.id)} // so key itself never escapes
 	id.key = kept
-	eval := func(st *graph) (map[uint64]struct{}, error) { return st.committedIDMatches(k, kept) }
+	eval := func(st *graph) (map[layout.Number]struct{}, error) { return st.committedIDMatches(k, kept) }
 	if committed == nil && err == nil {
 		committed, err = eval(tx.db.st)
 	}
@@ -104,7 +105,7 @@ func (tx *Transaction) lookupID(k kind, key idKey, enforced bool) ([]uint64, err
 		return nil, err
 	}
 	tx.addScan(scan{eval: eval, seen: committed, id: id, isID: true})
-	return tx.overlay(k, committed, func(_ uint64, r *record) bool { return r.matchesID(kept) }), nil
+	return tx.overlay(k, committed, func(_ layout.Number, r *record) bool { return r.matchesID(kept) }), nil
 }
 
 // addScan remembers a query for validation at commit. Collective read
@@ -121,7 +122,7 @@ func (tx *Transaction) addScan(s scan) {
 
 // noneCommitted is the empty set of committed objects. Sets of them are
 // only read (overlay, scan.seen), so all empty ones can be this one.
-var noneCommitted = map[uint64]struct{}{}
+var noneCommitted = map[layout.Number]struct{}{}
 
 // dhtLookup is the fast path of lookupID for vertices with a label: the
 // DHT names the vertex, and the transaction's copy of it, taken now if it
@@ -129,11 +130,12 @@ var noneCommitted = map[uint64]struct{}{}
 // committed is nil if the fast path does not apply (the key needs a scan,
 // or the transaction holds a copy already, which may differ from the
 // committed holder).
-func (tx *Transaction) dhtLookup(k kind, key idKey) (hit uint64, committed map[uint64]struct{}, err error) {
+func (tx *Transaction) dhtLookup(k kind, key idKey) (hit layout.Number, committed map[layout.Number]struct{}, err error) {
 	if k != vertexKind || key.label == uint32(gdi.LabelNone) {
 		return 0, nil, nil
 	}
-	n, found, err := tx.db.st.IDs().LookupBuf(key.label, dhtKey(key.id), tx.scratchSpace().dht[:])
+	v, found, err := tx.db.st.IDs().LookupBuf(key.label, dhtKey(key.id), tx.scratchSpace().dht[:])
+	n := layout.Number(v)
 	if err != nil {
 		return 0, nil, internal(err)
 	}
@@ -148,14 +150,14 @@ func (tx *Transaction) dhtLookup(k kind, key idKey) (hit uint64, committed map[u
 		return 0, nil, err
 	}
 	if o == nil || !o.rec.matchesID(key) {
-		return 0, map[uint64]struct{}{}, nil
+		return 0, map[layout.Number]struct{}{}, nil
 	}
 	return n, nil, nil
 }
 
 // idClash returns ErrNonUniqueID if another object of kind k than n has
 // one of the given labels and the application-level ID id.
-func (tx *Transaction) idClash(k kind, n uint64, labels []uint32, id string) error {
+func (tx *Transaction) idClash(k kind, n layout.Number, labels []uint32, id string) error {
 	for _, l := range labels {
 		ms, err := tx.lookupID(k, idKey{l, id}, true)
 		if err != nil {
@@ -258,7 +260,7 @@ func degreeValue(p gdi.PropertyType, deg, in, out uint64) gdi.Value {
 }
 
 // addDegree counts edge e of vertex n: a loop counts twice in the degree.
-func addDegree(deg, in, out uint64, n uint64, dir gdi.DirectionType, origin, target uint64) (uint64, uint64, uint64) {
+func addDegree(deg, in, out uint64, n layout.Number, dir gdi.DirectionType, origin, target layout.Number) (uint64, uint64, uint64) {
 	if origin == n {
 		deg++
 	}
@@ -277,7 +279,7 @@ func addDegree(deg, in, out uint64, n uint64, dir gdi.DirectionType, origin, tar
 }
 
 // txDegrees computes the degrees of vertex n as the transaction sees it.
-func (tx *Transaction) txDegrees(n uint64, r *record) (deg, in, out uint64, err error) {
+func (tx *Transaction) txDegrees(n layout.Number, r *record) (deg, in, out uint64, err error) {
 	if tx.objs[edgeKind].len() == 0 && r.hdr {
 		// The degrees of the image, which a partial record has too.
 		deg, in, out = r.degrees(n)
@@ -304,7 +306,7 @@ func (tx *Transaction) txDegrees(n uint64, r *record) (deg, in, out uint64, err 
 	return deg, in, out, nil
 }
 
-func sortedKeys[V any](m map[uint64]V) []uint64 {
+func sortedKeys[V any](m map[layout.Number]V) []layout.Number {
 	return slices.Sorted(maps.Keys(m))
 }
 
@@ -333,7 +335,7 @@ func (p predicate) holds(v objView) bool {
 }
 
 // query runs an index query for objects of kind k.
-func (tx *Transaction) query(k kind, idx gdi.Index, c gdi.Constraint, local bool) ([]uint64, error) {
+func (tx *Transaction) query(k kind, idx gdi.Index, c gdi.Constraint, local bool) ([]layout.Number, error) {
 	if err := tx.valid(); err != nil {
 		return nil, err
 	}
@@ -349,8 +351,8 @@ func (tx *Transaction) query(k kind, idx gdi.Index, c gdi.Constraint, local bool
 	if pred.dnf, pred.hasFilter, err = db.Filter(c); err != nil {
 		return nil, err
 	}
-	eval := func(st *graph) (map[uint64]struct{}, error) {
-		out := map[uint64]struct{}{}
+	eval := func(st *graph) (map[layout.Number]struct{}, error) {
+		out := map[layout.Number]struct{}{}
 		var degErr error
 		if d := db.treeOf(idx); d != nil {
 			found, err := db.candidates(d, db.plan(d, k, pred.dnf, pred.hasFilter), local)
@@ -377,7 +379,7 @@ func (tx *Transaction) query(k kind, idx gdi.Index, c gdi.Constraint, local bool
 			}
 			return out, nil
 		}
-		err := st.scan(k, func(n uint64, r *record) error {
+		err := st.scan(k, func(n layout.Number, r *record) error {
 			v := objView{db: db, r: r}
 			if k == vertexKind {
 				v.degrees = func() (uint64, uint64, uint64) {
@@ -403,7 +405,7 @@ func (tx *Transaction) query(k kind, idx gdi.Index, c gdi.Constraint, local bool
 	}
 	tx.record(eval, maps.Clone(committed))
 	var degErr error
-	found := tx.overlay(k, committed, func(n uint64, r *record) bool {
+	found := tx.overlay(k, committed, func(n layout.Number, r *record) bool {
 		v := objView{db: db, r: r}
 		if k == vertexKind {
 			v.degrees = func() (uint64, uint64, uint64) {

@@ -3,6 +3,7 @@ package gdirma
 import (
 	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdirma/internal/layout"
 	"github.com/gdi-go/gdi/gdirma/internal/store"
 )
 
@@ -92,14 +93,14 @@ import (
 // (control window) bounds the scans that index queries make.
 
 // load returns the committed object n of kind k, or nil if there is none.
-func (st *graph) load(k kind, n uint64) (*record, error) {
+func (st *graph) load(k kind, n layout.Number) (*record, error) {
 	r, _, err := st.loadImage(k, n, store.Whole)
 	return r, err
 }
 
 // loadImage is load in a mode: a prefix read of a vertex gives a partial
 // record, and the blocks are returned if the mode asks for them.
-func (st *graph) loadImage(k kind, n uint64, mode store.Mode) (*record, []bgdl.DPtr, error) {
+func (st *graph) loadImage(k kind, n layout.Number, mode store.Mode) (*record, []bgdl.DPtr, error) {
 	r := new(record)
 	ok, chainOut, _, err := st.loadInto(r, k, n, mode, nil, nil)
 	if !ok {
@@ -112,7 +113,7 @@ func (st *graph) loadImage(k kind, n uint64, mode store.Mode) (*record, []bgdl.D
 // unusable) if there is no such object. single is the image r was decoded
 // from if a prefix read found it whole in the primary block (its only
 // block), for commits that install over it (see txObj.img).
-func (st *graph) loadInto(r *record, k kind, n uint64, mode store.Mode, into *[]*[]byte, small []byte) (ok bool, chainOut []bgdl.DPtr, single []byte, err error) {
+func (st *graph) loadInto(r *record, k kind, n layout.Number, mode store.Mode, into *[]*[]byte, small []byte) (ok bool, chainOut []bgdl.DPtr, single []byte, err error) {
 	if k != vertexKind {
 		mode &^= store.Prefix
 	}
@@ -144,7 +145,7 @@ type restHint struct {
 // with long properties is not read whole for them; otherwise, or if that
 // fails, it returns the hint with spans set and r empty, for the caller
 // to read the rest (loadRest) as a whole record.
-func (st *graph) loadPrefix(r *record, n uint64, into *[]*[]byte, small []byte) (ok bool, single []byte, hint restHint, err error) {
+func (st *graph) loadPrefix(r *record, n layout.Number, into *[]*[]byte, small []byte) (ok bool, single []byte, hint restHint, err error) {
 	img, ok, err := st.read(n, store.Request{Mode: store.Prefix, Pool: into, Small: small})
 	if err != nil || !ok || img.Kind != vertexKind {
 		return false, nil, hint, err
@@ -182,20 +183,20 @@ func (st *graph) loadPrefix(r *record, n uint64, into *[]*[]byte, small []byte) 
 // the rest of its image is read. ok is false if the holder's lock word
 // changed since the first read (the caller reads it whole, and finds out
 // what changed); the copy is then not used.
-func (st *graph) loadRest(n uint64, h *restHint, pooled *[]*[]byte, r *record, chainBuf []bgdl.DPtr) (c *record, chain []bgdl.DPtr, ok bool, err error) {
+func (st *graph) loadRest(n layout.Number, h *restHint, pooled *[]*[]byte, r *record, chainBuf []bgdl.DPtr) (c *record, chain []bgdl.DPtr, ok bool, err error) {
 	img, ok, err := st.read(n, store.Request{Mode: store.Whole, Pool: pooled, Chain: chainBuf, After: h.Image})
 	if err != nil || !ok {
 		return nil, nil, false, err
 	}
-	if err := decodeImage(r, vertexKind, img.Bytes, st.Codec(bgdl.DPtr(n))); err != nil {
-		return nil, nil, false, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: %v", bgdl.DPtr(n), err)
+	if err := decodeImage(r, vertexKind, img.Bytes, st.Codec(n.Holder())); err != nil {
+		return nil, nil, false, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: %v", n.Holder(), err)
 	}
 	r.readFrom(&img, n)
 	return r, img.Chain, true, nil
 }
 
 // decodeRead is loadInto once the image is read.
-func (st *graph) decodeRead(r *record, k kind, n uint64, img *store.Image, mode store.Mode, into *[]*[]byte) (ok bool, chainOut []bgdl.DPtr, single []byte, err error) {
+func (st *graph) decodeRead(r *record, k kind, n layout.Number, img *store.Image, mode store.Mode, into *[]*[]byte) (ok bool, chainOut []bgdl.DPtr, single []byte, err error) {
 	if !img.Whole() {
 		whole, err := st.decodePart(r, n, img)
 		if err == nil && !whole {
@@ -206,12 +207,12 @@ func (st *graph) decodeRead(r *record, k kind, n uint64, img *store.Image, mode 
 	}
 	// The image is the caller's own (not a block buffer): its labels and
 	// properties are decoded when first used.
-	err = decodeImage(r, k, img.Bytes, st.Codec(bgdl.DPtr(n)))
+	err = decodeImage(r, k, img.Bytes, st.Codec(n.Holder()))
 	if img.Single {
 		single = img.Bytes
 	}
 	if err != nil {
-		return false, nil, nil, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: %v", bgdl.DPtr(n), err)
+		return false, nil, nil, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: %v", n.Holder(), err)
 	}
 	r.readFrom(img, n)
 	return true, img.Chain, single, nil
@@ -220,10 +221,10 @@ func (st *graph) decodeRead(r *record, k kind, n uint64, img *store.Image, mode 
 // decodePart decodes into r the first part of the image of vertex n that
 // img holds (a prefix read). whole is false, and r left empty, if the
 // labels and properties go on past it.
-func (st *graph) decodePart(r *record, n uint64, img *store.Image) (whole bool, err error) {
-	whole, err = decodePrefix(r, img.Bytes, st.Codec(bgdl.DPtr(n)))
+func (st *graph) decodePart(r *record, n layout.Number, img *store.Image) (whole bool, err error) {
+	whole, err = decodePrefix(r, img.Bytes, st.Codec(n.Holder()))
 	if err != nil {
-		return false, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: %v", bgdl.DPtr(n), err)
+		return false, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: %v", n.Holder(), err)
 	}
 	if !whole {
 		*r = record{}
@@ -235,7 +236,7 @@ func (st *graph) decodePart(r *record, n uint64, img *store.Image) (whole bool, 
 
 // readFrom gives r, decoded from img, the image of holder n, what the
 // image says besides its bytes.
-func (r *record) readFrom(img *store.Image, n uint64) {
+func (r *record) readFrom(img *store.Image, n layout.Number) {
 	r.version, r.home = img.Version, homeOf(n)
 	if img.Fences != nil {
 		r.long = &longRefs{fences: img.Fences}
@@ -247,13 +248,13 @@ func (r *record) readFrom(img *store.Image, n uint64) {
 // left encoded (record.headRaw) until decodeHeadNow. It returns nil if
 // there is no such vertex. A long image lies in a buffer from st.images,
 // appended to *pooled: the record is valid until it is given back.
-func (st *graph) loadRefs(n uint64, pooled *[]*[]byte, r *record, chainBuf []bgdl.DPtr) (*record, []bgdl.DPtr, error) {
+func (st *graph) loadRefs(n layout.Number, pooled *[]*[]byte, r *record, chainBuf []bgdl.DPtr) (*record, []bgdl.DPtr, error) {
 	img, ok, err := st.read(n, store.Request{Mode: store.Chain, Pool: pooled, Chain: chainBuf})
 	if err != nil || !ok || img.Kind != vertexKind {
 		return nil, nil, err
 	}
-	if err := decodeImage(r, vertexKind, img.Bytes, st.Codec(bgdl.DPtr(n))); err != nil {
-		return nil, nil, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: %v", bgdl.DPtr(n), err)
+	if err := decodeImage(r, vertexKind, img.Bytes, st.Codec(n.Holder())); err != nil {
+		return nil, nil, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: %v", n.Holder(), err)
 	}
 	r.readFrom(&img, n)
 	return r, img.Chain, nil

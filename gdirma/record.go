@@ -3,7 +3,6 @@ package gdirma
 import (
 	"slices"
 
-	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/gdirma/internal/layout"
 	"github.com/gdi-go/gdi/gdirma/internal/store"
@@ -77,7 +76,7 @@ type record struct {
 	long *longRefs
 
 	// edges only.
-	origin, target uint64 // vertex numbers
+	origin, target layout.Number // vertex numbers
 }
 
 // longRefs is what a record of a long vertex image may have besides.
@@ -112,11 +111,11 @@ func (r *record) undo() []deadPatch {
 }
 
 // homeOf is the home rank of the holder whose primary block is n.
-func homeOf(n uint64) int32 { return int32(bgdl.DPtr(n).Rank()) }
+func homeOf(n layout.Number) int32 { return int32(n.Holder().Rank()) }
 
 // refOf is the reference to edge n, with record r and holder (see
 // edgeRef), that its ends keep.
-func refOf(n uint64, r *record, holder uint64) layout.Ref {
+func refOf(n layout.Number, r *record, holder layout.Number) layout.Ref {
 	x := layout.Ref{Dir: r.dir, Origin: r.origin, Target: r.target, Holder: holder}
 	if ls := r.labels(); layout.IsLight(n) && holder == 0 && len(ls) == 1 {
 		x.Label = ls[0]
@@ -126,7 +125,7 @@ func refOf(n uint64, r *record, holder uint64) layout.Ref {
 
 // refRecord returns what reference x knows of edge n as a record: all of
 // a lightweight edge, the structural part of another.
-func refRecord(x layout.Ref, n uint64) *record {
+func refRecord(x layout.Ref, n layout.Number) *record {
 	r := &record{dir: x.Dir, origin: x.Origin, target: x.Target, home: homeOf(x.Origin)}
 	if x.Lightweight(n) && x.Label != 0 {
 		r.lbls = []uint32{x.Label}
@@ -224,7 +223,7 @@ func (r *record) cursor() refCursor {
 }
 
 // next returns the next reference; ok is false at the end.
-func (c *refCursor) next() (n uint64, x layout.Ref, ok bool) {
+func (c *refCursor) next() (n layout.Number, x layout.Ref, ok bool) {
 	if !c.fromRaw {
 		if c.i >= len(c.es) {
 			return 0, layout.Ref{}, false
@@ -240,7 +239,7 @@ func (c *refCursor) next() (n uint64, x layout.Ref, ok bool) {
 }
 
 // getRef returns the reference to edge n, without decoding the others.
-func (r *record) getRef(n uint64) (layout.Ref, bool) {
+func (r *record) getRef(n layout.Number) (layout.Ref, bool) {
 	if r.raw == nil {
 		return r.es.get(n)
 	}
@@ -259,7 +258,7 @@ const refRoom = 16
 // costs a copy of its references rather than a decode and an encode of
 // each, and further changes cost no copy. The image's degrees are kept up
 // to date.
-func (r *record) setRef(n uint64, x layout.Ref) {
+func (r *record) setRef(n layout.Number, x layout.Ref) {
 	if r.raw == nil {
 		old, had := r.es.get(n)
 		r.es.set(n, x)
@@ -287,7 +286,7 @@ func (r *record) setRef(n uint64, x layout.Ref) {
 	r.adjustDegrees(&old, had, &x, true)
 }
 
-func (r *record) delRef(n uint64) bool {
+func (r *record) delRef(n layout.Number) bool {
 	if r.raw == nil {
 		old, had := r.es.get(n)
 		if had {
@@ -352,7 +351,7 @@ func (r *record) adjustDegrees(old *layout.Ref, had bool, x *layout.Ref, add boo
 
 // countDegrees counts the degrees of vertex self from its references,
 // decoded or not, without decoding or changing anything.
-func (r *record) countDegrees(self uint64) (deg, in, out uint64) {
+func (r *record) countDegrees(self layout.Number) (deg, in, out uint64) {
 	add := func(x layout.Ref) {
 		if !x.Stub() {
 			deg, in, out = addDegree(deg, in, out, self, x.Dir, x.Origin, x.Target)
@@ -381,7 +380,7 @@ func (r *record) countDegrees(self uint64) (deg, in, out uint64) {
 //
 // The last reference found is remembered (lastFound), as a lookup is often
 // followed by a change of the same reference: getRef, then delRef.
-func (r *record) rawFind(n uint64) (off, size int, x layout.Ref, found bool) {
+func (r *record) rawFind(n layout.Number) (off, size int, x layout.Ref, found bool) {
 	if f := &r.lastFound; f.n == n && f.raw == firstByte(r.raw) && int(f.len) == len(r.raw) && f.raw != nil {
 		if f.size == 0 {
 			return int(f.off), 0, layout.Ref{}, false
@@ -420,7 +419,7 @@ func firstByte(b []byte) *byte {
 
 type foundRef struct {
 	raw            *byte
-	n              uint64
+	n              layout.Number
 	len, off, size int32
 }
 
@@ -437,7 +436,7 @@ func (r *record) takeRefs(c *record) {
 
 // degrees returns the degree, in-degree and out-degree of vertex n: those
 // of the image if the references are as read, else counted.
-func (r *record) degrees(n uint64) (deg, in, out uint64) {
+func (r *record) degrees(n layout.Number) (deg, in, out uint64) {
 	if r.hdr {
 		return r.deg[0], r.deg[1], r.deg[2]
 	}
@@ -567,11 +566,11 @@ func (r *record) matchesID(k idKey) bool {
 }
 
 // ends returns the ends of an edge.
-func (r *record) ends() []uint64 {
+func (r *record) ends() []layout.Number {
 	if r.origin == r.target {
-		return []uint64{r.origin}
+		return []layout.Number{r.origin}
 	}
-	return []uint64{r.origin, r.target}
+	return []layout.Number{r.origin, r.target}
 }
 
 // idKey is a key of the implicit index: a label number (LabelNone for

@@ -72,8 +72,8 @@ func encodeParts(k kind, r *record, cd layout.Codec, buf []byte) store.Parts {
 		return store.Parts{Head: b, Refs: refs}
 	}
 	b = append(b, byte(r.dir))
-	b = binary.LittleEndian.AppendUint64(b, r.origin)
-	return store.Parts{Head: binary.LittleEndian.AppendUint64(b, r.target), Refs: -1}
+	b = binary.LittleEndian.AppendUint64(b, uint64(r.origin))
+	return store.Parts{Head: binary.LittleEndian.AppendUint64(b, uint64(r.target)), Refs: -1}
 }
 
 // appendHead appends the labels and properties of r, as an image starts
@@ -199,7 +199,7 @@ func (r *record) decodeHeadNow() error {
 // checkRefs checks that raw holds exactly n well-formed edge references
 // in ascending order of edge number.
 func checkRefs(raw []byte, n int, cd layout.Codec) error {
-	prev := uint64(0)
+	var prev layout.Number
 	for i := range n {
 		e, _, rest, ok := cd.Next(raw)
 		if !ok || (i > 0 && e <= prev) {
@@ -261,7 +261,7 @@ func decodeImage(r *record, k kind, b []byte, cd layout.Codec) error {
 		return errImage
 	}
 	r.dir = gdi.DirectionType(b[0])
-	r.origin = binary.LittleEndian.Uint64(b[1:])
-	r.target = binary.LittleEndian.Uint64(b[9:])
+	r.origin = layout.Number(binary.LittleEndian.Uint64(b[1:]))
+	r.target = layout.Number(binary.LittleEndian.Uint64(b[9:]))
 	return nil
 }

@@ -12,9 +12,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/gdirma/internal/ckptdir"
+	"github.com/gdi-go/gdi/gdirma/internal/layout"
 	"github.com/gdi-go/gdi/gdirma/internal/redolog"
 	"github.com/gdi-go/gdi/gdirma/internal/store"
 	"github.com/gdi-go/gdi/internal/catalog"
@@ -524,13 +524,13 @@ func (db *Database) rebuildCounters(maxCount, maxSeq uint64) error {
 // rebuildImplicitIndex inserts the keys of this rank's vertices.
 func (db *Database) rebuildImplicitIndex() error {
 	st := db.st
-	return st.scanRank(db.rank, vertexKind, func(n uint64, r *record) error {
+	return st.scanRank(db.rank, vertexKind, func(n layout.Number, r *record) error {
 		for _, key := range r.idKeys() {
 			if key.label == uint32(gdi.LabelNone) {
 				continue
 			}
-			if err := st.IDs().Insert(key.label, dhtKey(key.id), n); err != nil {
-				return gdi.Errorf(gdi.ErrIntern, "gdirma: recovery: vertex %v, label %d, ID %q: %v", bgdl.DPtr(n), key.label, key.id, err)
+			if err := st.IDs().Insert(key.label, dhtKey(key.id), uint64(n)); err != nil {
+				return gdi.Errorf(gdi.ErrIntern, "gdirma: recovery: vertex %v, label %d, ID %q: %v", n.Holder(), key.label, key.id, err)
 			}
 		}
 		return nil

@@ -22,14 +22,14 @@ func TestRefCodecRoundTrip(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	// Most vertices are in the first blocks of the first ranks, where
 	// their references take the compact form; some are not.
-	vertex := func() uint64 {
+	vertex := func() layout.Number {
 		switch rng.IntN(8) {
 		case 0:
-			return uint64(1+rng.IntN(1000))<<48 | uint64(1+rng.IntN(1000))*bs
+			return layout.Number(1+rng.IntN(1000))<<48 | layout.Number(1+rng.IntN(1000))*bs
 		case 1:
-			return uint64(rng.IntN(4))<<48 | uint64(1<<24-2+rng.IntN(4))*bs
+			return layout.Number(rng.IntN(4))<<48 | layout.Number(1<<24-2+rng.IntN(4))*bs
 		}
-		return uint64(rng.IntN(4))<<48 | uint64(1+rng.IntN(1000))*bs
+		return layout.Number(rng.IntN(4))<<48 | layout.Number(1+rng.IntN(1000))*bs
 	}
 	slot := func() int {
 		if rng.IntN(2) == 0 {
@@ -39,11 +39,11 @@ func TestRefCodecRoundTrip(t *testing.T) {
 	}
 	for range 2000 {
 		self := vertex()
-		cd := st.Codec(bgdl.DPtr(self))
+		cd := st.Codec(self.Holder())
 		var es edgeSet
 		for range rng.IntN(20) {
 			other := vertex()
-			var n uint64
+			var n layout.Number
 			x := layout.Ref{Dir: gdi.DirectionType(1 + rng.IntN(2))}
 			switch rng.IntN(4) {
 			case 0: // numbered after this vertex, which is the origin
@@ -111,10 +111,10 @@ func TestRefCodecRoundTrip(t *testing.T) {
 	// The common lightweight references are small: the compact form,
 	// with a rank byte for an end on another rank, a second slot byte
 	// for a slot above 255, and 4 bytes for a label. Others are wide.
-	far := uint64(1<<24) * bs
+	far := layout.Number(1<<24) * bs
 	for _, c := range []struct {
 		name               string
-		origin, target     uint64
+		origin, target     layout.Number
 		slot               int
 		label              uint32
 		atOrigin, atTarget int
@@ -130,10 +130,10 @@ func TestRefCodecRoundTrip(t *testing.T) {
 		n := st.lightNumber(c.origin, c.slot)
 		x := layout.Ref{Dir: gdi.Undirected, Origin: c.origin, Target: c.target, Label: c.label}
 		for _, end := range []struct {
-			v    uint64
+			v    layout.Number
 			want int
 		}{{c.origin, c.atOrigin}, {c.target, c.atTarget}} {
-			cd := st.Codec(bgdl.DPtr(end.v))
+			cd := st.Codec(end.v.Holder())
 			b := cd.Append(nil, n, x)
 			m, y, rest, ok := cd.Next(b)
 			if len(b) != end.want || !ok || m != n || y != x || len(rest) != 0 {
@@ -205,12 +205,12 @@ func TestRawRefEdits(t *testing.T) {
 	const bs = 256
 	st := &graph{Store: store.Detached(0, bs), bs: bs, size: 2}
 	rng := rand.New(rand.NewPCG(7, 8))
-	self := uint64(3 * bs)
-	cd := st.Codec(bgdl.DPtr(self))
+	self := layout.Number(3 * bs)
+	cd := st.Codec(self.Holder())
 	for round := range 200 {
 		var model edgeSet
 		for range rng.IntN(60) {
-			model.set(st.lightNumber(self, 1+rng.IntN(200)), layout.Ref{Dir: gdi.Directed, Origin: self, Target: uint64(1)<<48 | bs})
+			model.set(st.lightNumber(self, 1+rng.IntN(200)), layout.Ref{Dir: gdi.Directed, Origin: self, Target: layout.Number(1)<<48 | bs})
 		}
 		head := &record{es: slices.Clone(model)}
 		if round%3 == 2 { // labels and properties that fill blocks
@@ -223,7 +223,7 @@ func TestRawRefEdits(t *testing.T) {
 			t.Fatal(err)
 		}
 		if round%4 != 0 { // as read from blocks, with fences for rawFind
-			r.long = &longRefs{fences: st.FencesOf(bgdl.DPtr(self), parts)}
+			r.long = &longRefs{fences: st.FencesOf(self.Holder(), parts)}
 		}
 		orig := slices.Clone(r.raw)
 		for step := range 100 {
@@ -240,7 +240,7 @@ func TestRawRefEdits(t *testing.T) {
 					t.Fatalf("round %d step %d: getRef(%d) = %+v %v, want %+v %v", round, step, n, got, ok, want, wok)
 				}
 			case 1:
-				x := layout.Ref{Dir: gdi.DirectionType(1 + rng.IntN(2)), Origin: self, Target: uint64(rng.IntN(2))<<48 | uint64(1+rng.IntN(9))*bs}
+				x := layout.Ref{Dir: gdi.DirectionType(1 + rng.IntN(2)), Origin: self, Target: layout.Number(rng.IntN(2))<<48 | layout.Number(1+rng.IntN(9))*bs}
 				r.setRef(n, x)
 				model.set(n, x)
 			case 2:
@@ -285,7 +285,7 @@ func checkEdited(t *testing.T, r *record, orig []byte, model edgeSet, cd layout.
 	if !slices.Equal(got, model) {
 		t.Fatalf("cursor: %v, want %v", got, model)
 	}
-	var nums, heads []uint64
+	var nums, heads []layout.Number
 	for b := r.raw; len(b) > 0; {
 		n, size, ok := cd.Number(b)
 		if !ok {
@@ -331,9 +331,9 @@ func TestEdgeUIDOfLightEdges(t *testing.T) {
 		for _, rank := range []int{0, 1, 3, 0x7fff} {
 			for _, block := range []int{0, 1, 77, 1<<20 + 5, 1<<32 - 1} {
 				for _, slot := range []int{1, 2, layout.MaxSlot} {
-					v := uint64(rank)<<48 | uint64(block*bs)
+					v := layout.Number(rank)<<48 | layout.Number(block*bs)
 					n := st.lightNumber(v, slot)
-					want := gdi.EdgeUID{st.UID(bgdl.DPtr(st.lightOrigin(n))), uint64(slot)}
+					want := gdi.EdgeUID{st.UID(st.lightOrigin(n).Holder()), uint64(slot)}
 					if got := tx.edgeUID(n); got != want {
 						t.Errorf("bs %d: edgeUID(%#x) = %v, want %v", bs, n, got, want)
 					}
@@ -343,7 +343,7 @@ func TestEdgeUIDOfLightEdges(t *testing.T) {
 				}
 			}
 		}
-		heavy := uint64(3)<<48 | uint64(12*bs)
+		heavy := layout.Number(3)<<48 | layout.Number(12*bs)
 		if got, want := tx.appendEdgeUID(nil, heavy), (gdi.EdgeUID{0x1234<<48 | 3<<32 | 12, 0}); got[0] != want {
 			t.Errorf("bs %d: appendEdgeUID(heavy %#x) = %v, want %v", bs, heavy, got[0], want)
 		}

@@ -11,7 +11,7 @@ import (
 // scan calls fn for every committed object of kind k, rank by rank. It
 // reads the marker words up to each rank's high-water mark, then loads each
 // primary block it found (readImage).
-func (st *graph) scan(k kind, fn func(n uint64, r *record) error) error {
+func (st *graph) scan(k kind, fn func(n layout.Number, r *record) error) error {
 	if k == edgeKind {
 		return st.scanEdges(fn)
 	}
@@ -19,7 +19,7 @@ func (st *graph) scan(k kind, fn func(n uint64, r *record) error) error {
 }
 
 // scanHolders calls fn for every committed holder of kind k.
-func (st *graph) scanHolders(k kind, fn func(n uint64, r *record) error) error {
+func (st *graph) scanHolders(k kind, fn func(n layout.Number, r *record) error) error {
 	for rank := range st.size {
 		if err := st.scanRank(rank, k, fn); err != nil {
 			return err
@@ -30,35 +30,36 @@ func (st *graph) scanHolders(k kind, fn func(n uint64, r *record) error) error {
 
 // scanRank calls fn for every committed holder of kind k whose primary
 // block is on rank.
-func (st *graph) scanRank(rank int, k kind, fn func(n uint64, r *record) error) error {
+func (st *graph) scanRank(rank int, k kind, fn func(n layout.Number, r *record) error) error {
 	return st.ScanPrimaries(rank, k, func(p bgdl.DPtr) error {
-		r, err := st.load(k, uint64(p))
+		n := layout.NumberOf(p)
+		r, err := st.load(k, n)
 		if err != nil || r == nil {
 			return err
 		}
-		return fn(uint64(p), r)
+		return fn(n, r)
 	})
 }
 
 // scanEdges is scan for edges: every edge is found in the holder of its
 // origin, which keeps all of a lightweight edge and the holder of a
 // heavyweight one.
-func (st *graph) scanEdges(fn func(n uint64, r *record) error) error {
-	return st.scanHolders(vertexKind, func(v uint64, r *record) error {
-		return st.originEdges(v, r, func(e uint64, er *record, _ int) error { return fn(e, er) })
+func (st *graph) scanEdges(fn func(n layout.Number, r *record) error) error {
+	return st.scanHolders(vertexKind, func(v layout.Number, r *record) error {
+		return st.originEdges(v, r, func(e layout.Number, er *record, _ int) error { return fn(e, er) })
 	})
 }
 
 // originEdges calls fn for every edge whose origin is vertex v (record r),
 // with its number, its record and its home rank (of its holder, or of v
 // for a lightweight edge).
-func (st *graph) originEdges(v uint64, r *record, fn func(e uint64, er *record, home int) error) error {
+func (st *graph) originEdges(v layout.Number, r *record, fn func(e layout.Number, er *record, home int) error) error {
 	for _, ee := range r.refList() {
 		e, x := ee.n, ee.ref
 		if x.Origin != v {
 			continue
 		}
-		er, home := refRecord(x, e), bgdl.DPtr(v).Rank()
+		er, home := refRecord(x, e), v.Holder().Rank()
 		if !x.Lightweight(e) {
 			h := e
 			if layout.IsLight(e) {
@@ -71,7 +72,7 @@ func (st *graph) originEdges(v uint64, r *record, fn func(e uint64, er *record, 
 			if er == nil {
 				continue // deleted since the vertex was read
 			}
-			home = bgdl.DPtr(h).Rank()
+			home = h.Holder().Rank()
 		}
 		if err := fn(e, er, home); err != nil {
 			return err
@@ -81,12 +82,12 @@ func (st *graph) originEdges(v uint64, r *record, fn func(e uint64, er *record, 
 }
 
 // loadEdge returns the committed edge numbered e, or nil if there is none.
-func (st *graph) loadEdge(e uint64) (*record, error) {
+func (st *graph) loadEdge(e layout.Number) (*record, error) {
 	if !layout.IsLight(e) {
 		return st.load(edgeKind, e)
 	}
 	v := st.lightOrigin(e)
-	if !st.Valid(bgdl.DPtr(v)) {
+	if !st.Valid(v.Holder()) {
 		return nil, nil
 	}
 	r, err := st.load(vertexKind, v)
@@ -105,9 +106,9 @@ func (st *graph) loadEdge(e uint64) (*record, error) {
 
 // all returns every committed holder of kind k (lightweight edges are
 // part of their vertices' holders).
-func (st *graph) all(k kind) (map[uint64]*record, error) {
-	out := map[uint64]*record{}
-	err := st.scanHolders(k, func(n uint64, r *record) error { out[n] = r; return nil })
+func (st *graph) all(k kind) (map[layout.Number]*record, error) {
+	out := map[layout.Number]*record{}
+	err := st.scanHolders(k, func(n layout.Number, r *record) error { out[n] = r; return nil })
 	return out, err
 }
 
@@ -128,10 +129,11 @@ func dhtKey(id string) []byte {
 // committedIDMatches returns the committed objects of kind k found under
 // key. Vertices with a label are found through the DHT; the others (edges,
 // vertices without labels, whose IDs need not be unique) by a scan.
-func (st *graph) committedIDMatches(k kind, key idKey) (map[uint64]struct{}, error) {
-	out := map[uint64]struct{}{}
+func (st *graph) committedIDMatches(k kind, key idKey) (map[layout.Number]struct{}, error) {
+	out := map[layout.Number]struct{}{}
 	if k == vertexKind && key.label != uint32(gdi.LabelNone) {
-		n, found, err := st.IDs().Lookup(key.label, dhtKey(key.id))
+		v, found, err := st.IDs().Lookup(key.label, dhtKey(key.id))
+		n := layout.Number(v)
 		if err != nil || !found {
 			return out, internal(err)
 		}
@@ -144,7 +146,7 @@ func (st *graph) committedIDMatches(k kind, key idKey) (map[uint64]struct{}, err
 		}
 		return out, nil
 	}
-	err := st.scan(k, func(n uint64, r *record) error {
+	err := st.scan(k, func(n layout.Number, r *record) error {
 		if r.matchesID(key) {
 			out[n] = struct{}{}
 		}

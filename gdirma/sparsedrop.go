@@ -91,7 +91,7 @@ type dropReader struct {
 	chain  []bgdl.DPtr // blocks walked so far, primary first
 	next   bgdl.DPtr   // the block after the last in chain, Null at the end
 	fences []uint16
-	firsts []uint64 // number of the first entry of each block, 0 if unknown
+	firsts []layout.Number // number of the first entry of each block, 0 if unknown
 	// blocks are the blocks read whole, by index in chain: a few per
 	// vertex, so a list beats a map.
 	blocks []readBlock
@@ -144,7 +144,7 @@ func (d *dropReader) walk(i int) error {
 		if !ok {
 			return errTorn
 		}
-		var num uint64
+		var num layout.Number
 		if fence != store.NoFence && store.ContHeader+int(fence) < lead {
 			if e, _, ok := d.cd.Number(buf[store.ContHeader+int(fence) : lead]); ok {
 				num = e // 0 for a tombstone: unknown
@@ -227,7 +227,7 @@ func (d *dropReader) patch(p *dropPlan, off int, b []byte) {
 // later, it reads without a lock: the caller checks the lock word of h
 // afterwards. ok is false if the labels, properties, degrees and count do
 // not all fit in the part read.
-func (st *graph) newDropPlan(n uint64, h *restHint) (p *dropPlan, ok bool, err error) {
+func (st *graph) newDropPlan(n layout.Number, h *restHint) (p *dropPlan, ok bool, err error) {
 	plan := newPlan(st.BlocksFor(h.Length))
 	defer func() {
 		if !ok || err != nil {
@@ -237,8 +237,8 @@ func (st *graph) newDropPlan(n uint64, h *restHint) (p *dropPlan, ok bool, err e
 	}()
 	p = plan
 	d := p.d
-	d.st, d.cd, d.length, d.first, d.prefix, d.next = st, st.Codec(bgdl.DPtr(n)), h.Length, st.bs-store.PrimaryHeader, h.Bytes, h.Next
-	d.chain, d.fences, d.firsts = append(d.chain, bgdl.DPtr(n)), append(d.fences, 0), append(d.firsts, 0)
+	d.st, d.cd, d.length, d.first, d.prefix, d.next = st, st.Codec(n.Holder()), h.Length, st.bs-store.PrimaryHeader, h.Bytes, h.Next
+	d.chain, d.fences, d.firsts = append(d.chain, n.Holder()), append(d.fences, 0), append(d.firsts, 0)
 	if len(h.Chain) > 1 { // the part read spans blocks: the walk starts after them
 		if len(h.Fences) != len(h.Chain)-1 {
 			return nil, false, nil
@@ -286,7 +286,7 @@ func newPlan(nb int) *dropPlan {
 	r := &p.reader
 	chain, fences, firsts := r.chain[:0], r.fences[:0], r.firsts[:0]
 	if cap(chain) < nb {
-		chain, fences, firsts = make([]bgdl.DPtr, 0, nb), make([]uint16, 0, nb), make([]uint64, 0, nb)
+		chain, fences, firsts = make([]bgdl.DPtr, 0, nb), make([]uint16, 0, nb), make([]layout.Number, 0, nb)
 	}
 	blocks, spare, patches := r.blocks[:0], r.spare, p.patches[:0]
 	*p = dropPlan{patches: patches}
@@ -336,7 +336,7 @@ func countsAt(img []byte) (end, at int, count uint64, ok bool) {
 }
 
 // drop adds to p the tombstone of the reference to edge e.
-func (p *dropPlan) drop(e uint64) error {
+func (p *dropPlan) drop(e layout.Number) error {
 	d := p.d
 	// Start at the last block whose first entry is known to be at most e;
 	// blocks are walked only as far as they start below it.
@@ -430,28 +430,28 @@ func (st *graph) finish(p *dropPlan, deg [3]uint64, count uint64) (ok bool, err 
 
 // wantAfterDrops returns the image of vertex n once the references to
 // drops are removed by the record code, for the check of writeDrops.
-func (st *graph) wantAfterDrops(n uint64, drops []uint64) ([]byte, error) {
+func (st *graph) wantAfterDrops(n layout.Number, drops []layout.Number) ([]byte, error) {
 	r, _, err := st.loadImage(vertexKind, n, store.Whole)
 	if err != nil || r == nil {
-		return nil, fmt.Errorf("gdirma: vertex %v unreadable for the check of its drops: %v", bgdl.DPtr(n), err)
+		return nil, fmt.Errorf("gdirma: vertex %v unreadable for the check of its drops: %v", n.Holder(), err)
 	}
 	if e, ok := r.delRefs(drops); !ok {
-		return nil, fmt.Errorf("gdirma: vertex %v: the record code finds no edge %d to drop", bgdl.DPtr(n), e)
+		return nil, fmt.Errorf("gdirma: vertex %v: the record code finds no edge %d to drop", n.Holder(), e)
 	}
-	p := encodeParts(vertexKind, r, st.Codec(bgdl.DPtr(n)), nil)
+	p := encodeParts(vertexKind, r, st.Codec(n.Holder()), nil)
 	return append(slices.Clone(p.Head), p.Tail...), nil
 }
 
 // writeDrops writes plan, finished, to vertex n with version, under its
 // write lock.
-func (st *graph) writeDrops(plan *dropPlan, n uint64, version store.Version) error {
-	if err := st.PatchBlocks(bgdl.DPtr(n), version, plan.patches); err != nil {
+func (st *graph) writeDrops(plan *dropPlan, n layout.Number, version store.Version) error {
+	if err := st.PatchBlocks(n.Holder(), version, plan.patches); err != nil {
 		return err
 	}
 	if invariants.Enabled {
 		got, ok, err := st.read(n, store.Request{})
 		if err != nil || !ok || !bytes.Equal(got.Bytes, plan.want) {
-			panic(fmt.Sprintf("gdirma: vertex %v after its drops were written in place: %v %v, image differs from the record code's", bgdl.DPtr(n), ok, err))
+			panic(fmt.Sprintf("gdirma: vertex %v after its drops were written in place: %v %v, image differs from the record code's", n.Holder(), ok, err))
 		}
 	}
 	return nil
@@ -462,8 +462,8 @@ func (st *graph) writeDrops(plan *dropPlan, n uint64, version store.Version) err
 // without a lock: a guess, which the caller's read checks. If the image
 // seems short but longer than the primary block, the next block is
 // prefetched: the caller reads it whole soon.
-func (st *graph) long(n uint64) bool {
-	length, next, ok := st.Glance(bgdl.DPtr(n))
+func (st *graph) long(n layout.Number) bool {
+	length, next, ok := st.Glance(n.Holder())
 	if !ok {
 		return false
 	}
@@ -478,7 +478,7 @@ func (st *graph) long(n uint64) bool {
 
 // delRefs removes the references to edges drops from r (delRef), or
 // stops at the first it lacks, which it returns.
-func (r *record) delRefs(drops []uint64) (missing uint64, ok bool) {
+func (r *record) delRefs(drops []layout.Number) (missing layout.Number, ok bool) {
 	for _, e := range drops {
 		if !r.delRef(e) {
 			return e, false

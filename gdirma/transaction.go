@@ -75,7 +75,7 @@ type txObj struct {
 	// after its origin (see light.go), the holder it was given when it
 	// became heavyweight, or 0 while it lives only in its ends. created
 	// then tells that the holder is new in this transaction.
-	ptr uint64
+	ptr layout.Number
 	vh  *vertexHolder
 	eh  *edgeHolder
 	// room is the loadedObj o is the copy of, if it came from
@@ -96,7 +96,7 @@ type txObj struct {
 	// drops are edges whose references the transaction removed from this
 	// vertex, read in part, without reading the rest (sparsedrop.go):
 	// full removes them from the copy, else the commit from the blocks.
-	drops []uint64
+	drops []layout.Number
 	plan  *dropPlan // where drops are in the blocks
 }
 
@@ -138,12 +138,12 @@ func origRoom(o *txObj) (*record, []bgdl.DPtr) {
 // scan records a query over many objects: which committed objects matched
 // when it ran, and how to ask the store again at commit.
 type scan struct {
-	eval func(st *graph) (map[uint64]struct{}, error)
+	eval func(st *graph) (map[layout.Number]struct{}, error)
 	// id, if isID, is a lookup of the implicit index: those that need a
 	// scan are revalidated together, in one pass over the objects.
 	id   idScan
 	isID bool
-	seen map[uint64]struct{}
+	seen map[layout.Number]struct{}
 }
 
 // global reports whether revalidating the query reads many holders (a
@@ -336,7 +336,7 @@ func (tx *Transaction) end() {
 	for k := range tx.objs {
 		for _, o := range tx.objs[k].all() {
 			if o.created && !o.installed && o.ptr != 0 {
-				_ = tx.db.st.Release(bgdl.DPtr(o.ptr))
+				_ = tx.db.st.Release(o.ptr.Holder())
 			}
 			if o.plan != nil {
 				o.plan.release()
@@ -363,27 +363,27 @@ func (tx *Transaction) end() {
 	db.mu.Unlock()
 }
 
-func (tx *Transaction) vertexUID(n uint64) gdi.VertexUID {
-	return gdi.VertexUID(tx.db.st.UID(bgdl.DPtr(n)))
+func (tx *Transaction) vertexUID(n layout.Number) gdi.VertexUID {
+	return gdi.VertexUID(tx.db.st.UID(n.Holder()))
 }
 
-func (tx *Transaction) edgeUID(n uint64) gdi.EdgeUID {
+func (tx *Transaction) edgeUID(n layout.Number) gdi.EdgeUID {
 	if layout.IsLight(n) {
-		return gdi.EdgeUID{tx.db.st.LightUID(n), n & layout.MaxSlot}
+		return gdi.EdgeUID{tx.db.st.LightUID(n), uint64(layout.Slot(n))}
 	}
-	return gdi.EdgeUID{tx.db.st.UID(bgdl.DPtr(n)), 0}
+	return gdi.EdgeUID{tx.db.st.UID(n.Holder()), 0}
 }
 
 // appendEdgeUID appends the UID of edge n to out, a word at a time. Built
 // whole, the UID (an array) goes through a temporary on the stack, and
 // copying it out 16 bytes at once stalls on the two 8-byte stores that
 // wrote it: a few nanoseconds per edge, a fifth of an edge query.
-func (tx *Transaction) appendEdgeUID(out []gdi.EdgeUID, n uint64) []gdi.EdgeUID {
+func (tx *Transaction) appendEdgeUID(out []gdi.EdgeUID, n layout.Number) []gdi.EdgeUID {
 	var hi, lo uint64
 	if layout.IsLight(n) {
-		hi, lo = tx.db.st.LightUID(n), n&layout.MaxSlot
+		hi, lo = tx.db.st.LightUID(n), uint64(layout.Slot(n))
 	} else {
-		hi = tx.db.st.UID(bgdl.DPtr(n))
+		hi = tx.db.st.UID(n.Holder())
 	}
 	out = append(out, gdi.EdgeUID{})
 	u := &out[len(out)-1]
@@ -392,6 +392,6 @@ func (tx *Transaction) appendEdgeUID(out []gdi.EdgeUID, n uint64) []gdi.EdgeUID 
 }
 
 // decodeUID returns the object number of a UID of this database.
-func (tx *Transaction) decodeUID(u uint64, k kind) (uint64, error) {
+func (tx *Transaction) decodeUID(u uint64, k kind) (layout.Number, error) {
 	return tx.db.st.number(u, k)
 }

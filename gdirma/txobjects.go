@@ -9,7 +9,7 @@ import (
 
 // associate returns the copy of object n, or ErrUID if there is none (or
 // a transaction-critical error if the object vanished under it).
-func (tx *Transaction) associate(k kind, n uint64) (*txObj, error) {
+func (tx *Transaction) associate(k kind, n layout.Number) (*txObj, error) {
 	o, err := tx.get(k, n)
 	if err != nil {
 		return nil, err
@@ -136,7 +136,7 @@ func (tx *Transaction) CreateEdge(d gdi.DirectionType, origin, target gdi.Vertex
 
 // freeSlot returns the number of a lightweight edge of origin v that is
 // not in use, or 0 if every slot is.
-func (tx *Transaction) freeSlot(v uint64) uint64 {
+func (tx *Transaction) freeSlot(v layout.Number) layout.Number {
 	ov := tx.objs[vertexKind].get(v)
 	if ov == nil || !tx.db.st.lightOK() {
 		return 0
@@ -176,7 +176,7 @@ func (tx *Transaction) heavy(b *base) error {
 // is no longer an end of e, the number of its holder (a heavyweight edge
 // numbered by its holder). The old number stays an alias of the new one
 // for the rest of the transaction. The caller holds tx.mu.
-func (tx *Transaction) orphan(e uint64) error {
+func (tx *Transaction) orphan(e layout.Number) error {
 	o, err := tx.related(edgeKind, e)
 	if err != nil {
 		return err
@@ -197,7 +197,7 @@ func (tx *Transaction) orphan(e uint64) error {
 	o.deleted, o.created, o.dirty, o.ptr, o.eh = true, true, true, 0, nil
 	tx.keep(edgeKind, n, no)
 	if tx.alias == nil {
-		tx.alias = map[uint64]uint64{}
+		tx.alias = map[layout.Number]layout.Number{}
 	}
 	for a, to := range tx.alias {
 		if to == e {
@@ -210,7 +210,7 @@ func (tx *Transaction) orphan(e uint64) error {
 
 // ownVertex checks that v is a valid holder of this transaction and
 // returns the vertex number.
-func (tx *Transaction) ownVertex(v gdi.VertexHolder) (uint64, error) {
+func (tx *Transaction) ownVertex(v gdi.VertexHolder) (layout.Number, error) {
 	if v == nil {
 		return 0, gdi.Errorf(gdi.ErrVertex, "nil vertex holder")
 	}
@@ -230,19 +230,19 @@ func (tx *Transaction) ownVertex(v gdi.VertexHolder) (uint64, error) {
 // attach moves edge e from the incidence sets of the vertices in oldEnds
 // to those of the ends of r (none if r is nil), and brings the reference
 // each end keeps of the edge up to date with r.
-func (tx *Transaction) attach(e uint64, oldEnds []uint64, r *record) error {
-	var newEnds []uint64
+func (tx *Transaction) attach(e layout.Number, oldEnds []layout.Number, r *record) error {
+	var newEnds []layout.Number
 	if r != nil {
 		newEnds = r.ends()
 	}
-	var holder uint64
+	var holder layout.Number
 	if eo := tx.objs[edgeKind].get(e); eo != nil && layout.IsLight(e) {
 		holder = eo.ptr
 	}
 	// An edge numbered after its origin v0 must stay findable there: if
 	// v0 stops being an end, it keeps a stub (a reference with direction
 	// 0) naming the edge's holder.
-	var v0 uint64
+	var v0 layout.Number
 	if layout.IsLight(e) {
 		v0 = tx.db.st.lightOrigin(e)
 	}
@@ -295,7 +295,7 @@ func (tx *Transaction) AssociateEdge(uid gdi.EdgeUID) (gdi.EdgeHolder, error) {
 	if err := tx.valid(); err != nil {
 		return nil, err
 	}
-	var n uint64
+	var n layout.Number
 	if uid[1] != 0 {
 		if uid[1] > layout.MaxSlot {
 			return nil, gdi.Errorf(gdi.ErrUID, "edge UID %v", uid)

@@ -11,7 +11,7 @@ import (
 // from its blocks on first use, or nil if there is no such committed
 // object. Deleted objects are returned too; callers check. A holder that
 // stays locked by a committing transaction is a transaction-critical error.
-func (tx *Transaction) get(k kind, n uint64) (*txObj, error) {
+func (tx *Transaction) get(k kind, n layout.Number) (*txObj, error) {
 	if o := tx.objs[k].get(n); o != nil {
 		return o, nil
 	}
@@ -75,7 +75,7 @@ func (tx *Transaction) get(k kind, n uint64) (*txObj, error) {
 // the whole committed record as getWhole does, so that neither the
 // transaction nor its commit reads the holder again. c is the copy to
 // fill.
-func (tx *Transaction) spanning(n uint64, c *loadedObj, h *restHint) (*txObj, error) {
+func (tx *Transaction) spanning(n layout.Number, c *loadedObj, h *restHint) (*txObj, error) {
 	committed, chain, read, err := tx.db.st.loadRest(n, h, tx.imageList(), &c.orig, c.chain[:0])
 	if err != nil || !read {
 		// Changed since the first read (!read): read it whole again,
@@ -93,7 +93,7 @@ func (tx *Transaction) spanning(n uint64, c *loadedObj, h *restHint) (*txObj, er
 }
 
 // keep makes o the transaction's copy of object n of kind k.
-func (tx *Transaction) keep(k kind, n uint64, o *txObj) {
+func (tx *Transaction) keep(k kind, n layout.Number, o *txObj) {
 	tx.objs[k].put(n, o)
 }
 
@@ -101,14 +101,14 @@ func (tx *Transaction) keep(k kind, n uint64, o *txObj) {
 // edge n: a collective read transaction, which changes nothing and needs
 // no validation, makes it from its origin's copy on each use, so that
 // reading every edge of a graph costs no memory per edge.
-func (tx *Transaction) transient(n uint64) bool {
+func (tx *Transaction) transient(n layout.Number) bool {
 	return tx.typ == gdi.CollectiveReadTransaction && layout.IsLight(n)
 }
 
 // related returns an object that another object of the transaction refers
 // to (an edge of a vertex, an end of an edge). If it is gone, a concurrent
 // commit changed what the transaction read: a transaction-critical error.
-func (tx *Transaction) related(k kind, n uint64) (*txObj, error) {
+func (tx *Transaction) related(k kind, n layout.Number) (*txObj, error) {
 	var o *txObj
 	var err error
 	if k == vertexKind {
@@ -129,7 +129,7 @@ func (tx *Transaction) related(k kind, n uint64) (*txObj, error) {
 // all of it (deleted ones too; callers check). A vertex not read yet is
 // read whole at once, its labels and properties decoded from the same
 // image, rather than its primary block first.
-func (tx *Transaction) getWhole(n uint64) (*txObj, error) {
+func (tx *Transaction) getWhole(n layout.Number) (*txObj, error) {
 	if o := tx.objs[vertexKind].get(n); o != nil {
 		if o.deleted {
 			return o, nil
@@ -149,7 +149,7 @@ func (tx *Transaction) getWhole(n uint64) (*txObj, error) {
 // the whole committed record of n read into lo.orig, and its blocks chain.
 // The copy shares the labels and properties, still encoded, with the
 // committed record (lazyhead.go).
-func (tx *Transaction) keepWhole(n uint64, lo *loadedObj, committed *record, chain []bgdl.DPtr) *txObj {
+func (tx *Transaction) keepWhole(n layout.Number, lo *loadedObj, committed *record, chain []bgdl.DPtr) *txObj {
 	r := &lo.r
 	r.headRaw, r.headLen = committed.headRaw, committed.headLen
 	r.version, r.home = committed.version, committed.home
@@ -161,7 +161,7 @@ func (tx *Transaction) keepWhole(n uint64, lo *loadedObj, committed *record, cha
 
 // loadRefs is store.loadRefs into the transaction's image buffers, with
 // a holder that stays locked as a transaction-critical error.
-func (tx *Transaction) loadRefs(n uint64, r *record, chainBuf []bgdl.DPtr) (*record, []bgdl.DPtr, error) {
+func (tx *Transaction) loadRefs(n layout.Number, r *record, chainBuf []bgdl.DPtr) (*record, []bgdl.DPtr, error) {
 	c, chain, err := tx.db.st.loadRefs(n, tx.imageList(), r, chainBuf)
 	if err != nil && gdi.ErrorClass(err) == gdi.ErrTransactionCritical {
 		return nil, nil, tx.fail("%v", err)
@@ -192,7 +192,7 @@ func (tx *Transaction) takeRefs(o *txObj, c *record, chain []bgdl.DPtr) {
 // full reads the edge references of vertex n into r, the transaction's
 // copy of it, if r was read from its primary block alone. The holder must
 // not have changed since.
-func (tx *Transaction) full(n uint64, r *record) error {
+func (tx *Transaction) full(n layout.Number, r *record) error {
 	if !r.partial {
 		return nil
 	}
@@ -237,7 +237,7 @@ func (tx *Transaction) full(n uint64, r *record) error {
 
 // applyDrops removes from o, the whole copy of vertex n, the references
 // the transaction dropped while o was partial (sparsedrop.go).
-func (tx *Transaction) applyDrops(n uint64, o *txObj) error {
+func (tx *Transaction) applyDrops(n layout.Number, o *txObj) error {
 	drops := o.drops
 	if o.plan != nil {
 		o.plan.release()

@@ -1,5 +1,7 @@
 package gdirma
 
+import "github.com/gdi-go/gdi/gdirma/internal/layout"
+
 // txState is what an open transaction works with: its copies of holders,
 // its queries and its buffers. A rank keeps the states of transactions
 // that ended (Database.states) and hands them to the next ones, zeroed:
@@ -18,7 +20,7 @@ type txState struct {
 	objs     [2]objTable
 	scans    []scan
 	scanBuf  [1]scan // room for the first scan
-	hitBuf   [1]uint64
+	hitBuf   [1]layout.Number
 	// scratch outlives the state's reuse (giveState keeps it).
 	scratch *txScratch
 	walk    *walkScratch // of vertexHolder.walkIncident, made on first use
@@ -28,11 +30,11 @@ type txState struct {
 	imageBuf [2]*[]byte // room for the first images
 	// alias maps numbers of lightweight edges moved to holders of their
 	// own in this transaction to their new numbers.
-	alias map[uint64]uint64
+	alias map[layout.Number]layout.Number
 	// freeing is the vertex vertexHolder.Free is deleting, 0 otherwise:
 	// attach leaves its references alone, as its whole holder goes.
 	// Removing them one by one would cost time quadratic in its degree.
-	freeing uint64
+	freeing layout.Number
 	// epoch is the commit counter before the first scan (if epochSet).
 	epoch uint64
 }

@@ -1,6 +1,8 @@
 package gdirma
 
-import "github.com/gdi-go/gdi/bgdl"
+import (
+	"github.com/gdi-go/gdi/gdirma/internal/layout"
+)
 
 // conflicted reports whether a committed object the transaction copied
 // has changed since, is about to change (another transaction holds its
@@ -12,7 +14,7 @@ func (tx *Transaction) conflicted(st *graph) bool {
 			if o.created || o.ptr == 0 {
 				continue // a lightweight edge is validated with its origin
 			}
-			ik, version, ok, locked, err := st.Stamp(bgdl.DPtr(o.ptr), st.held)
+			ik, version, ok, locked, err := st.Stamp(o.ptr.Holder(), st.held)
 			if err != nil || !ok || locked || ik != kind(k) || version != o.base {
 				return true
 			}
@@ -49,10 +51,10 @@ func (tx *Transaction) validate(st *graph) bool {
 	}
 	// Lookups of IDs that scan (edges, vertices without labels) share one
 	// pass per kind.
-	byKey := map[idScan]map[uint64]struct{}{}
+	byKey := map[idScan]map[layout.Number]struct{}{}
 	for _, s := range tx.scans {
 		if rescan && s.isID && s.id.scans() {
-			byKey[s.id] = map[uint64]struct{}{}
+			byKey[s.id] = map[layout.Number]struct{}{}
 		}
 	}
 	for _, k := range []kind{vertexKind, edgeKind} {
@@ -63,7 +65,7 @@ func (tx *Transaction) validate(st *graph) bool {
 		if !need {
 			continue
 		}
-		err := st.scan(k, func(n uint64, r *record) error {
+		err := st.scan(k, func(n layout.Number, r *record) error {
 			for key, m := range byKey {
 				if key.k == k && r.matchesID(key.key) {
 					m[n] = struct{}{}
@@ -76,7 +78,7 @@ func (tx *Transaction) validate(st *graph) bool {
 		}
 	}
 	for _, s := range tx.scans {
-		var now map[uint64]struct{}
+		var now map[layout.Number]struct{}
 		var err error
 		if !rescan && s.global() {
 			continue

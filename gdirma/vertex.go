@@ -5,7 +5,6 @@ import (
 	"errors"
 	"slices"
 
-	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/gdirma/internal/layout"
 	"github.com/gdi-go/gdi/gdirma/internal/store"
@@ -21,7 +20,7 @@ var (
 
 // vertexHolder returns the transaction's holder of vertex n, one per
 // vertex.
-func (tx *Transaction) vertexHolder(n uint64, o *txObj) *vertexHolder {
+func (tx *Transaction) vertexHolder(n layout.Number, o *txObj) *vertexHolder {
 	if o.vh == nil {
 		o.vh = tx.newVertexHolder()
 		*o.vh = vertexHolder{base{tx: tx, kind: vertexKind, num: n}}
@@ -111,7 +110,7 @@ func (tx *Transaction) longEnds(refs edgeSet, out []bool) []bool {
 	if st.hasIndexes() {
 		return nil
 	}
-	other := func(en edgeEntry) uint64 {
+	other := func(en edgeEntry) layout.Number {
 		w := en.ref.Origin
 		if w == tx.freeing {
 			w = en.ref.Target
@@ -123,7 +122,7 @@ func (tx *Transaction) longEnds(refs edgeSet, out []bool) []bool {
 	}
 	for _, en := range refs {
 		if w := other(en); w != 0 {
-			st.Prefetch(bgdl.DPtr(w), st.bs)
+			st.Prefetch(w.Holder(), st.bs)
 		}
 	}
 	for _, en := range refs {
@@ -140,8 +139,8 @@ func (tx *Transaction) longEnds(refs edgeSet, out []bool) []bool {
 // of the edge, to mark it deleted.) A missing reference means a concurrent
 // transaction changed the other end. long is whether that end seemed long
 // (longEnds).
-func (tx *Transaction) dropLight(e uint64, x layout.Ref, long bool) error {
-	for _, w := range [2]uint64{x.Origin, x.Target} {
+func (tx *Transaction) dropLight(e layout.Number, x layout.Ref, long bool) error {
+	for _, w := range [2]layout.Number{x.Origin, x.Target} {
 		if w == tx.freeing {
 			continue // the vertex keeps its references (freeEdges)
 		}
@@ -167,7 +166,7 @@ func (tx *Transaction) dropLight(e uint64, x layout.Ref, long bool) error {
 // (as the caller found): the commit finds it in w's blocks
 // (sparsedrop.go). ok is false if w is short, or the transaction has
 // changed or read it whole: the caller then removes it from a whole copy.
-func (tx *Transaction) dropSparse(w, e uint64, x *layout.Ref, long bool) (ok bool, err error) {
+func (tx *Transaction) dropSparse(w, e layout.Number, x *layout.Ref, long bool) (ok bool, err error) {
 	o := tx.objs[vertexKind].get(w)
 	if o == nil {
 		if !long {
@@ -200,7 +199,7 @@ func (tx *Transaction) dropSparse(w, e uint64, x *layout.Ref, long bool) (ok boo
 	if err == nil && ok {
 		err = p.drop(e)
 	}
-	valid, verr := st.StillValid(bgdl.DPtr(w), o.rest.Stamp)
+	valid, verr := st.StillValid(w.Holder(), o.rest.Stamp)
 	switch {
 	case verr != nil:
 		return false, verr
@@ -221,7 +220,7 @@ func (tx *Transaction) dropSparse(w, e uint64, x *layout.Ref, long bool) (ok boo
 }
 
 // deleteEdge deletes edge e and detaches it from its vertices.
-func (tx *Transaction) deleteEdge(e uint64, o *txObj) error {
+func (tx *Transaction) deleteEdge(e layout.Number, o *txObj) error {
 	if err := tx.attach(e, o.rec.ends(), nil); err != nil {
 		return err
 	}
@@ -235,7 +234,7 @@ func (tx *Transaction) deleteEdge(e uint64, o *txObj) error {
 // incident calls f for every edge of the vertex that matches orientation
 // o and constraint c, in ascending order of edge numbers, with whether the
 // vertex is its origin and its target.
-func (v *vertexHolder) incident(or gdi.Orientation, c gdi.Constraint, f func(e uint64, r *record, isOrigin, isTarget bool)) error {
+func (v *vertexHolder) incident(or gdi.Orientation, c gdi.Constraint, f func(e layout.Number, r *record, isOrigin, isTarget bool)) error {
 	o, dnf, has, err := v.prepareIncident(or, c)
 	if err != nil {
 		return err
@@ -263,7 +262,7 @@ func (v *vertexHolder) prepareIncident(or gdi.Orientation, c gdi.Constraint) (o 
 }
 
 // walkIncident is incident once prepareIncident has run.
-func (v *vertexHolder) walkIncident(o *txObj, or gdi.Orientation, dnf gdi.DNF, has bool, f func(e uint64, r *record, isOrigin, isTarget bool)) error {
+func (v *vertexHolder) walkIncident(o *txObj, or gdi.Orientation, dnf gdi.DNF, has bool, f func(e layout.Number, r *record, isOrigin, isTarget bool)) error {
 	copies := &v.tx.objs[edgeKind]
 	if v.tx.walk == nil {
 		v.tx.walk = new(walkScratch)
@@ -334,7 +333,7 @@ func (v *vertexHolder) Edges(or gdi.Orientation, c gdi.Constraint) ([]gdi.EdgeUI
 		return out, err
 	}
 	var out []gdi.EdgeUID
-	err = v.walkIncident(o, or, dnf, has, func(e uint64, _ *record, _, _ bool) {
+	err = v.walkIncident(o, or, dnf, has, func(e layout.Number, _ *record, _, _ bool) {
 		if out == nil {
 			out = make([]gdi.EdgeUID, 0, o.rec.nrefs())
 		}
@@ -453,7 +452,7 @@ func (v *vertexHolder) allEdges(r *record, or gdi.Orientation) []gdi.EdgeUID {
 			break // cannot happen: see refList
 		}
 		if g := layout.RefNorm[f]; f != layout.RfDead && g&layout.RfDir != 0 && or.Matches(gdi.DirectionType(g&layout.RfDir), g&layout.RfOrigin != 0, g&layout.RfTarget != 0) {
-			var n uint64
+			var n layout.Number
 			switch {
 			case f&layout.RfDir == layout.RfCompact:
 				var ok bool
@@ -461,15 +460,15 @@ func (v *vertexHolder) allEdges(r *record, or gdi.Orientation) []gdi.EdgeUID {
 					return out[:k:k] // cannot happen: see refList
 				}
 			case f&layout.RfSlot != 0:
-				n = cd.Base | uint64(binary.LittleEndian.Uint16(b[1:]))
+				n = cd.Base | layout.Number(binary.LittleEndian.Uint16(b[1:]))
 			default:
-				n = binary.LittleEndian.Uint64(b[1:])
+				n = layout.Number(binary.LittleEndian.Uint64(b[1:]))
 			}
 			u := &out[k]
 			if layout.IsLight(n) {
-				u[0], u[1] = st.LightUID(n), n&layout.MaxSlot
+				u[0], u[1] = st.LightUID(n), uint64(layout.Slot(n))
 			} else {
-				u[0] = st.UID(bgdl.DPtr(n))
+				u[0] = st.UID(n.Holder())
 			}
 			k++
 		}
@@ -490,7 +489,7 @@ func (v *vertexHolder) IncidentEdges(o gdi.Orientation, c gdi.Constraint) ([]gdi
 	if !has { // one per reference at most: one allocation for them all
 		out = make([]gdi.IncidentEdge, 0, ob.rec.nrefs())
 	}
-	err = v.walkIncident(ob, o, dnf, has, func(e uint64, r *record, isO, isT bool) {
+	err = v.walkIncident(ob, o, dnf, has, func(e layout.Number, r *record, isO, isT bool) {
 		other := r.origin
 		if isO {
 			other = r.target
@@ -510,8 +509,8 @@ func (v *vertexHolder) IncidentEdges(o gdi.Orientation, c gdi.Constraint) ([]gdi
 // Edges(o, c) returns, each once.
 func (v *vertexHolder) Neighbors(o gdi.Orientation, c gdi.Constraint) ([]gdi.VertexUID, error) {
 	defer v.lock()()
-	var ns []uint64
-	err := v.incident(o, c, func(_ uint64, r *record, isO, isT bool) {
+	var ns []layout.Number
+	err := v.incident(o, c, func(_ layout.Number, r *record, isO, isT bool) {
 		other := r.origin
 		if isO {
 			other = r.target

@@ -99,15 +99,18 @@ func Kill(b []byte) {
 
 // Codec encodes and decodes the edge references of vertex Self; Base is
 // the number of its slot 0 (LightNumber(Self, 0, BS)), BS the block size.
-type Codec struct{ Self, Base, BS uint64 }
+type Codec struct {
+	Self, Base Number
+	BS         uint64
+}
 
 // Append appends the reference x to edge n.
-func (c Codec) Append(b []byte, n uint64, x Ref) []byte {
+func (c Codec) Append(b []byte, n Number, x Ref) []byte {
 	if out, ok := c.AppendCompact(b, n, x); ok {
 		return out
 	}
 	f := byte(x.Dir) & RfDir
-	var other uint64
+	var other Number
 	if x.Dir != 0 {
 		if x.Origin == c.Self {
 			f |= RfOrigin
@@ -136,28 +139,28 @@ func (c Codec) Append(b []byte, n uint64, x Ref) []byte {
 	if f&RfSlot != 0 {
 		b = binary.LittleEndian.AppendUint16(b, uint16(n))
 	} else {
-		b = binary.LittleEndian.AppendUint64(b, n)
+		b = binary.LittleEndian.AppendUint64(b, uint64(n))
 	}
 	if otherNeeded {
-		b = binary.LittleEndian.AppendUint64(b, other)
+		b = binary.LittleEndian.AppendUint64(b, uint64(other))
 	}
 	if f&RfLabel != 0 {
 		b = binary.LittleEndian.AppendUint32(b, x.Label)
 	}
 	if f&RfHolder != 0 {
-		b = binary.LittleEndian.AppendUint64(b, x.Holder)
+		b = binary.LittleEndian.AppendUint64(b, uint64(x.Holder))
 	}
 	return b
 }
 
 // AppendCompact appends the reference x to edge n in the compact form, if
 // it has one.
-func (c Codec) AppendCompact(b []byte, n uint64, x Ref) ([]byte, bool) {
+func (c Codec) AppendCompact(b []byte, n Number, x Ref) ([]byte, bool) {
 	if x.Holder != 0 || !x.Dir.Valid() || !IsLight(n) {
 		return b, false
 	}
 	f := byte(RfCompact)
-	var other uint64
+	var other Number
 	switch {
 	case x.Origin == c.Self && x.Target != c.Self && SlotOf(n, c.Base):
 		f, other = f|RfOrigin, x.Target
@@ -167,8 +170,9 @@ func (c Codec) AppendCompact(b []byte, n uint64, x Ref) ([]byte, bool) {
 		return b, false
 	}
 	slot, rank, off := n&MaxSlot, other>>48, other&(1<<48-1)
-	blk := off / c.BS
-	if slot == 0 || off%c.BS != 0 || blk >= 1<<24 || (rank != c.Self>>48 && rank > 0xff) {
+	bs := Number(c.BS)
+	blk := off / bs
+	if slot == 0 || off%bs != 0 || blk >= 1<<24 || (rank != c.Self>>48 && rank > 0xff) {
 		return b, false
 	}
 	if x.Dir == gdi.Undirected {
@@ -202,22 +206,22 @@ func (c Codec) AppendCompact(b []byte, n uint64, x Ref) ([]byte, bool) {
 // Compact decodes the Compact reference at the start of b, which holds
 // all of it (RefSizes): its edge number and its other end. ok is false if
 // it is malformed.
-func (c Codec) Compact(b []byte) (n, other uint64, ok bool) {
+func (c Codec) Compact(b []byte) (n, other Number, ok bool) {
 	f := b[0]
 	ends := f & (RfOrigin | RfTarget)
-	slot, i := uint64(b[1]), 2
+	slot, i := Number(b[1]), 2
 	if f&RfWideSlot != 0 {
-		slot, i = uint64(binary.LittleEndian.Uint16(b[1:])), 3
+		slot, i = Number(binary.LittleEndian.Uint16(b[1:])), 3
 	}
 	rank := c.Self >> 48
 	if f&RfRank != 0 {
-		rank, i = uint64(b[i]), i+1
+		rank, i = Number(b[i]), i+1
 	}
-	blk := uint64(b[i]) | uint64(b[i+1])<<8 | uint64(b[i+2])<<16
+	blk := Number(b[i]) | Number(b[i+1])<<8 | Number(b[i+2])<<16
 	if slot == 0 || ends == 0 || ends == RfOrigin|RfTarget {
 		return 0, 0, false
 	}
-	other = rank<<48 | blk*c.BS
+	other = rank<<48 | blk*Number(c.BS)
 	if ends == RfOrigin {
 		return c.Base | slot, other, true
 	}
@@ -226,7 +230,7 @@ func (c Codec) Compact(b []byte) (n, other uint64, ok bool) {
 
 // Next decodes the reference at the start of b. ok is false if b is
 // malformed.
-func (c Codec) Next(b []byte) (n uint64, x Ref, rest []byte, ok bool) {
+func (c Codec) Next(b []byte) (n Number, x Ref, rest []byte, ok bool) {
 	if len(b) > 0 && b[0] == RfDead {
 		d, ok := DeadRun(b)
 		if !ok {
@@ -267,19 +271,19 @@ func (c Codec) Next(b []byte) (n uint64, x Ref, rest []byte, ok bool) {
 	}
 	rest, b = b[size:], b[1:]
 	if f&RfSlot != 0 {
-		s := uint64(binary.LittleEndian.Uint16(b))
+		s := Number(binary.LittleEndian.Uint16(b))
 		if s == 0 {
 			return 0, x, nil, false
 		}
 		n, b = c.Base|s, b[2:]
 	} else {
-		n, b = binary.LittleEndian.Uint64(b), b[8:]
+		n, b = Number(binary.LittleEndian.Uint64(b)), b[8:]
 	}
 	if x.Dir != 0 {
 		other := c.Self
 		switch {
 		case explicit:
-			other, b = binary.LittleEndian.Uint64(b), b[8:]
+			other, b = Number(binary.LittleEndian.Uint64(b)), b[8:]
 		case f&RfOther != 0 && ends != RfOrigin|RfTarget:
 			// The number names the other end's slot.
 			other = c.VertexOf(n)
@@ -296,7 +300,7 @@ func (c Codec) Next(b []byte) (n uint64, x Ref, rest []byte, ok bool) {
 		x.Label, b = binary.LittleEndian.Uint32(b), b[4:]
 	}
 	if f&RfHolder != 0 {
-		x.Holder = binary.LittleEndian.Uint64(b)
+		x.Holder = Number(binary.LittleEndian.Uint64(b))
 	}
 	return n, x, rest, true
 }
@@ -340,7 +344,7 @@ func RefSize(f byte) (size int, explicit bool) {
 // numbers by orientation and label needs. The vertex is the edge's origin
 // if f&rfOrigin is set, its target if f&rfTarget is. ok is false if b is
 // malformed.
-func (c Codec) Head(b []byte) (n uint64, f byte, label uint32, rest []byte, ok bool) {
+func (c Codec) Head(b []byte) (n Number, f byte, label uint32, rest []byte, ok bool) {
 	if len(b) > 0 && b[0] == RfDead {
 		d, ok := DeadRun(b)
 		if !ok {
@@ -421,7 +425,7 @@ var LightRefSizes = func() (t [256]uint8) {
 // Number returns the edge Number and the length of the reference at the
 // start of b, for walks that look for one Number. ok is false if b is
 // malformed. A tombstone is an entry of Number 0, which no edge has.
-func (c Codec) Number(b []byte) (n uint64, size int, ok bool) {
+func (c Codec) Number(b []byte) (n Number, size int, ok bool) {
 	if len(b) < 1 {
 		return 0, 0, false
 	}
@@ -439,13 +443,13 @@ func (c Codec) Number(b []byte) (n uint64, size int, ok bool) {
 		return n, size, ok
 	}
 	if f&RfSlot != 0 {
-		return c.Base | uint64(binary.LittleEndian.Uint16(b[1:])), size, true
+		return c.Base | Number(binary.LittleEndian.Uint16(b[1:])), size, true
 	}
-	return binary.LittleEndian.Uint64(b[1:]), size, true
+	return Number(binary.LittleEndian.Uint64(b[1:])), size, true
 }
 
 // VertexOf returns the vertex a lightweight edge n is numbered after.
-func (c Codec) VertexOf(n uint64) uint64 {
+func (c Codec) VertexOf(n Number) Number {
 	rank, b := n>>48&0x7fff, n>>16&0xffffffff
-	return rank<<48 | b*c.BS
+	return rank<<48 | b*Number(c.BS)
 }

@@ -9,12 +9,12 @@ import (
 
 // vertexNum is the number of the vertex whose primary block is block on
 // rank (a DPtr: rank in the high 16 bits, byte offset below).
-func vertexNum(rank, block, bs int) uint64 { return uint64(rank)<<48 | uint64(block*bs) }
+func vertexNum(rank, block, bs int) Number { return Number(rank)<<48 | Number(block*bs) }
 
 // randomRef returns a random edge of vertex self, as its number and the
 // Ref self's image keeps: lightweight or not, numbered after either end or
 // by a holder, a loop, or a stub.
-func randomRef(rng *rand.Rand, self uint64, bs int) (uint64, Ref) {
+func randomRef(rng *rand.Rand, self Number, bs int) (Number, Ref) {
 	other := vertexNum(rng.IntN(300), rng.IntN(1<<25), bs)
 	dir := gdi.Directed
 	if rng.IntN(2) == 0 {
@@ -58,7 +58,7 @@ func TestCodecRoundTrip(t *testing.T) {
 		self := vertexNum(rng.IntN(300), rng.IntN(1<<25), bs)
 		c := Codec{Self: self, Base: LightNumber(self, 0, bs), BS: uint64(bs)}
 		type entry struct {
-			n uint64
+			n Number
 			x Ref
 		}
 		var want []entry

@@ -14,37 +14,46 @@ import "github.com/gdi-go/gdi/bgdl"
 //
 // so its EdgeUID is {UID of the origin, slot}, and the number alone says
 // where the edge's references live.
+type Number uint64
+
 const (
-	LightBit = uint64(1) << 63
+	LightBit = Number(1) << 63
 	MaxSlot  = 1<<16 - 1
 	// MaxLightRanks bounds the ranks whose vertices can number edges
 	// after themselves: the rank must fit 15 bits.
 	MaxLightRanks = 1 << 15
 )
 
+// NumberOf is the number of the object whose holder's primary block is p.
+func NumberOf(p bgdl.DPtr) Number { return Number(p) }
+
+// Holder is the primary block of the holder that numbers n (a vertex, or
+// an edge numbered by its holder); n must not be light.
+func (n Number) Holder() bgdl.DPtr { return bgdl.DPtr(n) }
+
 // IsLight reports whether n is numbered after its origin.
-func IsLight(n uint64) bool { return n&LightBit != 0 }
+func IsLight(n Number) bool { return n&LightBit != 0 }
 
 // Slot is the slot of n, numbered after its origin.
-func Slot(n uint64) int { return int(n & MaxSlot) }
+func Slot(n Number) int { return int(n & MaxSlot) }
 
 // SlotOf reports whether edge n is numbered after the vertex whose slot 0
 // is base.
-func SlotOf(n, base uint64) bool { return IsLight(n) && n&^MaxSlot == base }
+func SlotOf(n, base Number) bool { return IsLight(n) && n&^MaxSlot == base }
 
 // LightNumber is the number of the edge in slot slot of vertex v, with
 // blocks of bs bytes.
-func LightNumber(v uint64, slot, bs int) uint64 {
-	p := bgdl.DPtr(v)
-	return LightBit | uint64(p.Rank())<<48 | uint64(p.Offset()/bs)<<16 | uint64(slot)
+func LightNumber(v Number, slot, bs int) Number {
+	p := v.Holder()
+	return LightBit | Number(p.Rank())<<48 | Number(p.Offset()/bs)<<16 | Number(slot)
 }
 
 // LightOrigin is the number of the vertex light edge n is numbered after.
-func LightOrigin(n uint64, bs int) uint64 {
+func LightOrigin(n Number, bs int) Number {
 	rank, b := LightParts(n)
-	return uint64(rank)<<48 | uint64(b*bs)
+	return Number(rank)<<48 | Number(b*bs)
 }
 
 // LightParts are the rank and the block number of the primary block of
 // the vertex light edge n is numbered after.
-func LightParts(n uint64) (rank, block int) { return int(n >> 48 & 0x7fff), int(n >> 16 & 0xffffffff) }
+func LightParts(n Number) (rank, block int) { return int(n >> 48 & 0x7fff), int(n >> 16 & 0xffffffff) }

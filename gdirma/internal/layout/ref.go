@@ -7,11 +7,11 @@ import "github.com/gdi-go/gdi/gdi"
 // edge's own holder (the paper's lightweight edge information).
 type Ref struct {
 	Dir            gdi.DirectionType
-	Origin, Target uint64
+	Origin, Target Number
 	Label          uint32 // the label of a lightweight edge, 0 if none
 	// Holder of an edge numbered after its origin that has become
 	// heavyweight; 0 otherwise.
-	Holder uint64
+	Holder Number
 }
 
 // Stub reports whether x only names the holder of an edge numbered after
@@ -19,4 +19,4 @@ type Ref struct {
 func (x Ref) Stub() bool { return x.Dir == 0 }
 
 // Lightweight reports whether reference x, of edge n, holds all of it.
-func (x Ref) Lightweight(n uint64) bool { return IsLight(n) && x.Holder == 0 }
+func (x Ref) Lightweight(n Number) bool { return IsLight(n) && x.Holder == 0 }

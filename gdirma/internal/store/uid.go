@@ -20,7 +20,7 @@ func (s *Store) UID(p bgdl.DPtr) uint64 {
 // LightUID is the first word of the UID of lightweight edge n: the UID of
 // the vertex it is numbered after (layout.LightNumber), found without a
 // division.
-func (s *Store) LightUID(n uint64) uint64 {
+func (s *Store) LightUID(n layout.Number) uint64 {
 	rank, b := layout.LightParts(n)
 	return uint64(s.tag)<<48 | uint64(rank)<<32 | uint64(b)
 }

@@ -47,7 +47,8 @@ func (d Dirty) Covers(from, to int) bool {
 
 // Codec is the codec of the edge references of vertex p.
 func (s *Store) Codec(p bgdl.DPtr) layout.Codec {
-	return layout.Codec{Self: uint64(p), Base: layout.LightNumber(uint64(p), 0, s.bs), BS: uint64(s.bs)}
+	v := layout.NumberOf(p)
+	return layout.Codec{Self: v, Base: layout.LightNumber(v, 0, s.bs), BS: uint64(s.bs)}
 }
 
 // Write writes img, of a holder of kind k with version v, over the blocks
