@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/gdi-go/gdi/gdi"
-	"github.com/gdi-go/gdi/gdirma/internal/ckptdir"
+	"github.com/gdi-go/gdi/gdirma/internal/checkpoint"
 	"github.com/gdi-go/gdi/gdirma/internal/redolog"
 	"github.com/gdi-go/gdi/rma"
 )
@@ -236,7 +236,7 @@ func (a *autoCheckpointer) reset() error {
 func (a *autoCheckpointer) takePart() error {
 	db := a.db
 	g, err := a.win.AtomicGet(0, autoGen)
-	gd := ckptdir.GenDir(db.params.LogDir, g)
+	gd := checkpoint.GenDir(db.params.LogDir, g)
 	var last, oldGen uint64
 	if err == nil {
 		last, oldGen, err = db.log.Roll(filepath.Join(gd, redolog.FileName(db.rank)), g)
@@ -247,7 +247,7 @@ func (a *autoCheckpointer) takePart() error {
 	a.count(autoRolled, err)
 	a.await(autoRolled)
 	if failed, _ := a.win.AtomicGet(0, autoFailed); failed == 0 {
-		_, err = db.st.writeRankFile(filepath.Join(gd, rankFileName(db.rank)), true)
+		_, err = db.st.writeRankFile(filepath.Join(gd, checkpoint.RankFileName(db.rank)), true)
 	}
 	a.count(autoCopied, err)
 	if db.rank != 0 {
@@ -312,7 +312,7 @@ func (a *autoCheckpointer) commit(g uint64) error {
 	m := db.newManifest(g, w[1])
 	m.LogFrom, m.Fuzzy = w[2], true
 	for r := range db.st.size {
-		fst, err := fileSum(filepath.Join(ckptdir.GenDir(dir, g), rankFileName(r)))
+		fst, err := fileSum(filepath.Join(checkpoint.GenDir(dir, g), checkpoint.RankFileName(r)))
 		if err != nil {
 			return err
 		}
@@ -320,10 +320,10 @@ func (a *autoCheckpointer) commit(g uint64) error {
 	}
 	content, err := sealManifest(&m)
 	if err == nil {
-		err = ckptdir.CommitManifest(fsys, dir, g, content)
+		err = checkpoint.CommitManifest(fsys, dir, g, content)
 	}
 	if err == nil {
-		ckptdir.RemoveOldGenerations(fsys, dir, m.LogFrom)
+		checkpoint.RemoveOldGenerations(fsys, dir, m.LogFrom)
 	}
 	return err
 }

@@ -1,20 +1,15 @@
 package gdirma
 
 import (
-	"bufio"
-	"crypto/sha256"
 	"encoding/binary"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/crc32"
-	"io"
 	"path/filepath"
 	"time"
 
 	"github.com/gdi-go/gdi/gdi"
-	"github.com/gdi-go/gdi/gdirma/internal/ckptdir"
+	"github.com/gdi-go/gdi/gdirma/internal/checkpoint"
 	"github.com/gdi-go/gdi/gdirma/internal/redolog"
 	"github.com/gdi-go/gdi/internal/catalog"
 	"github.com/gdi-go/gdi/internal/vfs"
@@ -46,7 +41,7 @@ import (
 //     step that makes the new checkpoint current; the other generations
 //     are removed after it. Until then the previous checkpoint is current
 //     and whole, so an error (a full disk) or a crash at any moment of
-//     Checkpoint leaves a restorable directory (internal/ckptdir);
+//     Checkpoint leaves a restorable directory (internal/checkpoint);
 //   - a restore reads the manifest on rank 0 and broadcasts it, creates
 //     the windows with the checkpoint's parameters (fields set in Params
 //     must equal them, as must the number of ranks: ErrArgument), loads
@@ -86,21 +81,21 @@ import (
 //     generations, the last numbers handed out, the indexes with their
 //     sets L and P: catalog.State), the forest's mirror of its directory
 //     (generation and liveness of each tree slot), and which tree holds
-//     the entries of which index (store.idx);
+//     the entries of which index (graph.idx);
 //   - not kept: the rank's transactions (a checkpoint needs none open),
 //     constraints, subconstraints and handles (objects of one run; handles
 //     of the restored database carry a new catalog tag), and caches.
 //
 // Each rank writes its windows to rank-<r>.ckpt in the directory of a new
 // generation; rank 0 then makes it current with manifest.json, which holds
-// the mirrors and the size and SHA-256 of every rank file (internal/ckptdir).
+// the mirrors and the size and SHA-256 of every rank file (internal/checkpoint).
 
 // checkpointFormat is the version of the files. The windows are copied
 // as they are, so it must be raised whenever the layout of any window
 // changes (blocks and holder images, the DHT, the index trees): a restore
 // refuses versions it cannot read, those before oldestCheckpointFormat.
 // Format 3 differs from 4 only in that its vertex images hold no compact
-// edge references (refcodec.go), and every reader of 4 reads the wide
+// edge references (layout/codec.go), and every reader of 4 reads the wide
 // ones as well.
 const (
 	checkpointFormat       = 4 // 2: the control window has the log's sequence word; 3: fences, tombstones; 4: compact references
@@ -108,7 +103,6 @@ const (
 	// legacyLayoutFormat is the last format whose checkpoints may keep
 	// their files in the directory itself (generation 0).
 	legacyLayoutFormat = 4
-	rankFileMagic      = "GDIRMACK"
 )
 
 // writtenCheckpointFormat is the version Checkpoint writes: a test sets
@@ -121,19 +115,10 @@ func readableCheckpointFormat(f int) bool {
 	return f >= oldestCheckpointFormat && f <= checkpointFormat
 }
 
-// rankFileName is the name of rank r's file in a checkpoint directory.
-func rankFileName(r int) string { return fmt.Sprintf("rank-%d.ckpt", r) }
-
-// section is a window of a rank file, named for error messages.
-type section struct {
-	name string
-	w    rma.Window
-}
-
 // sectionsOf lists the windows of a rank file: all of sections, or for a
 // fuzzy checkpoint (autockpt.go) the data window of the block pool alone,
 // as everything else is derived from the holders on restore.
-func (st *graph) sectionsOf(fuzzy bool) []section {
+func (st *graph) sectionsOf(fuzzy bool) []checkpoint.Section {
 	secs := st.sections()
 	if fuzzy {
 		return secs[:1]
@@ -142,11 +127,11 @@ func (st *graph) sectionsOf(fuzzy bool) []section {
 }
 
 // sections lists the windows of the store in the order of the rank files.
-func (st *graph) sections() []section {
-	var out []section
+func (st *graph) sections() []checkpoint.Section {
+	var out []checkpoint.Section
 	add := func(prefix string, names []string, ws []rma.Window) {
 		for i, w := range ws {
-			out = append(out, section{prefix + names[i], w})
+			out = append(out, checkpoint.Section{Name: prefix + names[i], W: w})
 		}
 	}
 	pool := []string{"data", "usage", "system"}
@@ -170,7 +155,7 @@ type manifest struct {
 		Live []bool
 	}
 	Trees []treeState
-	Files []fileState
+	Files []checkpoint.FileState
 	// LogSeq is the last sequence number of the redo log that the
 	// checkpoint covers: a restore replays the records after it.
 	LogSeq uint64
@@ -194,21 +179,12 @@ func (m *manifest) logFrom() uint64 {
 	return m.Generation
 }
 
-// treeState is the tree of an index with entries (store.idx).
+// treeState is the tree of an index with entries (graph.idx).
 type treeState struct {
 	Index          uint32
 	Tree           uint64
 	Labels, Ptypes []uint32
 }
-
-// fileState describes a rank file.
-type fileState struct {
-	Name   string
-	Size   int64
-	SHA256 string
-}
-
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 var _ gdi.Checkpointer = (*Database)(nil)
 
@@ -245,14 +221,14 @@ func (db *Database) Checkpoint(dir string) error {
 	if err != nil {
 		return err
 	}
-	gd := ckptdir.GenDir(dir, g)
-	fst, local := db.st.writeRankFile(filepath.Join(gd, rankFileName(db.rank)), false)
+	gd := checkpoint.GenDir(dir, g)
+	fst, local := db.st.writeRankFile(filepath.Join(gd, checkpoint.RankFileName(db.rank)), false)
 	var seq uint64
 	if local == nil {
 		seq, local = db.st.LogSeq()
 	}
 	var next vfs.File
-	follows := db.log != nil && ckptdir.SameDir(dir, db.params.LogDir)
+	follows := db.log != nil && checkpoint.SameDir(dir, db.params.LogDir)
 	logPath := filepath.Join(gd, redolog.FileName(db.rank))
 	if local == nil && follows {
 		next, local = db.log.Prepare(logPath, seq)
@@ -268,7 +244,7 @@ func (db *Database) Checkpoint(dir string) error {
 		db.log.ClearStale()
 	}
 	if db.rank == 0 {
-		ckptdir.RemoveOldGenerations(fsys, dir, g)
+		checkpoint.RemoveOldGenerations(fsys, dir, g)
 	}
 	return agreeDetail(db.comm, nil)
 }
@@ -294,7 +270,7 @@ func (db *Database) agreeGeneration(dir string) (uint64, error) {
 // commitCheckpoint gathers the ranks' file states (local is the rank's
 // error so far) and has rank 0 write the manifest of generation g, with
 // log sequence number seq, and make it current (collective).
-func (db *Database) commitCheckpoint(dir string, g, seq uint64, fst fileState, local error) error {
+func (db *Database) commitCheckpoint(dir string, g, seq uint64, fst checkpoint.FileState, local error) error {
 	if err := agreeDetail(db.comm, local); err != nil {
 		return err
 	}
@@ -309,80 +285,16 @@ func (db *Database) commitCheckpoint(dir string, g, seq uint64, fst fileState, l
 	if db.rank == 0 {
 		var content []byte
 		if content, local = db.manifestContent(g, seq, all); local == nil {
-			local = ckptdir.CommitManifest(fsys, dir, g, content)
+			local = checkpoint.CommitManifest(fsys, dir, g, content)
 		}
 	}
 	return agreeDetail(db.comm, local)
 }
 
-// writeRankFile writes the calling rank's windows to path:
-//
-//	header   "GDIRMACK", then format, rank, ranks, sections (uint32 each)
-//	section  name length (uint32), name, size (uint64), the window's
-//	         bytes, CRC-32C of all of the section before it (uint32)
-//
-// all little-endian. It returns the file's size and SHA-256.
-func (st *graph) writeRankFile(path string, fuzzy bool) (fileState, error) {
-	fst := fileState{Name: filepath.Base(path)}
-	f, err := fsys.Create(path)
-	if err != nil {
-		return fst, fileErr(path, err)
-	}
-	sum := sha256.New()
-	cw := &countWriter{w: bufio.NewWriterSize(io.MultiWriter(f, sum), 1<<20)}
-	err = st.writeSections(cw, st.sectionsOf(fuzzy))
-	if err == nil {
-		err = cw.w.(*bufio.Writer).Flush()
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fst, fileErr(path, err)
-	}
-	fst.Size, fst.SHA256 = cw.n, hex.EncodeToString(sum.Sum(nil))
-	return fst, nil
-}
-
-func (st *graph) writeSections(w io.Writer, secs []section) error {
-	hdr := []byte(rankFileMagic)
-	for _, x := range []int{writtenCheckpointFormat, st.rank, st.size, len(secs)} {
-		hdr = binary.LittleEndian.AppendUint32(hdr, uint32(x))
-	}
-	if _, err := w.Write(hdr); err != nil {
-		return err
-	}
-	for _, s := range secs {
-		crc := crc32.New(castagnoli)
-		sw := io.MultiWriter(w, crc)
-		h := binary.LittleEndian.AppendUint32(nil, uint32(len(s.name)))
-		h = append(h, s.name...)
-		h = binary.LittleEndian.AppendUint64(h, uint64(s.w.Size()))
-		if _, err := sw.Write(h); err != nil {
-			return err
-		}
-		if err := rma.SaveWindow(s.w, st.rank, sw); err != nil {
-			return fmt.Errorf("section %s: %w", s.name, err)
-		}
-		if _, err := w.Write(binary.LittleEndian.AppendUint32(nil, crc.Sum32())); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-type countWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
+// writeRankFile writes the calling rank's windows (those of a fuzzy
+// checkpoint if fuzzy) to path, and returns its size and SHA-256.
+func (st *graph) writeRankFile(path string, fuzzy bool) (checkpoint.FileState, error) {
+	return checkpoint.WriteRankFile(fsys, path, checkpoint.Header{Format: writtenCheckpointFormat, Rank: st.rank, Ranks: st.size}, st.sectionsOf(fuzzy))
 }
 
 // newManifest returns the manifest of the checkpoint of generation g with
@@ -416,7 +328,7 @@ func (db *Database) manifestContent(g, seq uint64, files [][]byte) ([]byte, erro
 	}
 	db.st.idx.mu.RUnlock()
 	for r, b := range files {
-		var fst fileState
+		var fst checkpoint.FileState
 		if err := json.Unmarshal(b, &fst); err != nil {
 			return nil, gdi.Errorf(gdi.ErrIntern, "gdirma: Checkpoint: file state of rank %d: %v", r, err)
 		}

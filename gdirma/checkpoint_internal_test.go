@@ -31,10 +31,10 @@ func imageOf(db *Database) (*storeImage, error) {
 	im.params.Restore = ""
 	for _, s := range st.sections() {
 		var b bytes.Buffer
-		if err := rma.SaveWindow(s.w, st.rank, &b); err != nil {
+		if err := rma.SaveWindow(s.W, st.rank, &b); err != nil {
 			return nil, err
 		}
-		im.windows[s.name] = b.Bytes()
+		im.windows[s.Name] = b.Bytes()
 	}
 	im.gens, im.live = st.forest.Mirror()
 	for n, d := range st.idx.defs {

@@ -5,13 +5,13 @@ import (
 	"fmt"
 
 	"github.com/gdi-go/gdi/gdi"
-	"github.com/gdi-go/gdi/gdirma/internal/ckptdir"
+	"github.com/gdi-go/gdi/gdirma/internal/checkpoint"
 	"github.com/gdi-go/gdi/gdirma/internal/redolog"
 	"github.com/gdi-go/gdi/internal/vfs"
 )
 
 // The checkpoint directory's generations and manifest are package
-// internal/ckptdir's; the manifest's content is gdirma's (checkpoint.go).
+// internal/checkpoint's; the manifest's content is gdirma's (checkpoint.go).
 
 // fsys is the file system of checkpoints and logs: a test puts a failing
 // one in its place.
@@ -23,12 +23,12 @@ func sealManifest(m *manifest) ([]byte, error) {
 	if err != nil {
 		return nil, gdi.Errorf(gdi.ErrIntern, "gdirma: Checkpoint: %v", err)
 	}
-	return ckptdir.Seal(b)
+	return checkpoint.Seal(b)
 }
 
 // readManifest reads and checks the manifest of dir.
 func readManifest(dir string) (*manifest, error) {
-	path, js, err := ckptdir.Read(fsys, dir)
+	path, js, err := checkpoint.Read(fsys, dir)
 	if err != nil {
 		return nil, err
 	}
@@ -49,7 +49,7 @@ func newGeneration(dir string) (uint64, error) {
 	if m, err := readManifest(dir); err == nil {
 		g = m.Generation
 	}
-	return ckptdir.NewGeneration(fsys, dir, g)
+	return checkpoint.NewGeneration(fsys, dir, g)
 }
 
 // unreplayedLogs returns an error if rank's log segments beside the

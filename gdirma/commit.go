@@ -28,7 +28,7 @@ import (
 //  4. plan: for each holder written, a change: the committed record it
 //     replaces (read under the lock) and what replaces it;
 //  5. install: implicit index, blocks, images with a fresh version, and
-//     with the log on, logged before they are published (store.apply);
+//     with the log on, logged before they are published (graph.apply);
 //  6. publish: drop the locks, then give back the blocks no longer used.
 //
 // A transaction that wrote nothing only validates, and one that read a
@@ -45,7 +45,7 @@ type writeItem struct {
 
 // commitScratch is what a commit that writes needs for its duration: its
 // locks, and its copy of the store, which reads the holders it locked
-// without checking their lock words (store.held). Commits take one from
+// without checking their lock words (graph.held). Commits take one from
 // commitScratches and give it back, saving three allocations.
 type commitScratch struct {
 	locks  txn.LockSet
@@ -359,7 +359,7 @@ func (tx *Transaction) planSingleBlock(st *graph, it writeItem, c *change, insta
 	return nil
 }
 
-// install writes the changes and the sparse drops (store.apply), and
+// install writes the changes and the sparse drops (graph.apply), and
 // returns the blocks to give back. With the log on, the writes are staged
 // in cs.stage, logged, and published only once logged: a commit the log
 // refuses leaves nothing. The sparse drops go after apply's writes, which

@@ -6,6 +6,30 @@
 // So the same code runs with goroutine ranks (rma/local) and with Open MPI
 // processes on many machines (rma/mpi).
 //
+// # Where things are
+//
+//   - internal/layout encodes a holder: its byte image, the edge
+//     references in it and the object numbers they hold (layout.Number).
+//     Pure functions of bytes, fuzzed on their own.
+//   - internal/store keeps holders: blocks, their lock words, the DHT of
+//     the implicit index and the control words, reached with one-sided
+//     calls only. It reads a holder (store.Read, with a Mode) and installs
+//     a planned image (store.Write), and knows nothing of records.
+//   - internal/redolog and internal/checkpoint make commits durable: the
+//     redo log's files and records; the checkpoint directory, its manifest
+//     and the rank files of windows.
+//   - this package is the rest: Driver, Database, Transaction, holders and
+//     queries; the records decoded from images (record.go); the commit
+//     pipeline (commit.go), which plans the changes of a transaction and
+//     installs them through the store (apply.go); and the collective steps
+//     of checkpoints and recovery over the durable packages (checkpoint.go,
+//     restore.go, recover.go).
+//
+// The seams follow what changes together: an encoding change touches
+// layout (and the checkpoint format number), a transport change store,
+// a file format change the durable packages; the transaction logic, which
+// needs records, catalog and queries at once, stays here.
+//
 // # The graph in windows
 //
 // A vertex is a vertex holder: a chain of fixed-size blocks (package bgdl)
@@ -26,8 +50,8 @@
 // rank. Holders name metadata by object number.
 //
 // The layout of images and blocks, and how reads avoid fetching more than
-// they need, are described in store.go; lightweight edge references in
-// refcodec.go and light.go; index entries in index.go.
+// they need, are described in package store; lightweight edge references in
+// layout/codec.go and light.go; index entries in index.go.
 //
 // # How a transaction sees the graph
 //
@@ -81,9 +105,11 @@
 //   - UIDs of deleted objects may name reused blocks later; using them is
 //     erroneous and not always detected, and a restored database accepts
 //     the original's UIDs.
-//   - A commit rewrites the whole image of each holder it changes, so
-//     adding an edge costs time in the degrees of its ends, and deleting a
-//     vertex of high degree touches each neighbour.
+//   - A commit writes anew the image of each holder it changes (but for
+//     labels and properties rewritten in place and references turned into
+//     tombstones, which write only the blocks they change), so adding an
+//     edge costs time in the degrees of its ends, and deleting a vertex of
+//     high degree touches each neighbour.
 //   - An edge numbered after a vertex that is deleted while the edge lives
 //     on (after SetOrigin) changes its UID. At most 65535 edges are
 //     numbered after one vertex at a time; later ones get holders of

@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/gdi-go/gdi/gdirma/internal/ckptdir"
+	"github.com/gdi-go/gdi/gdirma/internal/checkpoint"
 	"github.com/gdi-go/gdi/gdirma/internal/layout"
 	"github.com/gdi-go/gdi/internal/vfs"
 
@@ -78,18 +78,18 @@ func CheckpointFile(dir, name string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return filepath.Join(ckptdir.GenDir(dir, m.Generation), name), nil
+	return filepath.Join(checkpoint.GenDir(dir, m.Generation), name), nil
 }
 
 // ResealManifest rewrites the manifest of dir with edit applied to its
 // JSON, sealed again, for tests of the checks behind the checksum.
 func ResealManifest(dir string, edit func(js string) string) error {
-	path := filepath.Join(dir, ckptdir.ManifestName)
+	path := filepath.Join(dir, checkpoint.ManifestName)
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		return err
 	}
-	js, err := ckptdir.Open(path, raw)
+	js, err := checkpoint.Open(path, raw)
 	if err != nil {
 		return err
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gdi-go/gdi/gdirma/internal/ckptdir"
+	"github.com/gdi-go/gdi/gdirma/internal/checkpoint"
 	"github.com/gdi-go/gdi/gdirma/internal/redolog"
 	"github.com/gdi-go/gdi/internal/vfs"
 	"github.com/gdi-go/gdi/internal/vfs/vfstest"
@@ -27,7 +27,7 @@ func TestEveryByteFlipped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	gd := ckptdir.GenDir(dir, m.Generation)
+	gd := checkpoint.GenDir(dir, m.Generation)
 	logPath := filepath.Join(gd, redolog.FileName(0))
 	want, err := redolog.ReadLog(fsys, logPath, 0, 1)
 	if err != nil || len(want.Records) != 4 {
@@ -37,9 +37,9 @@ func TestEveryByteFlipped(t *testing.T) {
 		path   string
 		stride int
 	}{
-		{filepath.Join(dir, ckptdir.ManifestName), 1},
+		{filepath.Join(dir, checkpoint.ManifestName), 1},
 		{logPath, 1},
-		{filepath.Join(gd, rankFileName(0)), 1},
+		{filepath.Join(gd, checkpoint.RankFileName(0)), 1},
 	} {
 		orig, err := vfs.ReadFile(f, c.path)
 		if err != nil {

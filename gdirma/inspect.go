@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/gdi-go/gdi/gdi"
-	"github.com/gdi-go/gdi/gdirma/internal/ckptdir"
+	"github.com/gdi-go/gdi/gdirma/internal/checkpoint"
 	"github.com/gdi-go/gdi/gdirma/internal/redolog"
 )
 
@@ -43,12 +43,12 @@ func InspectCheckpoint(dir string) (*CheckpointReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	mpath := filepath.Join(dir, ckptdir.ManifestName)
+	mpath := filepath.Join(dir, checkpoint.ManifestName)
 	if _, err := m.check(mpath, Params{}, m.Ranks); err != nil {
 		return nil, err
 	}
 	rep := &CheckpointReport{Generation: m.Generation, Fuzzy: m.Fuzzy, Format: m.Format, Ranks: m.Ranks, LogSeq: m.LogSeq}
-	gd := ckptdir.GenDir(dir, m.Generation)
+	gd := checkpoint.GenDir(dir, m.Generation)
 	for _, f := range m.Files {
 		path := filepath.Join(gd, f.Name)
 		if err := checkFileSum(path, f); err != nil {
@@ -93,7 +93,7 @@ func InspectCheckpoint(dir string) (*CheckpointReport, error) {
 
 // checkFileSum checks the size and SHA-256 of the rank file at path
 // against the manifest's fst.
-func checkFileSum(path string, fst fileState) error {
+func checkFileSum(path string, fst checkpoint.FileState) error {
 	got, err := fileSum(path)
 	if err != nil {
 		return err
@@ -108,8 +108,8 @@ func checkFileSum(path string, fst fileState) error {
 }
 
 // fileSum returns the size and SHA-256 of the rank file at path.
-func fileSum(path string) (fileState, error) {
-	fst := fileState{Name: filepath.Base(path)}
+func fileSum(path string) (checkpoint.FileState, error) {
+	fst := checkpoint.FileState{Name: filepath.Base(path)}
 	f, err := fsys.Open(path)
 	if err != nil {
 		return fst, fileErr(path, err)

@@ -25,7 +25,7 @@ import (
 //	properties  count, then (property type, datatype, length, raw bytes)
 //	vertex      degree, in-degree, out-degree; count of incident edges,
 //	            then for each, in ascending order of edge numbers, a
-//	            reference written relative to the vertex (refcodec.go):
+//	            reference written relative to the vertex (layout/codec.go):
 //	            direction, which ends the vertex is, the other end,
 //	            label (lightweight edges) and holder (heavyweight edges
 //	            numbered after their origin), each only when needed
@@ -48,7 +48,7 @@ import (
 // its next block at once, and deleting a vertex asks for the primary blocks of
 // all its neighbours before it reads any, so that their misses overlap
 // instead of following one another. Images of 256 bytes or more are read into
-// buffers the transaction gives back when it ends (imagepool.go), and so
+// buffers the transaction gives back when it ends (store.Request.Pool), and so
 // are the copies of what it read, with the committed record of a vertex
 // read whole (objpool.go): holders are kept apart from the
 // copies, and results are copied out of them, so that nothing handed to
@@ -64,7 +64,7 @@ import (
 // changes are made in place. A commit writes the references of a changed
 // vertex from its copy as they are.
 // A reference removed from a long image is overwritten by a tombstone of
-// its size rather than cut out (refcodec.go), so the image keeps its
+// its size rather than cut out (layout/codec.go), so the image keeps its
 // length and the commit writes only the blocks that changed (dirty.go);
 // tombstones go when the references are next spliced or re-encoded. The
 // marker of each continuation block says where the first entry starting

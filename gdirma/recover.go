@@ -13,7 +13,7 @@ import (
 	"strings"
 
 	"github.com/gdi-go/gdi/gdi"
-	"github.com/gdi-go/gdi/gdirma/internal/ckptdir"
+	"github.com/gdi-go/gdi/gdirma/internal/checkpoint"
 	"github.com/gdi-go/gdi/gdirma/internal/layout"
 	"github.com/gdi-go/gdi/gdirma/internal/redolog"
 	"github.com/gdi-go/gdi/gdirma/internal/store"
@@ -575,14 +575,14 @@ func logSegments(dir string, m *manifest, rank int) ([]string, error) {
 	}
 	var gens []uint64
 	for _, n := range names {
-		if g, ok := ckptdir.GenerationOf(n); ok && g >= m.logFrom() {
+		if g, ok := checkpoint.GenerationOf(n); ok && g >= m.logFrom() {
 			gens = append(gens, g)
 		}
 	}
 	slices.Sort(gens)
 	paths := make([]string, len(gens))
 	for i, g := range gens {
-		paths[i] = filepath.Join(ckptdir.GenDir(dir, g), name)
+		paths[i] = filepath.Join(checkpoint.GenDir(dir, g), name)
 	}
 	return paths, nil
 }

@@ -1,22 +1,13 @@
 package gdirma
 
 import (
-	"bufio"
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
 	"encoding/json"
-	"errors"
-	"fmt"
-	"hash/crc32"
-	"io"
 	"path/filepath"
 
 	"github.com/gdi-go/gdi/gdi"
-	"github.com/gdi-go/gdi/gdirma/internal/ckptdir"
+	"github.com/gdi-go/gdi/gdirma/internal/checkpoint"
 	"github.com/gdi-go/gdi/index"
 	"github.com/gdi-go/gdi/internal/vfs"
-	"github.com/gdi-go/gdi/rma"
 )
 
 // restore loads the checkpoint in p.Restore into the new database db
@@ -28,7 +19,7 @@ import (
 // returns an error naming the file.
 func (db *Database) restore(p Params) error {
 	dir := p.Restore
-	mpath := filepath.Join(dir, ckptdir.ManifestName)
+	mpath := filepath.Join(dir, checkpoint.ManifestName)
 	var js []byte
 	var local error
 	if db.rank == 0 {
@@ -37,7 +28,7 @@ func (db *Database) restore(p Params) error {
 		if raw, err = vfs.ReadFile(fsys, mpath); err != nil {
 			local = fileErr(mpath, err)
 		} else {
-			js, local = ckptdir.Open(mpath, raw)
+			js, local = checkpoint.Open(mpath, raw)
 		}
 	}
 	if err := agreeDetail(db.comm, local); err != nil {
@@ -62,7 +53,7 @@ func (db *Database) restore(p Params) error {
 		return gdi.Errorf(gdi.ErrNoMemory, "gdirma: %v", err)
 	}
 	fst := m.Files[db.rank]
-	local = st.readRankFile(filepath.Join(ckptdir.GenDir(dir, m.Generation), fst.Name), fst, m.Fuzzy)
+	local = st.readRankFile(filepath.Join(checkpoint.GenDir(dir, m.Generation), fst.Name), fst, m.Fuzzy)
 	if local == nil && !m.Fuzzy {
 		local = st.setMirrors(mpath, &m)
 	}
@@ -71,7 +62,7 @@ func (db *Database) restore(p Params) error {
 			local = gdi.Errorf(gdi.ErrFileFormat, "gdirma: checkpoint file %s: catalog: %v", mpath, err)
 		}
 	}
-	replay := ckptdir.SameDir(p.LogDir, dir)
+	replay := checkpoint.SameDir(p.LogDir, dir)
 	if local == nil && !replay {
 		local = unreplayedLogs(dir, &m, db.rank, db.comm.Size())
 	}
@@ -119,8 +110,8 @@ func (m *manifest) check(path string, p Params, ranks int) (Params, error) {
 		return bad("format %d without a generation", m.Format)
 	}
 	for r, f := range m.Files {
-		if f.Name != rankFileName(r) {
-			return bad("rank %d has file %q, want %q", r, f.Name, rankFileName(r))
+		if f.Name != checkpoint.RankFileName(r) {
+			return bad("rank %d has file %q, want %q", r, f.Name, checkpoint.RankFileName(r))
 		}
 	}
 	q := m.Params
@@ -146,88 +137,11 @@ func (m *manifest) check(path string, p Params, ranks int) (Params, error) {
 	return q, nil
 }
 
-// readRankFile loads the calling rank's windows from path, checking its
-// size and SHA-256 against fst and every section's header and CRC-32C.
-func (st *graph) readRankFile(path string, fst fileState, fuzzy bool) error {
-	f, err := fsys.Open(path)
-	if err != nil {
-		return fileErr(path, err)
-	}
-	defer f.Close()
-	bad := func(format string, args ...any) error {
-		return gdi.Errorf(gdi.ErrFileFormat, "gdirma: checkpoint file %s: "+format, append([]any{path}, args...)...)
-	}
-	if size, err := f.Size(); err != nil {
-		return fileErr(path, err)
-	} else if size != fst.Size {
-		return bad("%d bytes, the manifest says %d (truncated or overwritten)", size, fst.Size)
-	}
-	sum := sha256.New()
-	r := bufio.NewReaderSize(io.TeeReader(f, sum), 1<<20)
-	if err := st.readSections(r, bad, st.sectionsOf(fuzzy)); err != nil {
-		var ge *gdi.Error
-		if errors.As(err, &ge) {
-			return err
-		}
-		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-			return bad("truncated: %v", err)
-		}
-		return fileErr(path, err)
-	}
-	if n, _ := io.Copy(io.Discard, r); n != 0 {
-		return bad("%d bytes after the last section", n)
-	}
-	if got := hex.EncodeToString(sum.Sum(nil)); got != fst.SHA256 {
-		return bad("SHA-256 %s, the manifest says %s", got, fst.SHA256)
-	}
-	return nil
-}
-
-func (st *graph) readSections(r io.Reader, bad func(string, ...any) error, secs []section) error {
-	hdr := make([]byte, len(rankFileMagic)+16)
-	if _, err := io.ReadFull(r, hdr); err != nil {
-		return err
-	}
-	if string(hdr[:len(rankFileMagic)]) != rankFileMagic {
-		return bad("not a gdirma checkpoint file")
-	}
-	u := func(i int) int { return int(binary.LittleEndian.Uint32(hdr[len(rankFileMagic)+4*i:])) }
-	if !readableCheckpointFormat(u(0)) || u(1) != st.rank || u(2) != st.size || u(3) != len(secs) {
-		return bad("header says format %d, rank %d of %d, %d sections; want format %d to %d, rank %d of %d, %d sections",
-			u(0), u(1), u(2), u(3), oldestCheckpointFormat, checkpointFormat, st.rank, st.size, len(secs))
-	}
-	for _, s := range secs {
-		crc := crc32.New(castagnoli)
-		sr := io.TeeReader(r, crc)
-		var n [4]byte
-		if _, err := io.ReadFull(sr, n[:]); err != nil {
-			return err
-		}
-		if l := binary.LittleEndian.Uint32(n[:]); l != uint32(len(s.name)) {
-			return bad("section %s: header names %d bytes", s.name, l)
-		}
-		h := make([]byte, len(s.name)+8)
-		if _, err := io.ReadFull(sr, h); err != nil {
-			return err
-		}
-		if string(h[:len(s.name)]) != s.name {
-			return bad("section %q where %s belongs", h[:len(s.name)], s.name)
-		}
-		if size := binary.LittleEndian.Uint64(h[len(s.name):]); size != uint64(s.w.Size()) {
-			return bad("section %s has %d bytes, the window %d", s.name, size, s.w.Size())
-		}
-		if err := rma.LoadWindow(s.w, st.rank, io.LimitReader(sr, int64(s.w.Size()))); err != nil {
-			return fmt.Errorf("section %s: %w", s.name, err)
-		}
-		want := crc.Sum32()
-		if _, err := io.ReadFull(r, n[:]); err != nil {
-			return err
-		}
-		if got := binary.LittleEndian.Uint32(n[:]); got != want {
-			return bad("section %s: CRC-32C %08x, the contents give %08x (corrupt)", s.name, got, want)
-		}
-	}
-	return nil
+// readRankFile loads the calling rank's windows (those of a fuzzy
+// checkpoint if fuzzy) from path, checking it against fst.
+func (st *graph) readRankFile(path string, fst checkpoint.FileState, fuzzy bool) error {
+	h := checkpoint.Header{Format: checkpointFormat, Rank: st.rank, Ranks: st.size}
+	return checkpoint.ReadRankFile(fsys, path, fst, h, oldestCheckpointFormat, st.sectionsOf(fuzzy))
 }
 
 // setMirrors sets the store's local mirrors from the manifest.

@@ -3,7 +3,7 @@ package gdirma
 import "slices"
 
 // Tombstones in records. record.delRef turns a reference of a long image
-// into a tombstone of its size (refcodec.go) instead of cutting it out, so
+// into a tombstone of its size (layout/codec.go) instead of cutting it out, so
 // that the commit writes only the blocks that changed (dirty.go). Two
 // things make that safe: rawEdit says where the references differ from
 // the image read, and rawOwner says whether the bytes may be changed in

@@ -39,7 +39,7 @@ func deleteNextToHub(c rma.Comm, db gdi.Database) error {
 	if err := idx.AddLabel(el); err != nil {
 		return err
 	}
-	const leaves, deleted = 400, 12 // a hub image of some 3 KB, in pooled buffers (imagepool.go)
+	const leaves, deleted = 400, 12 // a hub image of some 3 KB, in pooled buffers (store.Request.Pool)
 	var hub gdi.VertexUID
 	var leaf []gdi.VertexUID
 	if c.Rank() == 0 {

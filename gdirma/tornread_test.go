@@ -13,7 +13,7 @@ import (
 )
 
 // TestReadsNotTorn: transactions copy holders without locking them
-// (store.readImageTo), so a copy made while a commit writes the holder
+// (store.Store.Read), so a copy made while a commit writes the holder
 // may be torn, and must be noticed and made again. Writers on every rank
 // rewrite one vertex of many 64-byte blocks, each time with a property
 // whose bytes are all one letter, as long as the letter says (the image

@@ -118,7 +118,7 @@ type loadedObj struct {
 	orig  record
 	chain [4]bgdl.DPtr
 	// small holds the image of a holder read whole from its primary
-	// block, if it is shorter than pooled images (imagepool.go): r and
+	// block, if it is shorter than pooled images (store.Request.Pool): r and
 	// txObj.img use it until the copy goes back to the pool.
 	small [store.MinPooled]byte
 }

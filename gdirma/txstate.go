@@ -25,7 +25,7 @@ type txState struct {
 	scratch *txScratch
 	walk    *walkScratch // of vertexHolder.walkIncident, made on first use
 	// images are the pooled buffers of long images the transaction read
-	// (store.loadRefs), given back when it ends.
+	// (graph.loadRefs), given back when it ends.
 	images   []*[]byte
 	imageBuf [2]*[]byte // room for the first images
 	// alias maps numbers of lightweight edges moved to holders of their

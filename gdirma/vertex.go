@@ -101,9 +101,9 @@ func (v *vertexHolder) freeEdges(r *record) error {
 
 // longEnds returns, appended to out, whether the other end of each
 // lightweight edge of refs (the references of the vertex being freed)
-// seems long (store.long), or nil if no drop may be sparse. It glances at
+// seems long (graph.long), or nil if no drop may be sparse. It glances at
 // all of them before any is dropped, after prefetching their primary
-// blocks (store.prefetch): they are fetched from memory at once, not one
+// blocks (store.Store.Prefetch): they are fetched from memory at once, not one
 // miss after the other, and dropLight finds them in cache.
 func (tx *Transaction) longEnds(refs edgeSet, out []bool) []bool {
 	st := tx.db.st

@@ -1,4 +1,4 @@
-package ckptdir
+package checkpoint
 
 import (
 	"bytes"

@@ -1,27 +1,4 @@
-// Package ckptdir is the directory of gdirma's checkpoints: generations
-// of files beside one another, and a manifest whose atomic replacement
-// makes one generation current. It knows nothing of what the files hold;
-// gdirma writes the rank files and the manifest's content.
-//
-// # Model
-//
-//	manifest.json           the current checkpoint: its manifest, sealed
-//	gen-<g>/rank-<r>.ckpt   rank r's windows in generation g
-//	gen-<g>/rank-<r>.log    rank r's redo log since generation g
-//
-// A checkpoint is written as a new generation (NewGeneration) beside the
-// current one and made durable; CommitManifest then renames its manifest
-// over manifest.json, the one step that makes it current, and older
-// generations are removed after that (RemoveOldGenerations). A crash at
-// any moment leaves either the old or the new checkpoint current, each
-// whole. The manifest is sealed with the SHA-256 of its bytes (Seal,
-// Open), so a damaged one is told from a good one. Checkpoints written
-// before generations keep their files in the directory itself: generation
-// 0, whose manifest has no seal.
-//
-// Every name made is made durable (the directory synced) before it is
-// relied on. File errors are gdi errors naming the file (vfs.Error).
-package ckptdir
+package checkpoint
 
 import (
 	"bytes"

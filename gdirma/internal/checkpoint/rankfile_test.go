@@ -1,0 +1,122 @@
+package checkpoint
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/internal/vfs"
+	"github.com/gdi-go/gdi/rma"
+	"github.com/gdi-go/gdi/rma/local"
+)
+
+// withWindows runs f on one rank with two windows filled with a pattern.
+func withWindows(t *testing.T, f func(secs []Section)) {
+	t.Helper()
+	err := local.Run(1, func(c rma.Comm) error {
+		var secs []Section
+		for i, name := range []string{"data", "control"} {
+			w, err := c.NewWindow(64 * (i + 1))
+			if err != nil {
+				return err
+			}
+			defer w.Free()
+			b := bytes.Repeat([]byte{byte(0x10 + i)}, w.Size())
+			b[3] = byte(i)
+			if err := w.Put(b, 0, 0); err != nil {
+				return err
+			}
+			if err := w.Flush(0); err != nil {
+				return err
+			}
+			secs = append(secs, Section{Name: name, W: w})
+		}
+		f(secs)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestRankFileRoundTrip: what WriteRankFile writes, ReadRankFile loads
+// back into cleared windows, byte for byte.
+func TestRankFileRoundTrip(t *testing.T) {
+	withWindows(t, func(secs []Section) {
+		path := filepath.Join(t.TempDir(), RankFileName(0))
+		h := Header{Format: 4, Rank: 0, Ranks: 1}
+		fst, err := WriteRankFile(vfs.OS, path, h, secs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := make([][]byte, len(secs))
+		for i, s := range secs {
+			want[i] = make([]byte, s.W.Size())
+			_ = s.W.Get(want[i], 0, 0)
+			_ = s.W.Flush(0)
+			_ = s.W.Put(make([]byte, s.W.Size()), 0, 0)
+			_ = s.W.Flush(0)
+		}
+		if err := ReadRankFile(vfs.OS, path, fst, h, 3, secs); err != nil {
+			t.Fatal(err)
+		}
+		for i, s := range secs {
+			got := make([]byte, s.W.Size())
+			_ = s.W.Get(got, 0, 0)
+			_ = s.W.Flush(0)
+			if !bytes.Equal(got, want[i]) {
+				t.Errorf("section %s reads back % x, want % x", s.Name, got, want[i])
+			}
+		}
+	})
+}
+
+// TestRankFileRefusesDamage: a file that is truncated, has a flipped
+// byte, belongs to another rank or format, or is missing is refused with
+// the gdi error that says so, naming the file.
+func TestRankFileRefusesDamage(t *testing.T) {
+	withWindows(t, func(secs []Section) {
+		dir := t.TempDir()
+		path := filepath.Join(dir, RankFileName(0))
+		h := Header{Format: 4, Rank: 0, Ranks: 1}
+		fst, err := WriteRankFile(vfs.OS, path, h, secs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		good, _ := os.ReadFile(path)
+		cases := []struct {
+			rule  string
+			bytes []byte
+			fst   FileState
+			h     Header
+			code  gdi.Code
+		}{
+			{"a truncated file is refused", good[:len(good)-5], fst, h, gdi.ErrFileFormat},
+			{"a flipped byte is refused", flip(good, 40), fst, h, gdi.ErrFileFormat},
+			{"a flipped byte is refused even if the manifest agrees", flip(good, 40), FileState{Size: fst.Size, SHA256: "x"}, h, gdi.ErrFileFormat},
+			{"another rank's file is refused", good, fst, Header{Format: 4, Rank: 1, Ranks: 2}, gdi.ErrFileFormat},
+			{"a newer format is refused", good, fst, Header{Format: 3, Rank: 0, Ranks: 1}, gdi.ErrFileFormat},
+		}
+		for _, c := range cases {
+			if err := os.WriteFile(path, c.bytes, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			err := ReadRankFile(vfs.OS, path, c.fst, c.h, 3, secs)
+			if gdi.ErrorClass(err) != c.code || !bytes.Contains([]byte(err.Error()), []byte(path)) {
+				t.Errorf("%s: got %v, want %v naming %s", c.rule, err, c.code, path)
+			}
+		}
+		err = ReadRankFile(vfs.OS, filepath.Join(dir, "none"), fst, h, 3, secs)
+		if gdi.ErrorClass(err) != gdi.ErrNoSuchFile {
+			t.Errorf("a missing file: got %v, want ErrNoSuchFile", err)
+		}
+	})
+}
+
+func flip(b []byte, i int) []byte {
+	c := bytes.Clone(b)
+	c[i] ^= 0xff
+	return c
+}
