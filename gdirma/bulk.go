@@ -460,7 +460,7 @@ func (b *bulk) originRefs(recv [][]byte, fwd [][]byte) error {
 			} else {
 				// All slots of the origin are used: the edge gets a
 				// holder of its own, which carries its label.
-				r := &record{dir: b.src.Direction, origin: on, target: tn}
+				r := &record{edgeEnds: edgeEnds{dir: b.src.Direction, origin: on, target: tn}}
 				if label != 0 {
 					r.setLabels([]uint32{label})
 				}

@@ -88,7 +88,7 @@ func (db *Database) LoadVertexCSV(req gdi.VertexCSV) error {
 		skipped := 0
 		for i, p := range parsed {
 			home := i % db.comm.Size()
-			r := &record{home: int32(home), lbls: slices.Clone(q.Labels), es: edgeSet{}}
+			r := &record{home: int32(home), recordHead: recordHead{lbls: slices.Clone(q.Labels)}, vertexRefs: vertexRefs{es: edgeSet{}}}
 			if p.IDs[0] != "" {
 				r.setProps(append(r.props(), layout.Property{Ptype: uint32(gdi.PropertyTypeID), Value: gdi.Bytes([]byte(p.IDs[0]))}))
 			}
@@ -179,7 +179,7 @@ func (db *Database) LoadEdgeCSV(req gdi.EdgeCSV) error {
 				continue
 			}
 			home := origin.Holder().Rank()
-			r := &record{home: int32(home), lbls: slices.Clone(q.Labels), dir: req.Direction, origin: origin, target: target}
+			r := &record{home: int32(home), recordHead: recordHead{lbls: slices.Clone(q.Labels)}, edgeEnds: edgeEnds{dir: req.Direction, origin: origin, target: target}}
 			if !addValues(r, q.Columns, p.Values) {
 				skipped++
 			}

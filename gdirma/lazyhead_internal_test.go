@@ -18,10 +18,10 @@ import (
 // it is found when read).
 func TestLazyHead(t *testing.T) {
 	id := uint32(gdi.PropertyTypeID)
-	want := &record{
+	want := &record{recordHead: recordHead{
 		lbls: []uint32{7, 300},
 		prps: []layout.Property{{Ptype: id, Value: gdi.Bytes([]byte("v-42"))}, {Ptype: 9, Value: gdi.Int64s(-5)}, {Ptype: 200, Value: gdi.Chars("x")}},
-	}
+	}}
 	img := encodeRecord(edgeKind, want, layout.Codec{})
 	lazy := func(img []byte) *record {
 		t.Helper()
@@ -75,12 +75,12 @@ func TestLazyHead(t *testing.T) {
 		t.Error("sameHead holds after a change")
 	}
 	// No labels: matchesID under LabelNone.
-	none := encodeRecord(edgeKind, &record{prps: want.prps[:1]}, layout.Codec{})
+	none := encodeRecord(edgeKind, &record{recordHead: recordHead{prps: want.prps[:1]}}, layout.Codec{})
 	if r := lazy(none); !r.matchesID(idKey{uint32(gdi.LabelNone), "v-42"}) || r.matchesID(idKey{7, "v-42"}) {
 		t.Error("matchesID of a vertex without labels")
 	}
 	// A Bool of 2 does not decode: the encoding stays, and is written back.
-	b := &record{prps: []layout.Property{{Ptype: 9, Value: gdi.Bools(true)}}}
+	b := &record{recordHead: recordHead{prps: []layout.Property{{Ptype: 9, Value: gdi.Bools(true)}}}}
 	bad := encodeRecord(edgeKind, b, layout.Codec{})
 	bad[len(appendHead(nil, b))-1] = 2 // the Bool's byte ends the head
 	// With invariants on, the head is checked when read.

@@ -54,7 +54,7 @@ func (p *loadedPool) put(o *txObj) {
 	o.room = nil
 	if invariants.Enabled {
 		c.o = txObj{deleted: true}
-		c.r = record{version: poisonVersion, lbls: []uint32{^uint32(0)}}
+		c.r = record{version: poisonVersion, recordHead: recordHead{lbls: []uint32{^uint32(0)}}}
 		c.orig = c.r
 		for i := range c.small {
 			c.small[i] = 0xa5 // as store.PutImages does

@@ -19,64 +19,77 @@ const (
 )
 
 // record is a vertex or an edge: the committed version in the store, or a
-// transaction's private copy of it.
+// transaction's private copy of it. Its three parts are the labels and
+// properties (recordHead), the edge references of a vertex (vertexRefs)
+// and the direction and ends of an edge (edgeEnds).
 type record struct {
 	version store.Version // of the image it was read from (store only)
+	home    int32         // home rank
+	// imgLen is the length of the whole image, if it was read whole.
+	imgLen int32
+	// partial: a vertex read from its primary block alone, whose edge
+	// references were not read (Transaction.full reads them).
+	partial bool
+	recordHead
+	vertexRefs
+	edgeEnds
+}
 
+// recordHead is the labels and properties of a record.
+type recordHead struct {
 	// lbls and prps are the label numbers, each once, in the order
 	// added, and the (type, value) pairs, each once. They are read with
 	// labels and props and set with setLabels and setProps, which decode
 	// them first if they are still encoded (headRaw).
 	lbls []uint32
 	prps []layout.Property
-
-	// vertices only: the edges that have the vertex as an end, each with
-	// its direction and ends (kept in step with the edge's own holder).
-	// They are decoded from raw, their part of the image, on first use
-	// (refs): many reads never look at them, and a write that does not
-	// change them copies raw back as it is.
 	// lbuf and pbuf hold the labels and properties of most decoded
 	// records, saving two allocations per read: pbuf has room for an ID
 	// and four more, which every vertex of the generator's default
 	// scheme fits.
 	lbuf [2]uint32
 	pbuf [5]layout.Property
+	// headRaw, if set, holds those labels and properties still encoded
+	// (loadRefs): labels and props are empty until decodeHeadNow.
+	headRaw []byte
+	// headLen is the length of the labels and properties in the image
+	// the record was decoded from.
+	headLen int32
+}
 
+// vertexRefs is what a vertex keeps of the edges that have it as an
+// end, each with its direction and ends (kept in step with the edge's own
+// holder). They are decoded from raw, their part of the image, on first
+// use (refs): many reads never look at them, and a write that does not
+// change them copies raw back as it is.
+type vertexRefs struct {
 	es   edgeSet
 	raw  []byte
 	nraw int          // references in raw
 	cd   layout.Codec // of raw
+	// rawOff is where the references begin in the image.
+	rawOff int32
 	// deg holds degree, in-degree and out-degree as the image gives
 	// them; hdr tells that they still hold (the references were not
 	// handed out for change since).
 	deg [3]uint64
 	hdr bool
-	// partial: a vertex read from its primary block alone, whose edge
-	// references were not read (Transaction.full reads them).
-	partial bool
 	// own tells who else may hold raw.
 	own rawOwner
-	// edges only.
-	dir gdi.DirectionType
-	// headLen is the length of the labels and properties in the image
-	// the record was decoded from; imgLen the length of the whole image,
-	// if it was read whole, and rawOff where its references begin.
-	headLen, imgLen, rawOff int32
-	home                    int32 // home rank
 	// edit tells how raw differs from the references of the image the
 	// record was decoded from, so that a commit can write back only the
 	// blocks that changed.
 	edit rawEdit
-	// headRaw, if set, holds those labels and properties still encoded
-	// (loadRefs): labels and props are empty until decodeHeadNow.
-	headRaw []byte
 	// lastFound is rawFind's memory.
 	lastFound foundRef
 	// long holds what only records of long images have.
 	long *longRefs
+}
 
-	// edges only.
-	origin, target layout.Number // vertex numbers
+// edgeEnds is the direction and the end vertices of an edge.
+type edgeEnds struct {
+	dir            gdi.DirectionType
+	origin, target layout.Number
 }
 
 // longRefs is what a record of a long vertex image may have besides.
@@ -126,7 +139,7 @@ func refOf(n layout.Number, r *record, holder layout.Number) layout.Ref {
 // refRecord returns what reference x knows of edge n as a record: all of
 // a lightweight edge, the structural part of another.
 func refRecord(x layout.Ref, n layout.Number) *record {
-	r := &record{dir: x.Dir, origin: x.Origin, target: x.Target, home: homeOf(x.Origin)}
+	r := &record{edgeEnds: edgeEnds{dir: x.Dir, origin: x.Origin, target: x.Target}, home: homeOf(x.Origin)}
 	if x.Lightweight(n) && x.Label != 0 {
 		r.lbls = []uint32{x.Label}
 	}

@@ -70,7 +70,7 @@ func TestRefCodecRoundTrip(t *testing.T) {
 			}
 			es.set(n, x)
 		}
-		r := &record{es: es}
+		r := &record{vertexRefs: vertexRefs{es: es}}
 		img := encodeRecord(vertexKind, r, cd)
 		got := new(record)
 		if err := decodeRecord(got, vertexKind, img, cd); err != nil {
@@ -212,7 +212,7 @@ func TestRawRefEdits(t *testing.T) {
 		for range rng.IntN(60) {
 			model.set(st.lightNumber(self, 1+rng.IntN(200)), layout.Ref{Dir: gdi.Directed, Origin: self, Target: layout.Number(1)<<48 | bs})
 		}
-		head := &record{es: slices.Clone(model)}
+		head := &record{vertexRefs: vertexRefs{es: slices.Clone(model)}}
 		if round%3 == 2 { // labels and properties that fill blocks
 			head.prps = []layout.Property{{Ptype: 1, Value: gdi.Bytes(make([]byte, 300+rng.IntN(500)))}}
 		}

@@ -51,7 +51,7 @@ func (tx *Transaction) CreateVertex(id []byte) (gdi.VertexHolder, error) {
 	// the capacities decodeHeadAt gives them.
 	c := tx.db.st.loaded.get()
 	r := &c.r
-	*r = record{home: homeOf(n), es: edgeSet{}}
+	*r = record{home: homeOf(n), vertexRefs: vertexRefs{es: edgeSet{}}}
 	r.lbls = r.lbuf[:0]
 	if len(id) > 0 {
 		r.pbuf[0] = layout.Property{Ptype: uint32(gdi.PropertyTypeID), Value: gdi.Bytes(id)}
@@ -117,7 +117,7 @@ func (tx *Transaction) CreateEdge(d gdi.DirectionType, origin, target gdi.Vertex
 	// The copy comes from the pool of copies, as those read do.
 	c := tx.db.st.loaded.get()
 	r := &c.r
-	*r = record{home: homeOf(n), dir: d, origin: on, target: tn}
+	*r = record{home: homeOf(n), edgeEnds: edgeEnds{dir: d, origin: on, target: tn}}
 	r.lbls = r.lbuf[:0]
 	if light {
 		r.home = homeOf(on)

@@ -53,12 +53,21 @@ func (s *Store) Commits() (uint64, error) {
 
 // RaiseCommits raises this rank's commit counter to at least count, so
 // that versions drawn later are above those found in restored holders.
-func (s *Store) RaiseCommits(count uint64) error {
-	c, err := s.ctl.AtomicGet(s.rank, ctlCommits)
-	if err != nil || c >= count {
-		return Internal(err)
+func (s *Store) RaiseCommits(count uint64) error { return s.raise(s.rank, ctlCommits, count) }
+
+// raise raises word off of rank's control words to at least x; it never
+// lowers it, whatever others do meanwhile.
+func (s *Store) raise(rank, off int, x uint64) error {
+	for {
+		cur, err := s.ctl.AtomicGet(rank, off)
+		if err != nil || cur >= x {
+			return Internal(err)
+		}
+		prev, err := s.ctl.CompareAndSwap(rank, off, cur, x)
+		if err != nil || prev == cur {
+			return Internal(err)
+		}
 	}
-	return Internal(s.ctl.AtomicPut(s.rank, ctlCommits, count))
 }
 
 // HighWater is the highest block number handed out on rank.
@@ -68,18 +77,7 @@ func (s *Store) HighWater(rank int) (int, error) {
 }
 
 // RaiseHighWater raises rank's high-water mark to block b.
-func (s *Store) RaiseHighWater(rank, b int) error {
-	for {
-		hw, err := s.ctl.AtomicGet(rank, ctlHighWater)
-		if err != nil || hw >= uint64(b) {
-			return Internal(err)
-		}
-		prev, err := s.ctl.CompareAndSwap(rank, ctlHighWater, hw, uint64(b))
-		if err != nil || prev == hw {
-			return Internal(err)
-		}
-	}
-}
+func (s *Store) RaiseHighWater(rank, b int) error { return s.raise(rank, ctlHighWater, uint64(b)) }
 
 // SetHighWater sets this rank's high-water mark (recovery).
 func (s *Store) SetHighWater(b int) error {

@@ -47,7 +47,8 @@ type Request struct {
 	// After, if it holds bytes, is a Prefix read of the same holder made
 	// before, not yet whole: the Read goes on from where it stopped
 	// instead of starting over, and reports ok false if a writer came in
-	// between (the caller then reads the holder afresh). (A value, not a
+	// between (the caller then reads the holder afresh). Held is not
+	// consulted then: the stamp of the read before is. (A value, not a
 	// pointer: a Request must not make the caller's images escape.)
 	After Image
 }

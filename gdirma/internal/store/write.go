@@ -9,7 +9,8 @@ import (
 
 // Parts is an image given as two pieces, Head then Tail, written as one.
 // Refs is the offset where the edge references of a vertex begin (-1 for
-// an edge).
+// an edge); a Tail, if set, must be the references (Refs == len(Head)):
+// the fences are found by walking it.
 type Parts struct {
 	Head, Tail []byte
 	Refs       int
