@@ -44,9 +44,11 @@ type writeItem struct {
 }
 
 // commitScratch is what a commit that writes needs for its duration: its
-// locks, and its copy of the store, which reads the holders it locked
-// without checking their lock words (graph.held). Commits take one from
-// commitScratches and give it back, saving three allocations.
+// locks; its view of the graph (graph.holding), which reads the holders
+// it locked without checking their lock words; and, with the redo log on,
+// the staged window its writes go to and the store that writes there
+// (store.Stage). Commits take one from commitScratches and give it back,
+// saving the allocations.
 type commitScratch struct {
 	locks  txn.LockSet
 	st     graph
@@ -85,8 +87,7 @@ func (tx *Transaction) commit() error {
 		st0.redo.Admit() // before any lock, and before hold
 	}
 	cs.locks.Reset(st0.Locks())
-	cs.st = *st0
-	cs.st.held = &cs.locks
+	st0.holding(&cs.st, &cs.locks)
 	freed, err := tx.commitWrites(cs, writes)
 	if err != nil {
 		return err

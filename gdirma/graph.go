@@ -51,6 +51,14 @@ func newGraph(comm rma.Comm, p Params, tag uint16) (*graph, error) {
 	return st, nil
 }
 
+// holding makes *dst the graph as a commit that holds the lock words of
+// ls sees it: its reads of those holders are not checked against their
+// lock words (which the commit itself holds). dst shares everything else.
+func (st *graph) holding(dst *graph, ls *txn.LockSet) {
+	*dst = *st
+	dst.held = ls
+}
+
 // free releases the windows (collective).
 func (st *graph) free() error {
 	return errors.Join(st.forest.Free(), st.Store.Free())
