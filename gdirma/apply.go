@@ -232,10 +232,8 @@ func sameKeys(c change) bool {
 // blockPlan is where apply writes the image of a change: its blocks, its
 // encoding (whose head is in a block buffer), and the part that changed.
 type blockPlan struct {
-	chain []bgdl.DPtr
-	img   store.Parts
-	dirty store.Dirty
-	head  *[]byte
+	store.Plan
+	head *[]byte
 }
 
 // putHeads gives back the block buffers of plans.
@@ -291,7 +289,7 @@ func (st *graph) planBlocks(changes []change, u *applyUndo, plans []blockPlan) (
 			freed = append(freed, chain[need:]...)
 			chain = chain[:need]
 		}
-		plans[i].chain, plans[i].img, plans[i].dirty = chain, b, dirtyOf(c, b, chain)
+		plans[i].Chain, plans[i].Image, plans[i].Dirty = chain, b, dirtyOf(c, b, chain)
 	}
 	return freed, nil
 }
@@ -299,44 +297,36 @@ func (st *graph) planBlocks(changes []change, u *applyUndo, plans []blockPlan) (
 // writeChanges is apply's step 4: each change's image, with version.
 func (st *graph) writeChanges(changes []change, version store.Version, plans []blockPlan) error {
 	for i, c := range changes {
-		if err := st.writeChange(c, version, plans[i].chain, plans[i].img, plans[i].dirty); err != nil {
+		if err := st.writeChange(c, version, &plans[i].Plan); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// writeChange writes the image of c, with version, to the blocks chain
-// (step 4 of apply).
-func (st *graph) writeChange(c change, version store.Version, chain []bgdl.DPtr, img store.Parts, dirty store.Dirty) error {
+// writeChange installs the change c, planned in p (step 4 of apply).
+func (st *graph) writeChange(c change, version store.Version, p *store.Plan) error {
 	if err := applyFailpoint(stepWrites); err != nil {
 		return err
 	}
-	if c.new == nil {
-		return st.Clear(c.n.Holder())
+	p.Kind, p.Holder, p.Gone, p.Head = c.k, c.n.Holder(), c.new == nil, c.head
+	if !p.Gone && p.Head == nil && p.Dirty.Some {
+		p.Fences = c.new.fences() // the layout is the one read
 	}
-	c.new.version = version
-	if c.head != nil {
-		if err := st.PatchHead(c.n.Holder(), version, c.head); err != nil {
-			return err
-		}
-		if testHookHeadPatch != nil {
-			testHookHeadPatch(c.n)
-		}
-		if invariants.Enabled && !c.new.partial {
-			st.checkWritten(c, encodeParts(c.k, c.new, st.Codec(c.n.Holder()), nil))
-		}
-		return nil
-	}
-	var fences []uint16
-	if dirty.Some {
-		fences = c.new.fences() // the layout is the one read
-	}
-	if err := st.Write(c.k, version, chain, img, dirty, fences); err != nil {
+	if err := st.Install(version, p); err != nil || p.Gone {
 		return err
 	}
-	if invariants.Enabled && dirty.Some {
-		st.checkWritten(c, img)
+	c.new.version = version
+	if p.Head != nil && testHookHeadPatch != nil {
+		testHookHeadPatch(c.n)
+	}
+	if invariants.Enabled {
+		switch {
+		case p.Head != nil && !c.new.partial:
+			st.checkWritten(c, encodeParts(c.k, c.new, st.Codec(c.n.Holder()), nil))
+		case p.Head == nil && p.Dirty.Some:
+			st.checkWritten(c, p.Image)
+		}
 	}
 	return nil
 }

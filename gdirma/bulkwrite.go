@@ -133,7 +133,7 @@ func (b *bulk) writeHolder(i int, refs []bulkRef, dir byte, imgBuf *[]byte, chai
 		}
 		chain = append(chain, nb)
 	}
-	if err := b.st.Write(vertexKind, b.version, chain, store.Parts{Head: img, Refs: refsAt}, store.Dirty{}, nil); err != nil {
+	if err := b.st.Install(b.version, &store.Plan{Kind: vertexKind, Holder: chain[0], Chain: chain, Image: store.Parts{Head: img, Refs: refsAt}}); err != nil {
 		return err
 	}
 	return nil
@@ -150,7 +150,7 @@ func (b *bulk) writeNew(k kind, img []byte) (bgdl.DPtr, error) {
 		}
 		chain = append(chain, nb)
 	}
-	return chain[0], b.st.Write(k, b.version, chain, store.Parts{Head: img, Refs: -1}, store.Dirty{}, nil)
+	return chain[0], b.st.Install(b.version, &store.Plan{Kind: k, Holder: chain[0], Chain: chain, Image: store.Parts{Head: img, Refs: -1}})
 }
 
 // block takes a block, on this rank while it has one. Blocks of this rank

@@ -14,7 +14,8 @@
 //   - internal/store keeps holders: blocks, their lock words, the DHT of
 //     the implicit index and the control words, reached with one-sided
 //     calls only. It reads a holder (store.Read, with a Mode) and installs
-//     a planned image (store.Write), and knows nothing of records.
+//     a planned change (store.Install of a store.Plan), and knows nothing
+//     of records.
 //   - internal/redolog and internal/checkpoint make commits durable: the
 //     redo log's files and records; the checkpoint directory, its manifest
 //     and the rank files of windows.

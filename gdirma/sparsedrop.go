@@ -445,7 +445,7 @@ func (st *graph) wantAfterDrops(n layout.Number, drops []layout.Number) ([]byte,
 // writeDrops writes plan, finished, to vertex n with version, under its
 // write lock.
 func (st *graph) writeDrops(plan *dropPlan, n layout.Number, version store.Version) error {
-	if err := st.PatchBlocks(n.Holder(), version, plan.patches); err != nil {
+	if err := st.Install(version, &store.Plan{Kind: vertexKind, Holder: n.Holder(), Patches: plan.patches}); err != nil {
 		return err
 	}
 	if invariants.Enabled {

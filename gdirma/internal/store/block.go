@@ -148,9 +148,9 @@ func (s *Store) ReleaseAll(blocks []bgdl.DPtr) error {
 	return first
 }
 
-// Clear clears the marker of holder p's primary block: the holder is
+// clear clears the marker of holder p's primary block: the holder is
 // gone, though its blocks are not yet released.
-func (s *Store) Clear(p bgdl.DPtr) error {
+func (s *Store) clear(p bgdl.DPtr) error {
 	return Internal(s.data.AtomicPut(p.Rank(), p.Offset(), 0))
 }
 

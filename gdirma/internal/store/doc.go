@@ -34,7 +34,7 @@
 //     against the holder's lock word (txn.ReadBegin, txn.ReadValid); a
 //     copy a writer overlapped is made again. A reader that holds the
 //     lock word itself (Request.Held) reads without the check.
-//   - Writers hold the holder's write lock. Write puts the continuation
+//   - Writers hold the holder's write lock. Install puts the continuation
 //     blocks first and the primary block last, so that a reader never
 //     sees a new primary block over old continuations it would then read.
 //   - A block belongs to at most one holder; Acquire clears its marker
@@ -45,9 +45,10 @@
 // Read is the one read of a holder; its Mode says how much it fetches
 // (the primary block only, or the whole chain) and whether it lists the
 // blocks. A Read given a prefix image read before (Request.After)
-// continues it instead of starting over. Write installs a planned image
-// over a chain of blocks, skipping the blocks a Dirty span says are
-// unchanged; PatchHead and PatchBlocks install the smaller changes a
-// commit plans in place. Everything that decides what to write (records,
-// edge references, indexes) lives above, in gdirma.
+// continues it instead of starting over. Install is the one write: it
+// installs the Plan of one holder's change, which is a deletion, a new
+// head or a few bytes written in place, or a whole image written over a
+// chain of blocks but for the blocks a Dirty span says are unchanged.
+// Everything that decides what to write (records, edge references,
+// indexes) lives above, in gdirma, which makes the plans.
 package store

@@ -109,7 +109,7 @@ func put(s *Store, target int, k Kind, img Parts) ([]bgdl.DPtr, Version, error) 
 	if err != nil {
 		return nil, 0, err
 	}
-	return chain, v, s.Write(k, v, chain, img, Dirty{}, nil)
+	return chain, v, s.write(k, v, chain, img, Dirty{}, nil)
 }
 
 func mustPut(t *testing.T, s *Store, k Kind, img []byte) ([]bgdl.DPtr, Version) {
@@ -142,7 +142,7 @@ func rewrite(s *Store, k Kind, chain []bgdl.DPtr, img Parts) (Version, error) {
 	if err != nil {
 		return 0, err
 	}
-	return v, s.Write(k, v, chain, img, Dirty{}, nil)
+	return v, s.write(k, v, chain, img, Dirty{}, nil)
 }
 
 // vertexImage returns a vertex image for holder p: a head with a property
@@ -254,7 +254,7 @@ func TestReadNoPrimaryIsNotFound(t *testing.T) {
 	if err := s.Release(p); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Write(Vertex, 1, []bgdl.DPtr{p}, Parts{Head: pattern(10, 2), Refs: -1}, Dirty{}, nil); err != nil {
+	if err := s.write(Vertex, 1, []bgdl.DPtr{p}, Parts{Head: pattern(10, 2), Refs: -1}, Dirty{}, nil); err != nil {
 		t.Fatal(err)
 	}
 	q, err := s.Acquire(0)
@@ -288,7 +288,7 @@ func TestDirtyWriteSkipsCleanBlocks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Write(Edge, v2, chain, Parts{Head: img, Refs: -1}, Dirty{Some: true, Head: 8, Lo: 500, Hi: 510}, nil); err != nil {
+	if err := s.write(Edge, v2, chain, Parts{Head: img, Refs: -1}, Dirty{Some: true, Head: 8, Lo: 500, Hi: 510}, nil); err != nil {
 		t.Fatal(err)
 	}
 	want := slices.Clone(img)
@@ -331,7 +331,7 @@ func TestPatchHeadAndBlocks(t *testing.T) {
 	chain, v1 := mustPut(t, s, Vertex, want)
 	p := chain[0]
 	v2, _ := s.NextVersion()
-	if err := s.PatchHead(p, v2, []byte("HEADPATCH")); err != nil {
+	if err := s.patchHead(p, v2, []byte("HEADPATCH")); err != nil {
 		t.Fatal(err)
 	}
 	copy(want, "HEADPATCH")
@@ -340,7 +340,7 @@ func TestPatchHeadAndBlocks(t *testing.T) {
 	}
 	v3, _ := s.NextVersion()
 	patches := []Patch{{At: chain[1], Off: ContHeader + 5, B: []byte("abc")}, {At: chain[2], Off: ContHeader, B: []byte("xyz")}, {At: p, Off: PrimaryHeader + 100, B: []byte("P")}}
-	if err := s.PatchBlocks(p, v3, patches); err != nil {
+	if err := s.patchBlocks(p, v3, patches); err != nil {
 		t.Fatal(err)
 	}
 	copy(want[firstBytes+5:], "abc")
@@ -416,7 +416,7 @@ func TestReadAfterPrefixOn(t *testing.T) {
 	}
 	parts := Parts{Head: want, Refs: refs}
 	v, _ := s.NextVersion()
-	if err := s.Write(Vertex, v, chain, parts, Dirty{}, nil); err != nil {
+	if err := s.write(Vertex, v, chain, parts, Dirty{}, nil); err != nil {
 		t.Fatal(err)
 	}
 	fences := s.FencesOf(p, parts)

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 
 	"github.com/gdi-go/gdi/bgdl"
+	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/gdirma/internal/layout"
 )
 
@@ -46,19 +47,61 @@ func (d Dirty) Covers(from, to int) bool {
 	return !d.Some || from < d.Head || (from < d.Hi && d.Lo < to)
 }
 
+// Plan is the planned change of one holder, which Install writes. One of
+// its forms applies, the first that is set:
+//
+//   - Gone: the holder is deleted. Its primary block stops being one; its
+//     blocks are released later (Release), once no lock is held.
+//   - Head: new labels and properties, as long as the old ones and within
+//     the primary block, written over them in place.
+//   - Patches: bytes written in place into the holder's blocks (the
+//     tombstones and counts of references dropped from a long image).
+//   - else Image: the whole image, written over Chain (primary first, as
+//     many blocks as BlocksFor says), but for the continuation blocks
+//     Dirty says are unchanged; Fences, if set, are those of the
+//     continuation blocks, else they are found.
+type Plan struct {
+	Kind    Kind
+	Holder  bgdl.DPtr
+	Gone    bool
+	Head    []byte
+	Patches []Patch
+	Chain   []bgdl.DPtr
+	Image   Parts
+	Dirty   Dirty
+	Fences  []uint16
+}
+
+// Install writes plan p with version v (which Gone ignores). The caller
+// holds the holder's write lock, or the database is quiet; a reader that
+// copies the holder meanwhile finds the lock word changed (Read).
+func (s *Store) Install(v Version, p *Plan) error {
+	switch {
+	case p.Gone:
+		return s.clear(p.Holder)
+	case p.Head != nil:
+		return s.patchHead(p.Holder, v, p.Head)
+	case p.Patches != nil:
+		return s.patchBlocks(p.Holder, v, p.Patches)
+	}
+	if len(p.Chain) == 0 || p.Chain[0] != p.Holder {
+		return gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: an image planned over blocks %v", p.Holder, p.Chain)
+	}
+	return s.write(p.Kind, v, p.Chain, p.Image, p.Dirty, p.Fences)
+}
+
 // Codec is the codec of the edge references of vertex p.
 func (s *Store) Codec(p bgdl.DPtr) layout.Codec {
 	v := layout.NumberOf(p)
 	return layout.Codec{Self: v, Base: layout.LightNumber(v, 0, s.bs), BS: uint64(s.bs)}
 }
 
-// Write writes img, of a holder of kind k with version v, over the blocks
+// write writes img, of a holder of kind k with version v, over the blocks
 // chain (primary first, as many as BlocksFor says): the continuation
 // blocks first, the primary block last. Continuation blocks that dirty
 // says are unchanged are left as they are. fences, if set, are those of
-// the continuation blocks, else they are found. The caller holds the
-// holder's write lock.
-func (s *Store) Write(k Kind, v Version, chain []bgdl.DPtr, img Parts, dirty Dirty, fences []uint16) error {
+// the continuation blocks, else they are found.
+func (s *Store) write(k Kind, v Version, chain []bgdl.DPtr, img Parts, dirty Dirty, fences []uint16) error {
 	bp := s.BlockBuf()
 	defer s.PutBlockBuf(bp)
 	size := img.Len()
@@ -98,10 +141,10 @@ func (s *Store) Write(k Kind, v Version, chain []bgdl.DPtr, img Parts, dirty Dir
 	return s.Put(blk, chain[0], 0)
 }
 
-// PatchHead writes head over the labels and properties of holder p, which
+// patchHead writes head over the labels and properties of holder p, which
 // it replaces byte for byte within the primary block, and sets the
-// holder's version to v. The caller holds the holder's write lock.
-func (s *Store) PatchHead(p bgdl.DPtr, v Version, head []byte) error {
+// holder's version to v.
+func (s *Store) patchHead(p bgdl.DPtr, v Version, head []byte) error {
 	if err := s.data.Put(head, p.Rank(), p.Offset()+PrimaryHeader); err != nil {
 		return Internal(err)
 	}
@@ -115,9 +158,9 @@ type Patch struct {
 	B   []byte
 }
 
-// PatchBlocks writes patches into the blocks of holder p and then sets
-// its version to v. The caller holds the holder's write lock.
-func (s *Store) PatchBlocks(p bgdl.DPtr, v Version, patches []Patch) error {
+// patchBlocks writes patches into the blocks of holder p and then sets
+// its version to v.
+func (s *Store) patchBlocks(p bgdl.DPtr, v Version, patches []Patch) error {
 	for _, x := range patches {
 		if err := s.data.Put(x.B, x.At.Rank(), x.At.Offset()+x.Off); err != nil {
 			return Internal(err)
