@@ -255,7 +255,8 @@ func (st *graph) planBlocks(changes []change, u *applyUndo, plans []blockPlan) (
 		}
 		chain := c.chain
 		if c.old != nil && chain == nil {
-			img, ok, err := st.read(c.n, store.Request{Mode: store.Chain})
+			var img store.Image
+			ok, err := st.read(c.n, &store.Request{Mode: store.Chain}, &img)
 			if err != nil {
 				return nil, err
 			}

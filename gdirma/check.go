@@ -26,7 +26,8 @@ func (db *Database) CheckHolders() error {
 	st := db.st
 	for _, k := range []kind{vertexKind, edgeKind} {
 		err := st.scanRank(db.rank, k, func(n layout.Number, r *record) error {
-			img, ok, err := st.read(n, store.Request{Mode: store.Chain})
+			var img store.Image
+			ok, err := st.read(n, &store.Request{Mode: store.Chain}, &img)
 			if err != nil || !ok {
 				return gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: %v", n.Holder(), err)
 			}

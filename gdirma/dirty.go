@@ -33,7 +33,8 @@ func dirtyOf(c change, b store.Parts, chain []bgdl.DPtr) store.Dirty {
 // checkWritten panics if the holder of c does not hold img after a write
 // that skipped unchanged blocks or bytes. The caller holds its write lock.
 func (st *graph) checkWritten(c change, img store.Parts) {
-	got, ok, err := st.read(c.n, store.Request{})
+	var got store.Image
+	ok, err := st.read(c.n, &store.Request{}, &got)
 	want := append(append([]byte(nil), img.Head...), img.Tail...)
 	if err != nil || !ok || !bytes.Equal(got.Bytes, want) {
 		panic(fmt.Sprintf("gdirma: holder %v after a write of changed blocks or bytes only: %v %v, image differs", c.n.Holder(), ok, err))

@@ -68,9 +68,9 @@ func (st *graph) free() error {
 func internal(err error) error { return store.Internal(err) }
 
 // read reads holder n as rq says, with the graph's held lock words.
-func (st *graph) read(n layout.Number, rq store.Request) (store.Image, bool, error) {
+func (st *graph) read(n layout.Number, rq *store.Request, img *store.Image) (bool, error) {
 	rq.Held = st.held
-	return st.Read(n.Holder(), rq)
+	return st.Read(n.Holder(), rq, img)
 }
 
 // newNumber creates the primary block of a new holder on rank home (or

@@ -83,7 +83,8 @@ func TestPrefetchHints(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		img, ok, err := db.st.read(n, store.Request{Mode: store.Chain})
+		var img store.Image
+		ok, err := db.st.read(n, &store.Request{Mode: store.Chain}, &img)
 		if err != nil || !ok || len(img.Chain) < 2 {
 			t.Fatalf("the vertex with 80 edges should span blocks: %v %v %v", len(img.Chain), ok, err)
 		}

@@ -117,7 +117,8 @@ func (st *graph) loadInto(r *record, k kind, n layout.Number, mode store.Mode, i
 	if k != vertexKind {
 		mode &^= store.Prefix
 	}
-	img, ok, err := st.read(n, store.Request{Mode: mode, Pool: into, Small: small})
+	var img store.Image
+	ok, err = st.read(n, &store.Request{Mode: mode, Pool: into, Small: small}, &img)
 	if err != nil || !ok || img.Kind != k {
 		return false, nil, nil, err
 	}
@@ -139,30 +140,31 @@ type restHint struct {
 }
 
 // loadPrefix is loadInto of a prefix of vertex n that also returns, if r
-// is partial, how to read the rest (hint.prefix is nil if it cannot). If
+// is partial, how to read the rest (hint.Bytes is nil if it cannot). If
 // the labels and properties of n go on past its primary block, it reads
-// on until they end if the image is long (extendPrefix), so that a hub
+// on until they end if the image is long (store.On), so that a hub
 // with long properties is not read whole for them; otherwise, or if that
 // fails, it returns the hint with spans set and r empty, for the caller
 // to read the rest (loadRest) as a whole record.
 func (st *graph) loadPrefix(r *record, n layout.Number, into *[]*[]byte, small []byte) (ok bool, single []byte, hint restHint, err error) {
-	img, ok, err := st.read(n, store.Request{Mode: store.Prefix, Pool: into, Small: small})
+	img := &hint.Image // read into the hint, which keeps it if r is partial
+	ok, err = st.read(n, &store.Request{Mode: store.Prefix, Pool: into, Small: small}, img)
 	if err != nil || !ok || img.Kind != vertexKind {
-		return false, nil, hint, err
+		return false, nil, restHint{}, err
 	}
 	if img.Whole() || !img.Stamped {
-		ok, _, single, err = st.decodeRead(r, vertexKind, n, &img, store.Whole, into)
-		return ok, single, hint, err
+		ok, _, single, err = st.decodeRead(r, vertexKind, n, img, store.Whole, into)
+		return ok, single, restHint{}, err
 	}
-	whole, err := st.decodePart(r, n, &img)
+	whole, err := st.decodePart(r, n, img)
 	if err != nil {
-		return false, nil, hint, err
+		return false, nil, restHint{}, err
 	}
-	hint = restHint{Image: img}
 	if !whole && st.BlocksFor(img.Length) > store.MinFenced {
 		// A long image: read on for the head only. A short one is read
 		// whole at once (Transaction.spanning), which its commit needs.
-		ext, read, err := st.read(n, store.Request{Mode: store.Prefix, Pool: into, After: img})
+		ext := *img
+		read, err := st.read(n, &store.Request{Mode: store.Prefix | store.On, Pool: into}, &ext)
 		if err != nil {
 			return false, nil, hint, err
 		}
@@ -184,7 +186,8 @@ func (st *graph) loadPrefix(r *record, n layout.Number, into *[]*[]byte, small [
 // changed since the first read (the caller reads it whole, and finds out
 // what changed); the copy is then not used.
 func (st *graph) loadRest(n layout.Number, h *restHint, pooled *[]*[]byte, r *record, chainBuf []bgdl.DPtr) (c *record, chain []bgdl.DPtr, ok bool, err error) {
-	img, ok, err := st.read(n, store.Request{Mode: store.Whole, Pool: pooled, Chain: chainBuf, After: h.Image})
+	img := h.Image
+	ok, err = st.read(n, &store.Request{Mode: store.On, Pool: pooled, Chain: chainBuf}, &img)
 	if err != nil || !ok {
 		return nil, nil, false, err
 	}
@@ -249,7 +252,8 @@ func (r *record) readFrom(img *store.Image, n layout.Number) {
 // there is no such vertex. A long image lies in a buffer from st.images,
 // appended to *pooled: the record is valid until it is given back.
 func (st *graph) loadRefs(n layout.Number, pooled *[]*[]byte, r *record, chainBuf []bgdl.DPtr) (*record, []bgdl.DPtr, error) {
-	img, ok, err := st.read(n, store.Request{Mode: store.Chain, Pool: pooled, Chain: chainBuf})
+	var img store.Image
+	ok, err := st.read(n, &store.Request{Mode: store.Chain, Pool: pooled, Chain: chainBuf}, &img)
 	if err != nil || !ok || img.Kind != vertexKind {
 		return nil, nil, err
 	}

@@ -83,7 +83,8 @@ func readRestCase(t *testing.T, db *Database, num gdi.PropertyType, blocks int) 
 	// Edges until the image takes the blocks wanted.
 	edges := 0
 	for {
-		img, ok, err := db.st.read(n, store.Request{Mode: store.Chain})
+		var img store.Image
+		ok, err := db.st.read(n, &store.Request{Mode: store.Chain}, &img)
 		if err != nil || !ok {
 			return fmt.Errorf("reading vertex x: %v %v", ok, err)
 		}

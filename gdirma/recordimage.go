@@ -96,16 +96,28 @@ func decodeHeadAt(r *record, head []byte, nl, np int) error {
 	if np > 0 {
 		s = string(head)
 	}
-	w := layout.WalkHead(head)
-	w.Count()
+	// layout.HeadEnd checked every number and length: the walk is by
+	// index, without the checks of a layout.HeadWalk, on the hot path of
+	// every read of labels or properties.
+	i := 0
+	uv := func() uint64 {
+		if head[i] < 0x80 {
+			i++
+			return uint64(head[i-1])
+		}
+		x, n := binary.Uvarint(head[i:])
+		i += n
+		return x
+	}
+	uv()
 	r.lbls = r.lbuf[:0]
 	if nl > len(r.lbuf) {
 		r.lbls = make([]uint32, 0, nl)
 	}
 	for range nl {
-		r.lbls = append(r.lbls, uint32(w.Uvarint()))
+		r.lbls = append(r.lbls, uint32(uv()))
 	}
-	w.Count()
+	uv()
 	// The capacity is what it would be if allocated, so that appends of
 	// copies of r that share props copy them as before.
 	if np > len(r.pbuf) {
@@ -114,16 +126,16 @@ func decodeHeadAt(r *record, head []byte, nl, np int) error {
 		r.prps = r.pbuf[:0:max(np, 2)]
 	}
 	for range np {
-		pt, dt, raw := w.Property()
-		end := w.Read(head)
-		v, err := gdi.NewValueString(dt, s[end-len(raw):end])
+		pt := uint32(uv())
+		dt := gdi.Datatype(head[i])
+		i++
+		l := int(uv())
+		v, err := gdi.NewValueString(dt, s[i:i+l])
 		if err != nil {
 			return err
 		}
+		i += l
 		r.prps = append(r.prps, layout.Property{Ptype: pt, Value: v})
-	}
-	if !w.OK() {
-		return layout.ErrShort
 	}
 	return nil
 }

@@ -468,7 +468,8 @@ func (db *Database) usedBlocks() (used [][]byte, maxCount []uint64, err error) {
 		if r := v.Rank(); r < st.size {
 			maxCount[r] = max(maxCount[r], v.Count())
 		}
-		img, ok, err := st.Read(p, store.Request{Mode: store.Chain})
+		var img store.Image
+		ok, err := st.Read(p, &store.Request{Mode: store.Chain}, &img)
 		if err != nil || !ok {
 			return nil, nil, gdi.Errorf(gdi.ErrIntern, "gdirma: recovery: holder %v: %v", p, err)
 		}

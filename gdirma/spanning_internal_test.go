@@ -39,7 +39,8 @@ func TestSpanningHead(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		img, ok, err := db.st.read(n, store.Request{Mode: store.Chain})
+		var img store.Image
+		ok, err := db.st.read(n, &store.Request{Mode: store.Chain}, &img)
 		if err != nil || !ok || len(img.Chain) < 4 {
 			return fmt.Errorf("vertex of %d blocks (%v %v), want some", len(img.Chain), ok, err)
 		}

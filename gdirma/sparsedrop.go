@@ -449,7 +449,8 @@ func (st *graph) writeDrops(plan *dropPlan, n layout.Number, version store.Versi
 		return err
 	}
 	if invariants.Enabled {
-		got, ok, err := st.read(n, store.Request{})
+		var got store.Image
+		ok, err := st.read(n, &store.Request{}, &got)
 		if err != nil || !ok || !bytes.Equal(got.Bytes, plan.want) {
 			panic(fmt.Sprintf("gdirma: vertex %v after its drops were written in place: %v %v, image differs from the record code's", n.Holder(), ok, err))
 		}

@@ -44,9 +44,12 @@ func AppendHead(b []byte, labels []uint32, props []Property) []byte {
 }
 
 // HeadWalk reads an encoded head in order. OK turns false, and stays
-// false, at the first number or field that does not fit in the bytes.
+// false, at the first number or field that does not fit in the bytes. (It
+// keeps an index into h rather than reslicing it: one word to update, and
+// Uvarint's common case stays small enough to inline.)
 type HeadWalk struct {
 	h  []byte
+	i  int
 	ok bool
 }
 
@@ -57,32 +60,34 @@ func WalkHead(h []byte) HeadWalk { return HeadWalk{h: h, ok: true} }
 func (w *HeadWalk) OK() bool { return w.ok }
 
 // Read returns how many bytes of h the walk has read.
-func (w *HeadWalk) Read(h []byte) int { return len(h) - len(w.h) }
+func (w *HeadWalk) Read(h []byte) int { return w.i }
 
 // Uvarint reads a number, such as a label.
 func (w *HeadWalk) Uvarint() uint64 {
-	if h := w.h; len(h) > 0 && h[0] < 0x80 { // most numbers here are small
-		w.h = h[1:]
-		return uint64(h[0])
+	if i := w.i; uint(i) < uint(len(w.h)) {
+		if b := w.h[i]; b < 0x80 { // most numbers here are small
+			w.i = i + 1
+			return uint64(b)
+		}
 	}
 	return w.uvLong()
 }
 
 // uvLong is Uvarint of a number of more than one byte, out of line.
 func (w *HeadWalk) uvLong() uint64 {
-	x, k := binary.Uvarint(w.h)
+	x, k := binary.Uvarint(w.h[min(w.i, len(w.h)):])
 	if k <= 0 {
 		w.ok = false
 		return 0
 	}
-	w.h = w.h[k:]
+	w.i += k
 	return x
 }
 
 // Count reads a count of labels or properties.
 func (w *HeadWalk) Count() uint64 {
 	n := w.Uvarint()
-	if n > uint64(len(w.h)) {
+	if n > uint64(len(w.h)-w.i) {
 		w.ok = false
 	}
 	return n
@@ -98,37 +103,66 @@ func (w *HeadWalk) SkipLabels() {
 // Property reads a property: its type, datatype and raw bytes.
 func (w *HeadWalk) Property() (pt uint32, dt gdi.Datatype, raw []byte) {
 	pt = uint32(w.Uvarint())
-	if !w.ok || len(w.h) == 0 {
+	if !w.ok || w.i >= len(w.h) {
 		w.ok = false
 		return 0, 0, nil
 	}
-	dt = gdi.Datatype(w.h[0])
-	w.h = w.h[1:]
+	dt = gdi.Datatype(w.h[w.i])
+	w.i++
 	l := w.Uvarint()
-	if !w.ok || l > uint64(len(w.h)) {
+	if !w.ok || l > uint64(len(w.h)-w.i) {
 		w.ok = false
 		return 0, 0, nil
 	}
-	raw, w.h = w.h[:l:l], w.h[l:]
+	raw = w.h[w.i : w.i+int(l) : w.i+int(l)]
+	w.i += int(l)
 	return pt, dt, raw
 }
 
 // HeadEnd returns where the head at the start of b ends, and its numbers
-// of labels and properties; ErrShort if b ends first.
+// of labels and properties; ErrShort if b ends first. Every prefix read
+// asks it (PrefixHolds), so it walks b by index, not by a HeadWalk: the
+// position stays in a register.
 func HeadEnd(b []byte) (end, nl, np int, err error) {
-	w := WalkHead(b)
-	nl = int(w.Count())
-	for i := 0; i < nl && w.ok; i++ {
-		w.Uvarint()
+	i := 0
+	uv := func() (uint64, bool) {
+		if i < len(b) && b[i] < 0x80 { // most numbers here are small
+			i++
+			return uint64(b[i-1]), true
+		}
+		x, n := binary.Uvarint(b[i:])
+		if n <= 0 {
+			return 0, false
+		}
+		i += n
+		return x, true
 	}
-	np = int(w.Count())
-	for i := 0; i < np && w.ok; i++ {
-		w.Property()
-	}
-	if !w.ok {
+	x, ok := uv()
+	if !ok || x > uint64(len(b)) {
 		return 0, 0, 0, ErrShort
 	}
-	return w.Read(b), nl, np, nil
+	nl = int(x)
+	for range nl {
+		if _, ok := uv(); !ok {
+			return 0, 0, 0, ErrShort
+		}
+	}
+	if x, ok = uv(); !ok || x > uint64(len(b)) {
+		return 0, 0, 0, ErrShort
+	}
+	np = int(x)
+	for range np {
+		if _, ok := uv(); !ok || i >= len(b) {
+			return 0, 0, 0, ErrShort
+		}
+		i++ // datatype
+		l, ok := uv()
+		if !ok || l > uint64(len(b)-i) {
+			return 0, 0, 0, ErrShort
+		}
+		i += int(l)
+	}
+	return i, nl, np, nil
 }
 
 // CheckHead checks the whole head h as a decoding would: every value must

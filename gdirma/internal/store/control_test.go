@@ -85,7 +85,7 @@ func TestReadLockedHolder(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer held.ReleaseAll()
-	if _, ok, err := s.Read(chain[0], Request{}); ok || !errors.Is(err, gdi.ErrTransactionCritical) {
+	if _, ok, err := readImg(s, chain[0], &Request{}); ok || !errors.Is(err, gdi.ErrTransactionCritical) {
 		t.Errorf("Read of a write-locked holder: ok %v, err %v; want ErrTransactionCritical", ok, err)
 	}
 	if img := mustRead(t, s, chain[0], Request{Held: held}); !bytes.Equal(img.Bytes, want) || img.Stamped {
@@ -152,7 +152,7 @@ func TestUIDHoldersOnOtherRanks(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			got, ok, err := s.Read(p, Request{Mode: Chain})
+			got, ok, err := readImg(s, p, &Request{Mode: Chain})
 			want := pattern(700, byte(r))
 			if !ok || err != nil || !bytes.Equal(got.Bytes, want) || got.Version != Version(uids[r][1]) || got.Version.Rank() != r || p.Rank() != 1-r {
 				return fmt.Errorf("rank %d reading the holder rank %d wrote on rank %d: ok %v, err %v, bytes equal %v, version %v", s.Rank(), r, p.Rank(), ok, err, bytes.Equal(got.Bytes, want), got.Version)
@@ -225,7 +225,7 @@ func TestScanPrimariesHighWaterRelease(t *testing.T) {
 	if err := s.Release(vertices[1]); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok, err := s.Read(vertices[1], Request{}); ok || err != nil {
+	if _, ok, err := readImg(s, vertices[1], &Request{}); ok || err != nil {
 		t.Errorf("Read of a released primary block: ok %v, err %v; want not found", ok, err)
 	}
 	want := slices.Delete(slices.Clone(vertices), 1, 2)
@@ -357,13 +357,20 @@ func TestConcurrentReadsSeeWholeImages(t *testing.T) {
 		seen[i.(int)].Add(1)
 		return nil
 	}
-	read := func(rq Request, how string) (Image, bool) {
-		img, ok, err := s.Read(p, rq)
+	read := func(rq Request, prev Image, how string) (Image, bool) {
+		var img Image
+		var ok bool
+		var err error
+		if rq.Mode&On != 0 {
+			img, ok, err = readAfter(s, p, rq, prev)
+		} else {
+			img, ok, err = readImg(s, p, &rq)
+		}
 		switch {
 		case errors.Is(err, gdi.ErrTransactionCritical):
 			busy.Add(1)
 			return img, false
-		case err != nil || (!ok && rq.After.Bytes == nil):
+		case err != nil || (!ok && rq.Mode&On == 0):
 			t.Errorf("%s: ok %v, err %v", how, ok, err)
 			stop.Store(true)
 			return img, false
@@ -375,7 +382,7 @@ func TestConcurrentReadsSeeWholeImages(t *testing.T) {
 		wg.Go(func() {
 			for ; !stop.Load(); runtime.Gosched() { // the writer runs on one P too
 				if r%2 == 0 {
-					if img, ok := read(Request{Mode: Chain}, "Chain read"); ok {
+					if img, ok := read(Request{Mode: Chain}, Image{}, "Chain read"); ok {
 						if err := check(img, "Chain read"); err != nil {
 							t.Error(err)
 							stop.Store(true)
@@ -383,11 +390,11 @@ func TestConcurrentReadsSeeWholeImages(t *testing.T) {
 					}
 					continue
 				}
-				pre, ok := read(Request{Mode: Prefix}, "Prefix read")
+				pre, ok := read(Request{Mode: Prefix}, Image{}, "Prefix read")
 				if !ok {
 					continue
 				}
-				if img, ok := read(Request{After: pre}, "read After"); ok {
+				if img, ok := read(Request{Mode: On}, pre, "read On"); ok {
 					if err := check(img, "read After a prefix"); err != nil {
 						t.Error(err)
 						stop.Store(true)

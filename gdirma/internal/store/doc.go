@@ -44,7 +44,7 @@
 //
 // Read is the one read of a holder; its Mode says how much it fetches
 // (the primary block only, or the whole chain) and whether it lists the
-// blocks. A Read given a prefix image read before (Request.After)
+// blocks. A Read On from a prefix image read before (Mode On)
 // continues it instead of starting over. Install is the one write: it
 // installs the Plan of one holder's change, which is a deletion, a new
 // head or a few bytes written in place, or a whole image written over a

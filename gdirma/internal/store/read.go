@@ -19,11 +19,18 @@ const (
 	// Prefix reads the primary block only: its first PrefixLead bytes if
 	// they hold the labels, properties and degrees of a longer image
 	// (layout.PrefixHolds), else all of it. Image.Bytes is the part of
-	// the image read. Given Request.After, a Prefix read reads on block by
-	// block until the labels, properties and degrees are whole.
+	// the image read.
 	Prefix Mode = 1 << iota
 	// Chain also lists the blocks of the holder (Image.Chain).
 	Chain
+	// On goes on from the Prefix read made before that the image given
+	// to Read holds (not yet whole), instead of starting over: with
+	// Prefix, block by block until the labels, properties and degrees are
+	// whole; without, to the end of the image, listing the blocks. It
+	// checks the lock word the read before was checked against: ok is
+	// false if a writer came in between (the caller then reads the
+	// holder afresh), and Held is not consulted.
+	On
 )
 
 // Request is what a Read is asked to do besides its Mode, and where it
@@ -44,13 +51,6 @@ type Request struct {
 	// Small, if set, takes an image a Prefix read finds whole in the
 	// primary block, if it fits.
 	Small []byte
-	// After, if it holds bytes, is a Prefix read of the same holder made
-	// before, not yet whole: the Read goes on from where it stopped
-	// instead of starting over, and reports ok false if a writer came in
-	// between (the caller then reads the holder afresh). Held is not
-	// consulted then: the stamp of the read before is. (A value, not a
-	// pointer: a Request must not make the caller's images escape.)
-	After Image
 }
 
 // Image is a committed holder as read from its blocks.
@@ -65,8 +65,7 @@ type Image struct {
 	// primary block.
 	Single bool
 	// Next is the first block not read; Stamp, if Stamped, the lock word
-	// the copy was checked against (a later Read with After checks it
-	// again).
+	// the copy was checked against (a later Read On checks it again).
 	Next    bgdl.DPtr
 	Stamp   uint64
 	Stamped bool
@@ -75,24 +74,24 @@ type Image struct {
 // Whole reports whether img holds the whole image.
 func (img *Image) Whole() bool { return len(img.Bytes) == img.Length }
 
-// Read reads holder p as rq says. ok is false if p is no primary block,
-// or, with rq.After, if a writer changed the holder since the read
+// Read reads holder p into img as rq says. ok is false if p is no primary
+// block, or, with On, if a writer changed the holder since the read
 // before.
 //
 // The holder is copied without taking its lock: the copy is checked
 // against the lock word afterwards (txn.ReadValid), and made again if a
 // writer took the word meanwhile, up to txn.Attempts times. What a torn
 // copy says, errors included, counts only if the copy is not torn.
-func (s *Store) Read(p bgdl.DPtr, rq Request) (img Image, ok bool, err error) {
+func (s *Store) Read(p bgdl.DPtr, rq *Request, img *Image) (ok bool, err error) {
 	switch {
 	case !s.Valid(p):
-		return img, false, nil
-	case rq.After.Bytes != nil && rq.Mode&Prefix != 0:
-		return s.readOn(p, &rq.After, rq.Pool)
-	case rq.After.Bytes != nil:
-		return s.readRest(p, &rq)
+		return false, nil
+	case rq.Mode&(On|Prefix) == On|Prefix:
+		return s.readOn(p, img, rq.Pool)
+	case rq.Mode&On != 0:
+		return s.readRest(p, rq, img)
 	case rq.Held != nil && rq.Held.Holds(uint64(p)):
-		return s.copyImage(p, rq)
+		return s.copyImage(p, rq, img)
 	}
 	a := s.LockAddr(p)
 	// The lock word and the block are in different windows: the block
@@ -102,25 +101,26 @@ func (s *Store) Read(p bgdl.DPtr, rq Request) (img Image, ok bool, err error) {
 		stamp, err := txn.ReadBegin(s.locks, a.Rank, a.Off)
 		if err != nil {
 			if errors.Is(err, txn.ErrBusy) {
-				return Image{}, false, ErrBusy(p)
+				return false, ErrBusy(p)
 			}
-			return Image{}, false, Internal(err)
+			return false, Internal(err)
 		}
-		img, ok, err = s.copyImage(p, rq)
+		ok, err = s.copyImage(p, rq, img)
 		valid, verr := txn.ReadValid(s.locks, a.Rank, a.Off, stamp)
 		if verr == nil && valid {
 			img.Stamp, img.Stamped = stamp, true
-			return img, ok, err
+			return ok, err
 		}
 		if verr != nil {
-			return Image{}, false, Internal(verr)
+			return false, Internal(verr)
 		}
 	}
-	return Image{}, false, ErrBusy(p)
+	return false, ErrBusy(p)
 }
 
 // copyImage is Read without the check against the lock word.
-func (s *Store) copyImage(p bgdl.DPtr, rq Request) (img Image, ok bool, err error) {
+func (s *Store) copyImage(p bgdl.DPtr, rq *Request, img *Image) (ok bool, err error) {
+	*img = Image{}
 	bp := s.BlockBuf()
 	blk := *bp
 	defer s.PutBlockBuf(bp)
@@ -134,37 +134,38 @@ func (s *Store) copyImage(p bgdl.DPtr, rq Request) (img Image, ok bool, err erro
 		lead = PrefixLead
 	}
 	if err := s.Get(blk[:lead], p, 0); err != nil {
-		return img, false, err
+		return false, err
 	}
 	k, v, length, ok := PrimaryOf(blk)
 	if !ok {
-		return img, false, nil
+		return false, nil
 	}
 	if length < 0 || length > s.pool.Blocks()*s.size*s.bs {
-		return img, false, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v has a corrupt length %d", p, length)
+		return false, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v has a corrupt length %d", p, length)
 	}
 	img.Kind, img.Version, img.Length, img.Next = k, v, length, NextOf(blk)
 	first := min(length, s.bs-PrimaryHeader)
 	if prefix {
-		return img, true, s.copyPrefix(p, &img, blk, lead, rq)
+		return true, s.copyPrefix(p, img, blk, lead, rq)
 	}
 	if rq.Mode&Chain != 0 {
-		if need := s.BlocksFor(length); cap(rq.Chain) < need {
-			rq.Chain = make([]bgdl.DPtr, 0, need)
+		chain := rq.Chain
+		if need := s.BlocksFor(length); cap(chain) < need {
+			chain = make([]bgdl.DPtr, 0, need)
 		}
-		img.Chain = append(rq.Chain[:0], p)
+		img.Chain = append(chain[:0], p)
 	}
 	img.Bytes = s.imageBuf(length, rq.Pool)
 	copy(img.Bytes, blk[PrimaryHeader:PrimaryHeader+first])
-	if err := s.readConts(p, &img, first, rq.Mode&Chain != 0); err != nil {
-		return img, false, err
+	if err := s.readConts(p, img, first, rq.Mode&Chain != 0); err != nil {
+		return false, err
 	}
-	return img, true, nil
+	return true, nil
 }
 
 // copyPrefix ends copyImage of a Prefix read, blk holding the first lead
 // bytes of primary block p.
-func (s *Store) copyPrefix(p bgdl.DPtr, img *Image, blk []byte, lead int, rq Request) error {
+func (s *Store) copyPrefix(p bgdl.DPtr, img *Image, blk []byte, lead int, rq *Request) error {
 	first := min(img.Length, s.bs-PrimaryHeader)
 	if img.Length > first {
 		// The rest is often read next: its first block is on its way

@@ -7,24 +7,25 @@ import (
 	"github.com/gdi-go/gdi/gdirma/internal/layout"
 )
 
-// Reads that go on from a Prefix read (Request.After). Both read only
-// the blocks the read before did not, and both check the lock word
-// stamp of the read before: a writer that came in between makes them
-// report ok false, and the caller reads the holder afresh.
+// Reads that go on from a Prefix read (Mode On). Both read only the
+// blocks the read before did not, and both check the lock word stamp of
+// the read before: a writer that came in between makes them report ok
+// false, and the caller reads the holder afresh. The image is changed
+// only if ok.
 
 // readOn reads on from prefix, a Prefix read of holder p that holds its
 // primary block whole but not all its labels, properties and degrees:
 // block by block, until they are whole or the image ends. ok is false if
 // a writer came in meanwhile, or the blocks make no sense (the caller
 // then reads the holder whole, and finds out).
-func (s *Store) readOn(p bgdl.DPtr, prefix *Image, pool *[]*[]byte) (img Image, ok bool, err error) {
+func (s *Store) readOn(p bgdl.DPtr, prefix *Image, pool *[]*[]byte) (ok bool, err error) {
 	c := s.bs - ContHeader
 	have := len(prefix.Bytes)
 	if have != min(prefix.Length, s.bs-PrimaryHeader) || !prefix.Stamped {
-		return Image{}, false, nil // a prefix cut short, which PrefixHolds would have read on
+		return false, nil // a prefix cut short, which PrefixHolds would have read on
 	}
 	keepFences := s.BlocksFor(prefix.Length) > MinFenced
-	img = *prefix
+	img := *prefix
 	img.Chain, img.Fences = []bgdl.DPtr{p}, nil
 	buf := s.imageBuf(min(img.Length, have+2*c), pool) // room for most heads
 	copy(buf, prefix.Bytes)
@@ -34,15 +35,15 @@ func (s *Store) readOn(p bgdl.DPtr, prefix *Image, pool *[]*[]byte) (img Image, 
 	for !layout.PrefixHolds(buf[:have]) && have < img.Length {
 		next := img.Next
 		if next == 0 || !s.Valid(next) || len(img.Chain) >= s.BlocksFor(img.Length) {
-			return Image{}, false, nil
+			return false, nil
 		}
 		k := min(c, img.Length-have)
 		if err := s.Get(blk[:ContHeader+k], next, 0); err != nil {
-			return Image{}, false, err
+			return false, err
 		}
 		fence, ok := ContOf(blk)
 		if !ok {
-			return Image{}, false, nil
+			return false, nil
 		}
 		if have+k > len(buf) {
 			grown := s.imageBuf(min(img.Length, 2*len(buf)+k), pool)
@@ -58,34 +59,39 @@ func (s *Store) readOn(p bgdl.DPtr, prefix *Image, pool *[]*[]byte) (img Image, 
 		img.Next = NextOf(blk)
 	}
 	if valid, err := s.StillValid(p, img.Stamp); err != nil || !valid {
-		return Image{}, false, err
+		return false, err
 	}
 	img.Bytes, img.Single = buf[:have], false
-	return img, true, nil
+	*prefix = img
+	return true, nil
 }
 
-// readRest reads the rest of holder p's image after rq.After, which holds
-// its first bytes, and lists its blocks.
-func (s *Store) readRest(p bgdl.DPtr, rq *Request) (img Image, ok bool, err error) {
-	h := &rq.After
-	img = Image{Kind: h.Kind, Version: h.Version, Length: h.Length, Next: h.Next, Stamp: h.Stamp, Stamped: true}
-	img.Bytes = s.imageBuf(h.Length, rq.Pool)
-	have := copy(img.Bytes, h.Bytes)
+// readRest reads the rest of holder p's image after *img, a Prefix read
+// which holds its first bytes, and lists its blocks.
+func (s *Store) readRest(p bgdl.DPtr, rq *Request, img *Image) (ok bool, err error) {
+	h := img
+	out := Image{Kind: h.Kind, Version: h.Version, Length: h.Length, Next: h.Next, Stamp: h.Stamp, Stamped: true}
+	out.Bytes = s.imageBuf(h.Length, rq.Pool)
+	have := copy(out.Bytes, h.Bytes)
 	if first := min(h.Length, s.bs-PrimaryHeader); have < first {
-		err = s.Get(img.Bytes[have:first], p, PrimaryHeader+have)
+		err = s.Get(out.Bytes[have:first], p, PrimaryHeader+have)
 		have = first
 	}
-	img.Chain = append(rq.Chain[:0], p)
+	out.Chain = append(rq.Chain[:0], p)
 	if len(h.Chain) > 1 { // the prefix spans blocks (readOn)
-		img.Chain = append(rq.Chain[:0], h.Chain...)
-		img.Fences = slices.Clone(h.Fences)
+		out.Chain = append(rq.Chain[:0], h.Chain...)
+		out.Fences = slices.Clone(h.Fences)
 	}
 	if err == nil {
-		err = s.readConts(p, &img, have, true)
+		err = s.readConts(p, &out, have, true)
 	}
 	// As in Read, a torn copy's errors do not count.
 	if valid, verr := s.StillValid(p, h.Stamp); verr != nil || !valid {
-		return Image{}, false, verr
+		return false, verr
 	}
-	return img, err == nil, err
+	if err != nil {
+		return false, err
+	}
+	*img = out
+	return true, nil
 }

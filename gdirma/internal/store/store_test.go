@@ -121,9 +121,32 @@ func mustPut(t *testing.T, s *Store, k Kind, img []byte) ([]bgdl.DPtr, Version) 
 	return chain, v
 }
 
+// readImg is Read returning the image.
+func readImg(s *Store, p bgdl.DPtr, rq *Request) (Image, bool, error) {
+	var img Image
+	ok, err := s.Read(p, rq, &img)
+	return img, ok, err
+}
+
+// readAfter is a Read On from prev, a Prefix read made before.
+func readAfter(s *Store, p bgdl.DPtr, rq Request, prev Image) (Image, bool, error) {
+	rq.Mode |= On
+	ok, err := s.Read(p, &rq, &prev)
+	return prev, ok, err
+}
+
+func mustReadOn(t *testing.T, s *Store, p bgdl.DPtr, rq Request, prev Image) Image {
+	t.Helper()
+	img, ok, err := readAfter(s, p, rq, prev)
+	if err != nil || !ok {
+		t.Fatalf("Read On (%v, mode %d): ok %v, err %v; want the rest", p, rq.Mode, ok, err)
+	}
+	return img
+}
+
 func mustRead(t *testing.T, s *Store, p bgdl.DPtr, rq Request) Image {
 	t.Helper()
-	img, ok, err := s.Read(p, rq)
+	img, ok, err := readImg(s, p, &rq)
 	if err != nil || !ok {
 		t.Fatalf("Read(%v, mode %d): ok %v, err %v; want a holder", p, rq.Mode, ok, err)
 	}
@@ -243,7 +266,7 @@ func TestReadNoPrimaryIsNotFound(t *testing.T) {
 	bad, _ := bgdl.MakeDPtr(0, s.BlockSize()+8)
 	for _, p := range []bgdl.DPtr{bgdl.Null, bad, s.BlockAt(0, 0), s.BlockAt(0, testConfig.Blocks+1), s.BlockAt(1, 1), chain[1], chain[2]} {
 		for _, mode := range []Mode{Whole, Prefix, Chain} {
-			if img, ok, err := s.Read(p, Request{Mode: mode}); ok || err != nil {
+			if img, ok, err := readImg(s, p, &Request{Mode: mode}); ok || err != nil {
 				t.Errorf("Read(%v, mode %d) = %d bytes, ok %v, err %v; want not found", p, mode, len(img.Bytes), ok, err)
 			}
 		}
@@ -261,7 +284,7 @@ func TestReadNoPrimaryIsNotFound(t *testing.T) {
 	if err != nil || q != p {
 		t.Fatalf("Acquire after Release(%v) = %v, %v; the test expects the pool to hand it back", p, q, err)
 	}
-	if _, ok, err := s.Read(q, Request{}); ok || err != nil {
+	if _, ok, err := readImg(s, q, &Request{}); ok || err != nil {
 		t.Errorf("Read of a freshly acquired block: ok %v, err %v; want not found (Acquire clears the marker)", ok, err)
 	}
 }
@@ -362,7 +385,7 @@ func shortHeadImage(n int) []byte {
 	return append(img, pattern(n-len(img), 9)...)
 }
 
-// TestReadAfterPrefixRest: a Whole read given a Prefix read (After) gives
+// TestReadAfterPrefixRest: a Whole read On from a Prefix read gives
 // the whole image and its chain; if a writer wrote the holder in between,
 // it reports ok false. With 512-byte blocks the prefix is cut after
 // PrefixLead bytes, and the rest of the primary block is read too.
@@ -383,7 +406,7 @@ func TestReadAfterPrefixRest(t *testing.T) {
 			if len(pre.Bytes) != wantPre || !bytes.Equal(pre.Bytes, want[:len(pre.Bytes)]) || pre.Single || !pre.Stamped {
 				t.Fatalf("Prefix read: %d bytes (prefix %v), Single %v, Stamped %v; want the first %d", len(pre.Bytes), bytes.HasPrefix(want, pre.Bytes), pre.Single, pre.Stamped, wantPre)
 			}
-			img, ok, err := s.Read(p, Request{After: pre})
+			img, ok, err := readAfter(s, p, Request{}, pre)
 			if !ok || err != nil || !bytes.Equal(img.Bytes, want) || !slices.Equal(img.Chain, chain) || img.Version != v || img.Length != len(want) {
 				t.Errorf("Read After a prefix: ok %v, err %v, bytes equal %v, chain %v (want %v), version %v (want %v)", ok, err, bytes.Equal(img.Bytes, want), img.Chain, chain, img.Version, v)
 			}
@@ -391,14 +414,14 @@ func TestReadAfterPrefixRest(t *testing.T) {
 			if _, err := rewrite(s, Vertex, chain, Parts{Head: shortHeadImage(6 * bs), Refs: -1}); err != nil {
 				t.Fatal(err)
 			}
-			if img, ok, err := s.Read(p, Request{After: pre}); ok || err != nil {
+			if img, ok, err := readAfter(s, p, Request{}, pre); ok || err != nil {
 				t.Errorf("Read After a prefix that a writer overtook: ok %v, err %v, %d bytes; want ok false", ok, err, len(img.Bytes))
 			}
 		})
 	}
 }
 
-// TestReadAfterPrefixOn: a Prefix read given a Prefix read (After) of an
+// TestReadAfterPrefixOn: a Prefix read On from a Prefix read of an
 // image whose head spans blocks reads on block by block until the head
 // and degrees are whole, and no further; a Whole read after that gives
 // the rest. A writer in between makes it report ok false.
@@ -424,7 +447,7 @@ func TestReadAfterPrefixOn(t *testing.T) {
 	if layout.PrefixHolds(pre.Bytes) {
 		t.Fatal("test image: the primary block holds the head")
 	}
-	on := mustRead(t, s, p, Request{Mode: Prefix, After: pre})
+	on := mustReadOn(t, s, p, Request{Mode: Prefix}, pre)
 	n := len(on.Chain)
 	if !bytes.HasPrefix(want, on.Bytes) || !layout.PrefixHolds(on.Bytes) || on.Whole() || on.Single {
 		t.Fatalf("read on: %d bytes, a prefix %v, holds the head %v, whole %v; want a prefix holding the head", len(on.Bytes), bytes.HasPrefix(want, on.Bytes), layout.PrefixHolds(on.Bytes), on.Whole())
@@ -435,7 +458,7 @@ func TestReadAfterPrefixOn(t *testing.T) {
 	if !slices.Equal(on.Chain, chain[:n]) || !slices.Equal(on.Fences, fences[:n-1]) || on.Next != chain[n] {
 		t.Errorf("read on: chain %v fences %v next %v; want %v %v %v", on.Chain, on.Fences, on.Next, chain[:n], fences[:n-1], chain[n])
 	}
-	whole := mustRead(t, s, p, Request{After: on})
+	whole := mustReadOn(t, s, p, Request{}, on)
 	if !bytes.Equal(whole.Bytes, want) || !slices.Equal(whole.Chain, chain) || !slices.Equal(whole.Fences, fences) || whole.Version != v {
 		t.Errorf("Whole read after reading on: bytes equal %v, chain %v, fences %v, version %v; want %v %v %v", bytes.Equal(whole.Bytes, want), whole.Chain, whole.Fences, whole.Version, chain, fences, v)
 	}
@@ -443,7 +466,7 @@ func TestReadAfterPrefixOn(t *testing.T) {
 	if _, err := rewrite(s, Vertex, chain, parts); err != nil {
 		t.Fatal(err)
 	}
-	if img, ok, err := s.Read(p, Request{Mode: Prefix, After: pre}); ok || err != nil {
+	if img, ok, err := readAfter(s, p, Request{Mode: Prefix}, pre); ok || err != nil {
 		t.Errorf("reading on from a prefix that a writer overtook: ok %v, err %v, %d bytes; want ok false", ok, err, len(img.Bytes))
 	}
 }

@@ -12,17 +12,17 @@ import (
 // Tag is the database's tag.
 func (s *Store) Tag() uint16 { return s.tag }
 
-// UID is the UID of holder p.
+// UID is the UID of holder p. (Bits written out: callers that build edge
+// UIDs stay small enough to inline.)
 func (s *Store) UID(p bgdl.DPtr) uint64 {
-	return uint64(s.tag)<<48 | uint64(p.Rank())<<32 | uint64(p.Offset()/s.bs)
+	return uint64(s.tag)<<48 | uint64(p)>>48<<32 | uint64(p)&(1<<48-1)/uint64(s.bs)
 }
 
 // LightUID is the first word of the UID of lightweight edge n: the UID of
 // the vertex it is numbered after (layout.LightNumber), found without a
 // division.
 func (s *Store) LightUID(n layout.Number) uint64 {
-	rank, b := layout.LightParts(n)
-	return uint64(s.tag)<<48 | uint64(rank)<<32 | uint64(b)
+	return uint64(s.tag)<<48 | uint64(n>>48&0x7fff)<<32 | uint64(n>>16&0xffffffff) // layout.LightParts, inlined
 }
 
 // Holder decodes a UID of this database into the primary block it names
