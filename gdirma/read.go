@@ -16,10 +16,8 @@ import (
 // edge UIDs are {UID of the origin, slot} (see below), or {UID of the
 // holder, 0} for edges numbered by their holder.
 //
-// Each block begins with a marker word (primary of a vertex, primary of an
-// edge, continuation with its fence) and the DPtr of the next block. The primary block
-// adds the version of the committed holder and the length of its byte
-// image; the image follows, continued in as many blocks as needed:
+// The blocks, their markers, versions and fences are package store's (see
+// its doc); the byte image they hold, encoded by package layout, is
 //
 //	labels      count, label numbers
 //	properties  count, then (property type, datatype, length, raw bytes)
@@ -68,7 +66,7 @@ import (
 // length and the commit writes only the blocks that changed (dirty.go);
 // tombstones go when the references are next spliced or re-encoded. The
 // marker of each continuation block says where the first entry starting
-// in it begins (its fence, fences.go), so that a search for one reference
+// in it begins (its fence, store/fences.go), so that a search for one reference
 // in a long image halves the blocks and walks only one. Deleting a vertex
 // does not even read its long neighbours whole: it walks the first cache
 // line of each of their blocks to find its references by the fences, and
