@@ -1,0 +1,32 @@
+package gdi
+
+// AdjacencyScanner is an optional interface of a Transaction (an extension
+// of the binding) for analytics that read a whole graph. In a collective
+// read transaction, ScanLocalAdjacency(idx, fn) calls fn once for every
+// vertex of index idx whose home is the calling rank, with what
+// LocalVerticesOfIndex(idx, nil) followed by AssociateVertex,
+// Properties(PropertyTypeID) and IncidentEdger.IncidentEdges(EdgeAll,
+// nil) on each vertex would give, in an order of the backend's choosing
+// (gdirma's: the order of its blocks). No holder is made per vertex or
+// edge, so a backend can serve it by reading its storage in order.
+//
+// The LocalAdjacency given to fn, and its slices, are valid only until fn
+// returns. An error of fn stops the scan and is returned. Outside a
+// collective read transaction it returns ErrTransaction; an invalid index
+// is ErrIndex.
+//
+// Callers discover it with a type assertion and fall back to the calls
+// above where a backend lacks it.
+type AdjacencyScanner interface {
+	ScanLocalAdjacency(idx Index, fn func(v *LocalAdjacency) error) error
+}
+
+// LocalAdjacency is one vertex as AdjacencyScanner reports it.
+type LocalAdjacency struct {
+	UID VertexUID
+	// ID is the raw value of the vertex's application-level ID
+	// (PropertyTypeID), nil if it has none.
+	ID []byte
+	// Edges are its incident edges.
+	Edges []IncidentEdge
+}

@@ -1,0 +1,150 @@
+package gdirma
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/gdi-go/gdi/gdi"
+)
+
+// TestScanLocalAdjacencyRules: ScanLocalAdjacency gives, for every vertex
+// of the index, its ID and what IncidentEdges(EdgeAll) gives (loops,
+// directed, undirected and heavyweight edges, and a stub left by
+// SetOrigin); it leaves out vertices outside the index, and refuses to run
+// outside a collective read transaction (ErrTransaction) or on an index
+// that is not one (ErrIndex).
+func TestScanLocalAdjacencyRules(t *testing.T) {
+	err := withLocalDB(Params{BlockSize: 256}, func(db *Database) error {
+		in, _ := db.CreateLabel("In")
+		out, _ := db.CreateLabel("Out")
+		pt, _ := db.CreatePropertyType(gdi.PropertyTypeInfo{Name: "w", Entity: gdi.SingleEntity, Datatype: gdi.Int64, Size: gdi.FixedSize, Count: 1})
+		idx, err := db.CreateIndex(gdi.HashTableIndex, 0)
+		if err != nil {
+			return err
+		}
+		if err := idx.AddLabel(in); err != nil {
+			return err
+		}
+		err = InTx(db, func(tx gdi.Transaction) error {
+			var vs []gdi.VertexHolder
+			for i := range 40 {
+				v, _ := tx.CreateVertex([]byte(fmt.Sprint(i)))
+				l := in
+				if i%7 == 6 {
+					l = out
+				}
+				if err := v.AddLabel(l); err != nil {
+					return err
+				}
+				vs = append(vs, v)
+			}
+			for i := range 120 {
+				d := gdi.DirectionType(1 + i%2)
+				e, err := tx.CreateEdge(d, vs[(i*7)%40], vs[(i*13)%40])
+				if err != nil {
+					return err
+				}
+				if i%9 == 0 { // heavyweight
+					if err := e.AddProperty(pt, gdi.Int64s(int64(i))); err != nil {
+						return err
+					}
+				}
+				if i%17 == 0 { // leaves a stub at the old origin
+					if err := e.SetOrigin(vs[(i+1)%40]); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		want, err := adjacencyByVertex(db, idx)
+		if err != nil {
+			return err
+		}
+		single, err := db.StartTransaction()
+		if err != nil {
+			return err
+		}
+		if err := single.(gdi.AdjacencyScanner).ScanLocalAdjacency(idx, func(*gdi.LocalAdjacency) error { return nil }); gdi.ErrorClass(err) != gdi.ErrTransaction {
+			return fmt.Errorf("in a single-process transaction: %v, want ErrTransaction", err)
+		}
+		single.Abort()
+		tx, err := db.StartCollectiveTransaction()
+		if err != nil {
+			return err
+		}
+		defer tx.Abort()
+		got := map[gdi.VertexUID]string{}
+		err = tx.(gdi.AdjacencyScanner).ScanLocalAdjacency(idx, func(v *gdi.LocalAdjacency) error {
+			got[v.UID] = describeAdjacency(v.ID, v.Edges)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if len(got) != len(want) || len(got) != 40-5 {
+			return fmt.Errorf("the scan found %d vertices, the index holds %d (want 35)", len(got), len(want))
+		}
+		for u, w := range want {
+			if got[u] != w {
+				return fmt.Errorf("vertex %v: the scan gives %s, IncidentEdges %s", u, got[u], w)
+			}
+		}
+		if err := tx.(gdi.AdjacencyScanner).ScanLocalAdjacency(gdi.Index(nil), func(*gdi.LocalAdjacency) error { return nil }); gdi.ErrorClass(err) != gdi.ErrIndex {
+			return fmt.Errorf("a nil index: %v, want ErrIndex", err)
+		}
+		stop := errors.New("stop")
+		if err := tx.(gdi.AdjacencyScanner).ScanLocalAdjacency(idx, func(*gdi.LocalAdjacency) error { return stop }); err != stop {
+			return fmt.Errorf("an error of fn: %v, want it returned", err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// adjacencyByVertex is what ScanLocalAdjacency must give, the slow way.
+func adjacencyByVertex(db *Database, idx gdi.Index) (map[gdi.VertexUID]string, error) {
+	tx, err := db.StartCollectiveTransaction()
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Abort()
+	uids, err := tx.LocalVerticesOfIndex(idx, nil)
+	if err != nil {
+		return nil, err
+	}
+	out := map[gdi.VertexUID]string{}
+	for _, u := range uids {
+		v, err := tx.AssociateVertex(u)
+		if err != nil {
+			return nil, err
+		}
+		ids, err := v.Properties(gdi.PropertyTypeID)
+		if err != nil || len(ids) != 1 {
+			return nil, fmt.Errorf("vertex %v: IDs %v, %v", u, ids, err)
+		}
+		es, err := v.(gdi.IncidentEdger).IncidentEdges(gdi.EdgeAll, nil)
+		if err != nil {
+			return nil, err
+		}
+		out[u] = describeAdjacency(ids[0].Raw(), es)
+	}
+	return out, nil
+}
+
+// describeAdjacency renders an ID and its edges, in edge order.
+func describeAdjacency(id []byte, es []gdi.IncidentEdge) string {
+	s := make([]string, len(es))
+	for i, e := range es {
+		s[i] = fmt.Sprint(e)
+	}
+	slices.Sort(s)
+	return fmt.Sprintf("%s %v", id, s)
+}
