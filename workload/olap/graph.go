@@ -111,6 +111,9 @@ type ExtractOptions struct {
 	// Weight, if not PropertyTypeNull, is a numeric single-value edge
 	// property read into OutW (a missing weight is an error).
 	Weight gdi.PropertyType
+	// NoScan reads vertex by vertex even where the backend could scan
+	// its storage (gdi.AdjacencyScanner): to compare the two.
+	NoScan bool
 }
 
 // ParseID turns an application-level ID, decimal text as the Graphalytics
@@ -150,6 +153,9 @@ type localPart struct {
 }
 
 func readLocal(tx gdi.Transaction, opts ExtractOptions) (*localPart, bool, error) {
+	if sc, ok := tx.(gdi.AdjacencyScanner); ok && opts.Weight == gdi.PropertyTypeNull && !opts.NoScan {
+		return readScanned(sc, opts)
+	}
 	uids, err := tx.LocalVerticesOfIndex(opts.Index, nil)
 	if err != nil {
 		return nil, false, fmt.Errorf("olap: local vertices: %w", err)
