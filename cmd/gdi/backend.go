@@ -72,5 +72,8 @@ func params(name string, s sizing) any {
 		MemoryPerRank: mem,
 		DHTBuckets:    int(max(2*perRank, 1024)),
 		DHTEntries:    int(max(4*perRank, 4096)) + growthIDs,
+		// An explicit index over the vertices' label (gdi bench olap) has
+		// an entry per vertex: about 64 bytes of tree each, twice over.
+		IndexMemoryPerRank: int(max(256*perRank, gdirma.DefaultIndexMemory)),
 	}
 }

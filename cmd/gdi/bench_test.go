@@ -99,6 +99,9 @@ func TestBenchOLAP(t *testing.T) {
 		if f.Algo != algo || f.Ranks != 2 || f.Run <= 0 || f.Extract <= 0 {
 			t.Errorf("%s: figures %+v", algo, f)
 		}
+		if f.Query < f.Extract+f.Run {
+			t.Errorf("%s: query_ns %v is not the whole of extract_ns %v and run_ns %v", algo, f.Query, f.Extract, f.Run)
+		}
 		if (f.Baseline > 0) != slices.Contains(args, "csr") || f.Baseline > 0 && f.Ratio <= 0 {
 			t.Errorf("%s: baseline %v, ratio %v", algo, f.Baseline, f.Ratio)
 		}
