@@ -375,22 +375,28 @@ func extractLocal(tx gdi.Transaction, comm rma.Comm, opts ExtractOptions) (*Grap
 		}
 	}
 
-	// Round 2: ask the directory about every remote neighbour. slotOf
-	// maps each end of a local edge to its slot: a local vertex to its
-	// index, a remote one to -1 until it is known as a ghost (it stays -1
-	// if it is outside the index).
-	slotOf := make(map[gdi.VertexUID]int32, len(part.uids))
+	// Round 2: ask the directory about every remote neighbour. Every end
+	// of a local edge gets a number of its own, found once (tmpOf): a
+	// local vertex its index, a remote one NumLocal+k in the order first
+	// seen; ends[j] is that of edge j. Slots are given to those numbers
+	// once the ghosts are known.
+	tmpOf := make(map[gdi.VertexUID]int32, len(part.uids))
 	for i, u := range part.uids {
-		slotOf[u] = int32(i)
+		tmpOf[u] = int32(i)
 	}
 	queries := make([][]gdi.VertexUID, p)
-	for _, e := range part.edges {
-		if _, ok := slotOf[e.other]; ok {
-			continue
+	ends := make([]int32, len(part.edges))
+	var remote []gdi.VertexUID
+	for j, e := range part.edges {
+		t, ok := tmpOf[e.other]
+		if !ok {
+			t = int32(len(part.uids) + len(remote))
+			tmpOf[e.other] = t
+			remote = append(remote, e.other)
+			d := dirRank(e.other, p)
+			queries[d] = append(queries[d], e.other)
 		}
-		slotOf[e.other] = -1
-		d := dirRank(e.other, p)
-		queries[d] = append(queries[d], e.other)
+		ends[j] = t
 	}
 	send := make([][]byte, p)
 	for r, q := range queries {
@@ -440,10 +446,17 @@ func extractLocal(tx gdi.Transaction, comm rma.Comm, opts ExtractOptions) (*Grap
 		g.GID[i] = g.Offsets[me] + int64(i)
 	}
 	g.ghostOff = make([]int, p+1)
+	slotOf := make([]int32, len(part.uids)+len(remote)) // by number of an end; -1 outside the index
+	for i := range part.uids {
+		slotOf[i] = int32(i)
+	}
+	for k := range remote {
+		slotOf[len(part.uids)+k] = -1
+	}
 	for k, e := range ghosts {
 		s := g.NumLocal + k
 		g.ID[s], g.GID[s] = e.id, e.gid
-		slotOf[e.uid] = int32(s)
+		slotOf[tmpOf[e.uid]] = int32(s)
 		r, _ := g.Owner(e.gid)
 		g.ghostOff[r+1]++
 	}
@@ -451,77 +464,10 @@ func extractLocal(tx gdi.Transaction, comm rma.Comm, opts ExtractOptions) (*Grap
 		g.ghostOff[r+1] += g.ghostOff[r]
 	}
 
-	// CSR, neighbours sorted by slot. part.edges come by local vertex, in
-	// ascending order: so do the arcs, and only the arcs of each vertex
-	// are sorted.
-	type arc struct {
-		v, s int32
-		w    float64
-	}
-	outs := make([]arc, 0, len(part.edges))
-	ins := make([]arc, 0, len(part.edges))
-	for _, e := range part.edges {
-		s := slotOf[e.other]
-		if s < 0 {
-			continue // outside the index: not part of the graph
-		}
-		if e.out {
-			outs = append(outs, arc{e.local, s, e.w})
-		}
-		if e.in {
-			ins = append(ins, arc{e.local, s, 0})
-		}
-	}
-	byV := func(a, b arc) int { return int(a.v - b.v) }
-	bySlot := func(a, b arc) int { return int(a.s - b.s) }
-	weighted := opts.Weight != gdi.PropertyTypeNull
-	for k, as := range [][]arc{outs, ins} {
-		if !slices.IsSortedFunc(as, byV) { // cannot happen, see readLocal
-			slices.SortStableFunc(as, byV)
-		}
-		if k > 0 || !weighted {
-			continue // the slots alone are sorted below
-		}
-		for i := 0; i < len(as); { // the weights go with their slots
-			j := i + 1
-			for j < len(as) && as[j].v == as[i].v {
-				j++
-			}
-			slices.SortFunc(as[i:j], bySlot)
-			i = j
-		}
-	}
-	g.OutOff, g.Out = make([]int32, g.NumLocal+1), make([]int32, len(outs))
-	if weighted {
-		g.OutW = make([]float64, len(outs))
-	}
-	var missing error // reported after the last collective
-	for k, a := range outs {
-		g.OutOff[a.v+1]++
-		g.Out[k] = a.s
-		if g.OutW != nil {
-			g.OutW[k] = a.w
-			if math.IsNaN(a.w) && missing == nil {
-				missing = fmt.Errorf("olap: edge %d -> %d has no weight", g.ID[a.v], g.ID[a.s])
-			}
-		}
-	}
-	g.InOff, g.In = make([]int32, g.NumLocal+1), make([]int32, len(ins))
-	for k, a := range ins {
-		g.InOff[a.v+1]++
-		g.In[k] = a.s
-	}
-	for i := range g.NumLocal {
-		g.OutOff[i+1] += g.OutOff[i]
-		g.InOff[i+1] += g.InOff[i]
-		if !weighted {
-			slices.Sort(g.Out[g.OutOff[i]:g.OutOff[i+1]])
-		}
-		slices.Sort(g.In[g.InOff[i]:g.InOff[i+1]])
-	}
+	missing := buildCSR(g, part.edges, slotOf, ends, opts.Weight != gdi.PropertyTypeNull) // reported after the last collective
 
 	// Edge count and kind over all ranks.
-	flags := []int64{0, int64(len(outs))}
+	flags := []int64{0, int64(len(g.Out))}
 	if directed {
 		flags[0] = 1
 	}
