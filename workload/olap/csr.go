@@ -51,8 +51,12 @@ func sortedCSR(numLocal, numSlots int, v, s []int32) (off, adj []int32) {
 // slot; with weights, the out-lists are sorted with their weights. It
 // returns the error of an out-edge without a weight, if any.
 func buildCSR(g *Graph, edges []rawEdge, slotOf, ends []int32, weighted bool) error {
-	var ov, os, iv, is []int32
+	n := len(edges)
+	ov, os, iv, is := make([]int32, 0, n), make([]int32, 0, n), make([]int32, 0, n), make([]int32, 0, n)
 	var ow []float64
+	if weighted {
+		ow = make([]float64, 0, n)
+	}
 	for j, e := range edges {
 		s := slotOf[ends[j]]
 		if s < 0 {
