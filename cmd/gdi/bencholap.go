@@ -45,6 +45,8 @@ type olapFigures struct {
 	// Rounds are the times of the algorithm's synchronous rounds
 	// (iterations, BFS levels) on rank 0.
 	Rounds []time.Duration `json:"round_ns"`
+	// Graph500 are the figures of -roots.
+	Graph500 *graph500Figures `json:"graph500,omitempty"`
 }
 
 // runBenchOLAP generates a Kronecker graph into a database, extracts it on
@@ -65,6 +67,8 @@ func runBenchOLAP(args []string, stdout, stderr io.Writer) error {
 	baseline := fs.String("baseline", "", "csr: also run the algorithm on a plain CSR outside the database (bfs, pr, wcc)")
 	asJSON := fs.Bool("json", false, "print the figures as JSON")
 	prof := fs.String("profile", "", "write a cpu or mem profile of the run to the current directory")
+	roots := fs.Int("roots", 0, "bfs: run this many searches from random roots of degree > 0 and report them as Graph500 does (TEPS)")
+	validate := fs.Bool("validate", false, "with -roots: check every search with the five Graph500 rules")
 	noScan := fs.Bool("noscan", false, "extract vertex by vertex even where the backend can scan its storage (gdi.AdjacencyScanner), to compare")
 	plotFile := fs.String("plot", "", "draw the time of every round (iteration) to this .svg, .png or .pdf file")
 	if err := fs.Parse(args); err != nil {
@@ -85,6 +89,10 @@ func runBenchOLAP(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("-baseline must be csr, not %q", *baseline)
 	case *baseline == "csr" && !slices.Contains([]string{"bfs", "pr", "wcc"}, *algo):
 		return fmt.Errorf("-baseline csr is there for bfs, pr and wcc, not %s", *algo)
+	case *roots < 0 || *roots > 0 && *algo != "bfs":
+		return fmt.Errorf("-roots is a number of BFS searches (-algo bfs), not %d with %s", *roots, *algo)
+	case *validate && *roots == 0:
+		return errors.New("-validate checks the searches of -roots")
 	}
 	if *plotFile != "" {
 		if err := checkPlotFile(*plotFile); err != nil {
@@ -128,7 +136,8 @@ func runBenchOLAP(args []string, stdout, stderr io.Writer) error {
 
 	dbParams := params(*backendName, sizing{g.NumVertices(), g.NumEdges(), *ranks, *blockSize, *memory << 20})
 	err = launch.Run(*ranks, func(c rma.Comm) error {
-		return benchOLAPRank(c, driver, dbParams, g, *algo, p, levels, fig, *noScan, stderr)
+		opts := olapRankOptions{noScan: *noScan, roots: *roots, seed: *seed, validate: *validate}
+		return benchOLAPRank(c, driver, dbParams, g, *algo, p, levels, fig, opts, stderr)
 	})
 	if err := errors.Join(err, launch.Finalize()); err != nil {
 		return err
@@ -146,6 +155,9 @@ func runBenchOLAP(args []string, stdout, stderr io.Writer) error {
 		if err := plotRounds(fig, *plotFile); err != nil {
 			return err
 		}
+	}
+	if fig.Graph500 != nil && !*asJSON {
+		defer printGraph500(stdout, fig.Graph500)
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
@@ -169,7 +181,14 @@ func runBenchOLAP(args []string, stdout, stderr io.Writer) error {
 
 // benchOLAPRank is the work of one rank: load, index, extract, run. Rank 0
 // fills fig.
-func benchOLAPRank(c rma.Comm, driver gdi.Driver, dbParams any, g *generator.Graph, algo string, p olap.Params, levels []int32, fig *olapFigures, noScan bool, stderr io.Writer) error {
+// olapRankOptions are the flags benchOLAPRank follows.
+type olapRankOptions struct {
+	noScan, validate bool
+	roots            int
+	seed             uint64
+}
+
+func benchOLAPRank(c rma.Comm, driver gdi.Driver, dbParams any, g *generator.Graph, algo string, p olap.Params, levels []int32, fig *olapFigures, opts olapRankOptions, stderr io.Writer) error {
 	db, err := driver.CreateDatabase(c, dbParams)
 	if err != nil {
 		return err
@@ -191,13 +210,22 @@ func benchOLAPRank(c rma.Comm, driver gdi.Driver, dbParams any, g *generator.Gra
 	}
 	queryStart := time.Now()
 	start := queryStart
-	og, err := olap.ExtractGraph(db, c, olap.ExtractOptions{Index: idx, NoScan: noScan})
+	og, err := olap.ExtractGraph(db, c, olap.ExtractOptions{Index: idx, NoScan: opts.noScan})
 	if err != nil {
 		return err
 	}
 	extract := time.Since(start)
 	if err := c.Barrier(); err != nil {
 		return err
+	}
+	if opts.roots > 0 {
+		g5, err := graph500(c, og, opts.roots, opts.seed, opts.validate, extract)
+		if err != nil {
+			return err
+		}
+		if c.Rank() == 0 {
+			fig.Graph500 = g5
+		}
 	}
 	start = time.Now()
 	var rounds []time.Duration
