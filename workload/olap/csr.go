@@ -10,8 +10,9 @@ import (
 // local vertices, whose ends have the numbers ends, which slotOf maps to
 // slots (-1: outside the index, left out). Lists are in ascending order of
 // slot; with weights, the out-lists are sorted with their weights. It
-// returns the error of an out-edge without a weight, if any.
-func buildCSR(g *Graph, edges []rawEdge, slotOf, ends []int32, weighted bool) error {
+// returns the error of an out-edge without a weight, if any. weights,
+// if weighted, are those of edges.
+func buildCSR(g *Graph, edges []rawEdge, weights []float64, slotOf, ends []int32, weighted bool) error {
 	// The edges come by local vertex (readLocal): each list is written in
 	// one sweep, in place, and only its few slots are sorted.
 	g.OutOff, g.InOff = make([]int32, g.NumLocal+1), make([]int32, g.NumLocal+1)
@@ -42,7 +43,7 @@ func buildCSR(g *Graph, edges []rawEdge, slotOf, ends []int32, weighted bool) er
 		if s := ends[j]; s >= 0 {
 			if e.out {
 				if weighted {
-					w[len(out)] = e.w
+					w[len(out)] = weights[j]
 				}
 				out = append(out, s)
 			}

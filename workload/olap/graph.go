@@ -128,11 +128,10 @@ func ParseID(b []byte) (uint64, error) {
 
 // rawEdge is an edge of a local vertex as read from gdi.
 type rawEdge struct {
-	local int32 // local index of the vertex
 	other gdi.VertexUID
-	out   bool // local -> other (also for undirected)
-	in    bool // other -> local (also for undirected)
-	w     float64
+	local int32 // local index of the vertex
+	out   bool  // local -> other (also for undirected)
+	in    bool  // other -> local (also for undirected)
 }
 
 // Extract reads the local vertices of opts.Index and their edges inside the
@@ -150,6 +149,8 @@ type localPart struct {
 	uids  []gdi.VertexUID
 	ids   []uint64
 	edges []rawEdge
+	// weights, if the graph is weighted, are those of edges (NaN: none).
+	weights []float64
 }
 
 func readLocal(tx gdi.Transaction, opts ExtractOptions) (*localPart, bool, error) {
@@ -254,14 +255,18 @@ func readLocal(tx gdi.Transaction, opts ExtractOptions) (*localPart, bool, error
 				directed = true
 				re.in, re.other = true, o
 			}
-			if re.out && opts.Weight != gdi.PropertyTypeNull {
+			if opts.Weight != gdi.PropertyTypeNull {
 				// An edge without weight is an error only if it stays
 				// in the graph, which the far end decides: NaN for now.
-				if re.w, err = weight(eh, opts.Weight); errors.Is(err, errNoWeight) {
-					re.w = math.NaN()
-				} else if err != nil {
-					return nil, false, fmt.Errorf("olap: edge of vertex %d: %w", v.id, err)
+				w := math.NaN()
+				if re.out {
+					if w, err = weight(eh, opts.Weight); errors.Is(err, errNoWeight) {
+						w = math.NaN()
+					} else if err != nil {
+						return nil, false, fmt.Errorf("olap: edge of vertex %d: %w", v.id, err)
+					}
 				}
+				p.weights = append(p.weights, w)
 			}
 			p.edges = append(p.edges, re)
 		}
@@ -464,7 +469,7 @@ func extractLocal(tx gdi.Transaction, comm rma.Comm, opts ExtractOptions) (*Grap
 		g.ghostOff[r+1] += g.ghostOff[r]
 	}
 
-	missing := buildCSR(g, part.edges, slotOf, ends, opts.Weight != gdi.PropertyTypeNull) // reported after the last collective
+	missing := buildCSR(g, part.edges, part.weights, slotOf, ends, opts.Weight != gdi.PropertyTypeNull) // reported after the last collective
 
 	// Edge count and kind over all ranks.
 	flags := []int64{0, int64(len(g.Out))}
