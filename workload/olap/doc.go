@@ -25,9 +25,13 @@
 // [Offsets[r], Offsets[r+1]), in the order of application-level ID (the
 // Graphalytics vertex id). Inside the collective transaction every rank
 //
-//  1. reads its local vertices (LocalVerticesOfIndex, the ID property) and
-//     their edges (VertexHolder.Edges, EdgeHolder.Vertices, Direction and
-//     the weight property) — only local reads;
+//  1. reads its local vertices with their IDs and edges — only local
+//     reads. Where the backend has gdi.AdjacencyScanner (gdirma) and no
+//     weight is asked for, one call streams them in storage order, and
+//     their edges, kept in pieces as they come, are placed once in ID
+//     order; otherwise (refdb, weights) it reads vertex by vertex
+//     (LocalVerticesOfIndex, the ID property, IncidentEdges or Edges,
+//     EdgeHolder.Vertices, Direction and the weight property);
 //  2. agrees on the ranges (one Allgather of the counts);
 //  3. registers (UID -> global number, ID) with a directory rank chosen by
 //     a hash of the UID (Alltoallv), asks the directory about the UIDs of
@@ -36,7 +40,10 @@
 //     puts in them, and no remote vertex is ever read through gdi;
 //  4. builds the local CSR (out- and in-lists; an undirected edge is both)
 //     over slots: local vertex i is slot i, remote neighbours ("ghosts")
-//     follow, sorted by global number and hence grouped by owner;
+//     follow, sorted by global number and hence grouped by owner. Each
+//     end of a local edge is looked up by UID once (step 3 numbers the
+//     distinct ones); the lists are written in one sweep, by vertex, and
+//     each sorted in place;
 //  5. tells each owner which of its vertices it holds as ghosts
 //     (Alltoallv), which gives the halo-exchange plan.
 //
