@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -98,6 +99,9 @@ func TestBenchOLAP(t *testing.T) {
 		}
 		if f.Algo != algo || f.Ranks != 2 || f.Run <= 0 || f.Extract <= 0 {
 			t.Errorf("%s: figures %+v", algo, f)
+		}
+		if runtime.GOOS == "linux" && f.PeakRSS < 1<<20 {
+			t.Errorf("%s: peak resident size %d bytes", algo, f.PeakRSS)
 		}
 		if f.Query < f.Extract+f.Run {
 			t.Errorf("%s: query_ns %v is not the whole of extract_ns %v and run_ns %v", algo, f.Query, f.Extract, f.Run)

@@ -47,6 +47,10 @@ type olapFigures struct {
 	Rounds []time.Duration `json:"round_ns"`
 	// Graph500 are the figures of -roots.
 	Graph500 *graph500Figures `json:"graph500,omitempty"`
+	// PeakRSS is the largest resident size of the process (of rank 0's
+	// under MPI) over the run, load and baseline included; 0 where it
+	// cannot be read.
+	PeakRSS int64 `json:"peak_rss_bytes"`
 }
 
 // runBenchOLAP generates a Kronecker graph into a database, extracts it on
@@ -156,6 +160,7 @@ func runBenchOLAP(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	fig.PeakRSS = peakRSS()
 	if fig.Graph500 != nil && !*asJSON {
 		defer printGraph500(stdout, fig.Graph500)
 	}
@@ -166,7 +171,7 @@ func runBenchOLAP(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "graph: scale %d, edge factor %d, %d vertices, %d edges, backend %s on %d ranks (%s)\n",
 		*scale, *edgefactor, g.NumVertices(), g.NumEdges(), *backendName, *ranks, launch.Backend())
-	fmt.Fprintf(stdout, "load %v (not part of the query)\n", fig.Load.Round(time.Millisecond))
+	fmt.Fprintf(stdout, "load %v (not part of the query); peak resident size %.1f MiB\n", fig.Load.Round(time.Millisecond), float64(fig.PeakRSS)/(1<<20))
 	fmt.Fprintf(stdout, "query %v end to end: extract %v (collective transaction, read the graph, build the CSR) + %s %v (the algorithm on the CSR, %d rounds",
 		fig.Query.Round(time.Microsecond), fig.Extract.Round(time.Microsecond), *algo, fig.Run.Round(time.Microsecond), len(fig.Rounds))
 	if fig.PerIteration > 0 {

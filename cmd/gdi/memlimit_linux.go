@@ -25,3 +25,13 @@ func limitMemory() {
 	total := uint64(si.Totalram) * uint64(si.Unit) / uint64(localProcesses())
 	debug.SetMemoryLimit(int64(total / 4 * 3))
 }
+
+// peakRSS is the largest resident size of this process so far, in bytes,
+// or 0 if it cannot be read.
+func peakRSS() int64 {
+	var ru unix.Rusage
+	if unix.Getrusage(unix.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return ru.Maxrss << 10 // KiB on Linux
+}

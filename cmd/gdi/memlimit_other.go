@@ -5,3 +5,6 @@ package main
 // limitMemory leaves the runtime's default memory limit on systems where
 // the size of RAM is not read (see memlimit_linux.go).
 func limitMemory() {}
+
+// peakRSS is not read on these systems: 0.
+func peakRSS() int64 { return 0 }
