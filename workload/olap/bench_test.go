@@ -90,7 +90,7 @@ func BenchmarkOLAP(b *testing.B) {
 					case "bi":
 						_, err = BI(db, comm, BIQuery{Index: idx, Vertex: s.Vertex, Weight: s.Weight, MinDegree: 8, MinWeight: 0.5})
 					case "gnn":
-						err = GNNLayer(db, comm, idx, s.Vertex, feat, testMLP)
+						err = GNNLayer(db, comm, idx, feat, testMLP)
 					default:
 						_, err = Run(g, algo, p)
 					}

@@ -57,10 +57,10 @@ func (m MLP) Apply(x []float64) ([]float64, error) {
 // transaction in which every rank reads its local vertices and, through
 // gdi, the features of their neighbours wherever they are stored; the new
 // features are written back in a following single-process transaction on
-// every rank, which finds its vertices again by application-level ID and
-// label (UIDs do not outlive their transaction). It is collective and needs
-// a quiet database.
-func GNNLayer(db gdi.Database, comm rma.Comm, index gdi.Index, label gdi.Label, feature gdi.PropertyType, m MLP) error {
+// every rank, which finds its vertices again by application-level ID under
+// their first label (UIDs do not outlive their transaction). It is
+// collective and needs a quiet database.
+func GNNLayer(db gdi.Database, comm rma.Comm, index gdi.Index, feature gdi.PropertyType, m MLP) error {
 	coll, err := db.StartCollectiveTransaction()
 	if err != nil {
 		return err
@@ -75,7 +75,7 @@ func GNNLayer(db gdi.Database, comm rma.Comm, index gdi.Index, label gdi.Label, 
 	}
 	err = tx.Run(db, func(tx gdi.Transaction) error {
 		for _, u := range updates {
-			uid, ok, err := tx.TranslateVertexID(label, u.id)
+			uid, ok, err := tx.TranslateVertexID(u.label, u.id)
 			if err != nil {
 				return err
 			}
@@ -99,8 +99,9 @@ func GNNLayer(db gdi.Database, comm rma.Comm, index gdi.Index, label gdi.Label, 
 }
 
 type gnnUpdate struct {
-	id []byte
-	f  []float64
+	id    []byte
+	label gdi.Label // the vertex's first label, under which its ID is found
+	f     []float64
 }
 
 func features(h gdi.VertexHolder, feature gdi.PropertyType) ([]float64, error) {
@@ -163,7 +164,14 @@ func gnnAggregate(tx gdi.Transaction, index gdi.Index, feature gdi.PropertyType,
 		for i, x := range out {
 			out[i] = math.Tanh(x)
 		}
-		updates = append(updates, gnnUpdate{id[0].Raw(), out})
+		labels, err := vH.Labels()
+		if err != nil {
+			return nil, err
+		}
+		if len(labels) == 0 {
+			return nil, fmt.Errorf("olap: vertex %v has no label to find it by its ID", v)
+		}
+		updates = append(updates, gnnUpdate{id[0].Raw(), labels[0], out})
 	}
 	return updates, nil
 }

@@ -135,7 +135,7 @@ func TestGNN(t *testing.T) {
 					return err
 				}
 				for range layers {
-					if err := GNNLayer(db, comm, idx, s.Vertex, feat, testMLP); err != nil {
+					if err := GNNLayer(db, comm, idx, feat, testMLP); err != nil {
 						return err
 					}
 				}
