@@ -9,13 +9,17 @@ import (
 // buildCSR fills the out- and in-adjacency of g from the edges of its
 // local vertices, whose ends have the numbers ends, which slotOf maps to
 // slots (-1: outside the index, left out). Lists are in ascending order of
-// slot; with weights, the out-lists are sorted with their weights. It
-// returns the error of an out-edge without a weight, if any. weights,
-// if weighted, are those of edges.
-func buildCSR(g *Graph, edges []rawEdge, weights []float64, slotOf, ends []int32, weighted bool) error {
+// slot; with weights (those of edges), the out-lists are sorted with
+// their weights. Without a directed edge (directed false) every edge is
+// an out- and an in-edge alike, and the in-adjacency is the out-adjacency,
+// shared. It returns the error of an out-edge without a weight, if any.
+func buildCSR(g *Graph, edges []rawEdge, weights []float64, slotOf, ends []int32, weighted, directed bool) error {
 	// The edges come by local vertex (readLocal): each list is written in
 	// one sweep, in place, and only its few slots are sorted.
-	g.OutOff, g.InOff = make([]int32, g.NumLocal+1), make([]int32, g.NumLocal+1)
+	g.OutOff = make([]int32, g.NumLocal+1)
+	if directed {
+		g.InOff = make([]int32, g.NumLocal+1)
+	}
 	for j, e := range edges {
 		s := slotOf[ends[j]]
 		ends[j] = s // from here on, the slot
@@ -25,15 +29,20 @@ func buildCSR(g *Graph, edges []rawEdge, weights []float64, slotOf, ends []int32
 		if e.out {
 			g.OutOff[e.local+1]++
 		}
-		if e.in {
+		if e.in && directed {
 			g.InOff[e.local+1]++
 		}
 	}
 	for i := range g.NumLocal {
 		g.OutOff[i+1] += g.OutOff[i]
-		g.InOff[i+1] += g.InOff[i]
+		if directed {
+			g.InOff[i+1] += g.InOff[i]
+		}
 	}
-	g.Out, g.In = make([]int32, g.OutOff[g.NumLocal]), make([]int32, g.InOff[g.NumLocal])
+	g.Out = make([]int32, g.OutOff[g.NumLocal])
+	if directed {
+		g.In = make([]int32, g.InOff[g.NumLocal])
+	}
 	var w []float64
 	if weighted {
 		w = make([]float64, len(g.Out))
@@ -47,21 +56,27 @@ func buildCSR(g *Graph, edges []rawEdge, weights []float64, slotOf, ends []int32
 				}
 				out = append(out, s)
 			}
-			if e.in {
+			if e.in && directed {
 				in = append(in, s)
 			}
 		}
 	}
 	for i := range g.NumLocal {
-		slices.Sort(g.In[g.InOff[i]:g.InOff[i+1]])
+		if directed {
+			slices.Sort(g.In[g.InOff[i]:g.InOff[i+1]])
+		}
 		if !weighted {
 			slices.Sort(g.Out[g.OutOff[i]:g.OutOff[i+1]])
 		}
 	}
+	var err error
 	if weighted {
-		return sortWeighted(g, w)
+		err = sortWeighted(g, w)
 	}
-	return nil
+	if !directed {
+		g.InOff, g.In = g.OutOff, g.Out
+	}
+	return err
 }
 
 // sortWeighted sorts g's out-lists with their weights w into g.OutW, and

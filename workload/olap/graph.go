@@ -469,7 +469,7 @@ func extractLocal(tx gdi.Transaction, comm rma.Comm, opts ExtractOptions) (*Grap
 		g.ghostOff[r+1] += g.ghostOff[r]
 	}
 
-	missing := buildCSR(g, part.edges, part.weights, slotOf, ends, opts.Weight != gdi.PropertyTypeNull) // reported after the last collective
+	missing := buildCSR(g, part.edges, part.weights, slotOf, ends, opts.Weight != gdi.PropertyTypeNull, directed) // reported after the last collective
 
 	// Edge count and kind over all ranks.
 	flags := []int64{0, int64(len(g.Out))}
