@@ -12,10 +12,10 @@ import (
 var _ gdi.AdjacencyScanner = (*Transaction)(nil)
 
 // ScanLocalAdjacency (gdi.AdjacencyScanner) walks the calling rank's
-// blocks in order (store.ScanPrimaries reads them a megabyte at a time),
-// and for every vertex holder of idx reads its image once and decodes its
-// ID and edge references straight from the bytes: no record, no copy in
-// the transaction, no holder per vertex or edge. A collective read
+// primary blocks in order (store.ScanPrimaries reads them a megabyte at a
+// time), reads the image of each vertex holder (store.Read, as any read)
+// and decodes its ID and edge references straight from the bytes: no
+// record, no copy in the transaction, no holder per vertex or edge. A collective read
 // transaction runs on a quiet database and writes nothing, so there is
 // nothing of its own to lay over what the blocks hold.
 func (tx *Transaction) ScanLocalAdjacency(idx gdi.Index, fn func(v *gdi.LocalAdjacency) error) error {
