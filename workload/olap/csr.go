@@ -7,13 +7,13 @@ import (
 )
 
 // buildCSR fills the out- and in-adjacency of g from the edges of its
-// local vertices, whose ends have the numbers ends, which slotOf maps to
-// slots (-1: outside the index, left out). Lists are in ascending order of
+// local vertices, whose other ends have the slots slots (-1: outside the
+// index, left out). Lists are in ascending order of
 // slot; with weights (those of edges), the out-lists are sorted with
 // their weights. Without a directed edge (directed false) every edge is
 // an out- and an in-edge alike, and the in-adjacency is the out-adjacency,
 // shared. It returns the error of an out-edge without a weight, if any.
-func buildCSR(g *Graph, edges []rawEdge, weights []float64, slotOf, ends []int32, weighted, directed bool) error {
+func buildCSR(g *Graph, edges []rawEdge, weights []float64, slots []int32, weighted, directed bool) error {
 	// The edges come by local vertex (readLocal): each list is written in
 	// one sweep, in place, and only its few slots are sorted.
 	g.OutOff = make([]int32, g.NumLocal+1)
@@ -21,9 +21,7 @@ func buildCSR(g *Graph, edges []rawEdge, weights []float64, slotOf, ends []int32
 		g.InOff = make([]int32, g.NumLocal+1)
 	}
 	for j, e := range edges {
-		s := slotOf[ends[j]]
-		ends[j] = s // from here on, the slot
-		if s < 0 {
+		if slots[j] < 0 {
 			continue // outside the index: not part of the graph
 		}
 		if e.out {
@@ -49,7 +47,7 @@ func buildCSR(g *Graph, edges []rawEdge, weights []float64, slotOf, ends []int32
 	}
 	out, in := g.Out[:0], g.In[:0]
 	for j, e := range edges {
-		if s := ends[j]; s >= 0 {
+		if s := slots[j]; s >= 0 {
 			if e.out {
 				if weighted {
 					w[len(out)] = weights[j]

@@ -1,0 +1,85 @@
+package olap
+
+import (
+	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/rma"
+)
+
+// extractLocal is Extract's work on one rank, in steps: read the local
+// part, give every rank a range of global numbers, give every end of a
+// local edge its slot (numberByUID), build the CSR, and agree on the edge
+// count and the halo plan (finish).
+func extractLocal(tx gdi.Transaction, comm rma.Comm, opts ExtractOptions) (*Graph, error) {
+	part, directed, local := readLocal(tx, opts)
+	if err := rma.Agree(comm, local); err != nil {
+		return nil, err
+	}
+	g := &Graph{comm: comm, NumLocal: len(part.ids)}
+	if err := numberRanges(g, comm); err != nil {
+		return nil, err
+	}
+	slots, err := numberByUID(g, comm, part)
+	if err != nil {
+		return nil, err
+	}
+	missing := buildCSR(g, part.edges, part.weights, slots, opts.Weight != gdi.PropertyTypeNull, directed) // reported after the last collective
+	if err := finish(g, comm, directed); err != nil {
+		return nil, err
+	}
+	return g, missing
+}
+
+// numberRanges gives every rank a contiguous range of global numbers, in
+// rank order (g.Offsets, g.N).
+func numberRanges(g *Graph, comm rma.Comm) error {
+	all, err := allgatherInt64(comm, []int64{int64(g.NumLocal)})
+	if err != nil {
+		return err
+	}
+	p := comm.Size()
+	g.Offsets = make([]int64, p+1)
+	for r := 0; r < p; r++ {
+		g.Offsets[r+1] = g.Offsets[r] + all[r]
+	}
+	g.N = g.Offsets[p]
+	return nil
+}
+
+// finish agrees on the edge count and kind over all ranks, and tells
+// every owner which of its vertices this rank holds as ghosts (the halo
+// plan, g.sendIdx).
+func finish(g *Graph, comm rma.Comm, directed bool) error {
+	p := comm.Size()
+	flags := []int64{0, int64(len(g.Out))}
+	if directed {
+		flags[0] = 1
+	}
+	if err := comm.AllreduceInt64(flags, rma.OpSum); err != nil {
+		return err
+	}
+	g.Directed = flags[0] > 0 || g.N == 0
+	g.M = flags[1]
+	if !g.Directed {
+		g.M /= 2
+	}
+	send := make([][]byte, p)
+	// Halo plan: tell every owner which of its vertices we hold as ghosts.
+	for r := 0; r < p; r++ {
+		send[r] = send[r][:0]
+		for k := g.ghostOff[r]; k < g.ghostOff[r+1]; k++ {
+			_, idx := g.Owner(g.GID[g.NumLocal+k])
+			send[r] = appendU64(send[r], uint64(idx))
+		}
+	}
+	got, err := comm.Alltoallv(send)
+	if err != nil {
+		return err
+	}
+	g.sendIdx = make([][]int32, p)
+	for r, b := range got {
+		for ; len(b) >= 8; b = b[8:] {
+			g.sendIdx[r] = append(g.sendIdx[r], int32(u64(b)))
+		}
+	}
+	return nil
+}
