@@ -30,3 +30,35 @@ type LocalAdjacency struct {
 	// Edges are its incident edges.
 	Edges []IncidentEdge
 }
+
+// KeyedAdjacencyScanner is an optional interface of a Transaction (an
+// extension of the binding), beside AdjacencyScanner, for backends that
+// number the vertices of each rank densely in their storage. In a
+// collective read transaction, ScanLocalKeyed(idx, fn) hands fn what
+// ScanLocalAdjacency would, but with keys instead of UIDs: every vertex
+// its key on its home rank, and every edge the home rank and the key of
+// its other end. The keys of the vertices whose home is rank r are below
+// KeyLimit(r), one each, and do not change while the transaction is open.
+// A reader numbers the vertices with arrays indexed by key then, where
+// UIDs would have to be hashed. Errors are those of ScanLocalAdjacency;
+// KeyLimit of a rank out of range is ErrArgument.
+type KeyedAdjacencyScanner interface {
+	KeyLimit(rank int) (uint64, error)
+	ScanLocalKeyed(idx Index, fn func(v *KeyedAdjacency) error) error
+}
+
+// KeyedAdjacency is one vertex as KeyedAdjacencyScanner reports it.
+type KeyedAdjacency struct {
+	Key   uint64
+	ID    []byte // as in LocalAdjacency
+	Edges []KeyedEdge
+}
+
+// KeyedEdge is an edge of a KeyedAdjacency: where its other end lives,
+// its direction, and whether the vertex is its origin and its target.
+type KeyedEdge struct {
+	Home               int
+	Key                uint64
+	Direction          DirectionType
+	IsOrigin, IsTarget bool
+}

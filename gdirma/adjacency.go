@@ -9,16 +9,66 @@ import (
 	"github.com/gdi-go/gdi/gdirma/internal/store"
 )
 
-var _ gdi.AdjacencyScanner = (*Transaction)(nil)
+var (
+	_ gdi.AdjacencyScanner      = (*Transaction)(nil)
+	_ gdi.KeyedAdjacencyScanner = (*Transaction)(nil)
+)
 
 // ScanLocalAdjacency (gdi.AdjacencyScanner) walks the calling rank's
 // primary blocks in order (store.ScanPrimaries reads them a megabyte at a
 // time), reads the image of each vertex holder (store.Read, as any read)
 // and decodes its ID and edge references straight from the bytes: no
-// record, no copy in the transaction, no holder per vertex or edge. A collective read
-// transaction runs on a quiet database and writes nothing, so there is
-// nothing of its own to lay over what the blocks hold.
+// record, no copy in the transaction, no holder per vertex or edge. A
+// collective read transaction runs on a quiet database and writes
+// nothing, so there is nothing of its own to lay over what the blocks
+// hold.
 func (tx *Transaction) ScanLocalAdjacency(idx gdi.Index, fn func(v *gdi.LocalAdjacency) error) error {
+	var out gdi.LocalAdjacency
+	return tx.scanIndex(idx, func(n layout.Number, id, refs []byte) error {
+		out.UID, out.ID, out.Edges = tx.vertexUID(n), id, out.Edges[:0]
+		err := tx.walkRefs(n, refs, func(e layout.Number, x layout.Ref, other layout.Number, isO, isT bool) {
+			out.Edges = append(out.Edges, gdi.IncidentEdge{UID: tx.edgeUID(e), Direction: x.Dir, Other: tx.vertexUID(other), IsOrigin: isO, IsTarget: isT})
+		})
+		if err != nil {
+			return err
+		}
+		return fn(&out)
+	})
+}
+
+// KeyLimit (gdi.KeyedAdjacencyScanner): a vertex's key is the number of
+// its primary block on its rank, which is at most the rank's high-water
+// mark of blocks handed out.
+func (tx *Transaction) KeyLimit(rank int) (uint64, error) {
+	if rank < 0 || rank >= tx.db.st.size {
+		return 0, gdi.Errorf(gdi.ErrArgument, "KeyLimit: rank %d of %d", rank, tx.db.st.size)
+	}
+	hw, err := tx.db.st.HighWater(rank)
+	return uint64(hw) + 1, err
+}
+
+// ScanLocalKeyed (gdi.KeyedAdjacencyScanner) is ScanLocalAdjacency with
+// keys: the block number of each end's primary block, and its rank.
+func (tx *Transaction) ScanLocalKeyed(idx gdi.Index, fn func(v *gdi.KeyedAdjacency) error) error {
+	var out gdi.KeyedAdjacency
+	st := tx.db.st
+	return tx.scanIndex(idx, func(n layout.Number, id, refs []byte) error {
+		out.Key, out.ID, out.Edges = uint64(st.BlockIndex(n.Holder())), id, out.Edges[:0]
+		err := tx.walkRefs(n, refs, func(_ layout.Number, x layout.Ref, other layout.Number, isO, isT bool) {
+			p := other.Holder()
+			out.Edges = append(out.Edges, gdi.KeyedEdge{Home: p.Rank(), Key: uint64(st.BlockIndex(p)), Direction: x.Dir, IsOrigin: isO, IsTarget: isT})
+		})
+		if err != nil {
+			return err
+		}
+		return fn(&out)
+	})
+}
+
+// scanIndex calls fn for every vertex of idx whose primary block is on the
+// calling rank, with its ID (nil if none) and the part of its image after
+// the labels and properties. It checks what both scans require.
+func (tx *Transaction) scanIndex(idx gdi.Index, fn func(n layout.Number, id, refs []byte) error) error {
 	tx.mu.Lock()
 	err := tx.valid()
 	tx.mu.Unlock() // fn may call the transaction's methods
@@ -26,7 +76,7 @@ func (tx *Transaction) ScanLocalAdjacency(idx gdi.Index, fn func(v *gdi.LocalAdj
 		return err
 	}
 	if tx.typ != gdi.CollectiveReadTransaction {
-		return gdi.Errorf(gdi.ErrTransaction, "ScanLocalAdjacency: only in a collective read transaction")
+		return gdi.Errorf(gdi.ErrTransaction, "scan of local adjacency: only in a collective read transaction")
 	}
 	labels, ptypes, err := tx.db.IndexSets(idx)
 	if err != nil {
@@ -36,78 +86,74 @@ func (tx *Transaction) ScanLocalAdjacency(idx gdi.Index, fn func(v *gdi.LocalAdj
 	if err != nil {
 		return err
 	}
-	a := &adjacencyScan{tx: tx, labels: labels, ptypes: ptypes, idNum: idNum, fn: fn}
+	h := headFilter{db: tx.db, labels: labels, ptypes: ptypes, idNum: idNum}
 	st := tx.db.st
+	var img store.Image
+	var pool []*[]byte
 	return st.ScanPrimaries(st.rank, vertexKind, func(p bgdl.DPtr) error {
-		ok, err := st.Read(p, &store.Request{Pool: &a.pool}, &a.img)
+		ok, err := st.Read(p, &store.Request{Pool: &pool}, &img)
 		if err == nil && ok {
-			err = a.vertex(layout.NumberOf(p), a.img.Bytes)
+			n := layout.NumberOf(p)
+			var id, refs []byte
+			if id, refs, ok, err = h.check(n, img.Bytes); ok {
+				err = fn(n, id, refs)
+			}
 		}
-		st.PutImages(a.pool)
-		a.pool = a.pool[:0]
+		st.PutImages(pool)
+		pool = pool[:0]
 		return err
 	})
 }
 
-// adjacencyScan is the state of one ScanLocalAdjacency, reused from
-// vertex to vertex.
-type adjacencyScan struct {
-	tx     *Transaction
+// headFilter tells the vertices of an index from the head of their image.
+type headFilter struct {
+	db     *Database
 	labels []gdi.Label
 	ptypes []gdi.PropertyType
 	idNum  uint32
-	fn     func(v *gdi.LocalAdjacency) error
-	img    store.Image
-	pool   []*[]byte
 	vl     []gdi.Label
 	vp     []gdi.PropertyType
-	out    gdi.LocalAdjacency
 }
 
-// vertex hands vertex n, of image b, to fn if it is in the index.
-func (a *adjacencyScan) vertex(n layout.Number, b []byte) error {
+// check returns, if vertex n of image b is in the index, its ID and the
+// bytes after its head.
+func (h *headFilter) check(n layout.Number, b []byte) (id, refs []byte, ok bool, err error) {
 	end, nl, np, err := layout.HeadEnd(b)
 	if err != nil {
-		return gdi.Errorf(gdi.ErrIntern, "gdirma: vertex %v: %v", n.Holder(), err)
+		return nil, nil, false, gdi.Errorf(gdi.ErrIntern, "gdirma: vertex %v: %v", n.Holder(), err)
 	}
-	db := a.tx.db
-	a.vl, a.vp, a.out.ID = a.vl[:0], a.vp[:0], nil
+	h.vl, h.vp = h.vl[:0], h.vp[:0]
 	w := layout.WalkHead(b[:end])
 	w.Count()
 	for range nl {
-		a.vl = append(a.vl, db.LabelHandle(uint32(w.Uvarint())))
+		h.vl = append(h.vl, h.db.LabelHandle(uint32(w.Uvarint())))
 	}
 	w.Count()
 	for range np {
 		pt, _, raw := w.Property()
-		a.vp = append(a.vp, db.PtypeHandle(pt))
-		if pt == a.idNum {
-			a.out.ID = raw
+		h.vp = append(h.vp, h.db.PtypeHandle(pt))
+		if pt == h.idNum {
+			id = raw
 		}
 	}
-	if !gdi.IndexCovers(a.labels, a.ptypes, a.vl, a.vp) {
-		return nil
-	}
-	a.out.UID = a.tx.vertexUID(n)
-	if a.out.Edges, err = a.edges(n, b[end:], a.out.Edges[:0]); err != nil {
-		return err
-	}
-	return a.fn(&a.out)
+	return id, b[end:], gdi.IndexCovers(h.labels, h.ptypes, h.vl, h.vp), nil
 }
 
-// edges appends to out the incident edges of vertex n whose image, past
-// its head, is b: degrees, count, references.
-func (a *adjacencyScan) edges(n layout.Number, b []byte, out []gdi.IncidentEdge) ([]gdi.IncidentEdge, error) {
+// walkRefs calls f for every edge reference of vertex n in b, the bytes
+// of its image after the head (degrees, count, references), but stubs:
+// the edge's number, the reference, the other end, and whether n is its
+// origin and its target.
+func (tx *Transaction) walkRefs(n layout.Number, b []byte, f func(e layout.Number, x layout.Ref, other layout.Number, isO, isT bool)) error {
 	_, rest, err := layout.Degrees(b)
 	count, k := binary.Uvarint(rest)
 	if err != nil || k <= 0 {
-		return nil, gdi.Errorf(gdi.ErrIntern, "gdirma: vertex %v: a corrupt image", n.Holder())
+		return gdi.Errorf(gdi.ErrIntern, "gdirma: vertex %v: a corrupt image", n.Holder())
 	}
-	refs, cd := rest[k:], a.tx.db.st.Codec(n.Holder())
+	refs, cd := rest[k:], tx.db.st.Codec(n.Holder())
 	for range count {
 		e, x, next, ok := cd.Next(refs)
 		if !ok {
-			return nil, gdi.Errorf(gdi.ErrIntern, "gdirma: vertex %v: a corrupt reference", n.Holder())
+			return gdi.Errorf(gdi.ErrIntern, "gdirma: vertex %v: a corrupt reference", n.Holder())
 		}
 		refs = next
 		if x.Stub() {
@@ -118,7 +164,7 @@ func (a *adjacencyScan) edges(n layout.Number, b []byte, out []gdi.IncidentEdge)
 		if isO {
 			other = x.Target
 		}
-		out = append(out, gdi.IncidentEdge{UID: a.tx.edgeUID(e), Direction: x.Dir, Other: a.tx.vertexUID(other), IsOrigin: isO, IsTarget: isT})
+		f(e, x, other, isO, isT)
 	}
-	return out, nil
+	return nil
 }

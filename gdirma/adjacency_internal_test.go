@@ -79,9 +79,13 @@ func TestScanLocalAdjacencyRules(t *testing.T) {
 			return err
 		}
 		defer tx.Abort()
-		got := map[gdi.VertexUID]string{}
+		got, noEdgeUIDs := map[gdi.VertexUID]string{}, map[gdi.VertexUID]string{}
 		err = tx.(gdi.AdjacencyScanner).ScanLocalAdjacency(idx, func(v *gdi.LocalAdjacency) error {
 			got[v.UID] = describeAdjacency(v.ID, v.Edges)
+			for i := range v.Edges {
+				v.Edges[i].UID = gdi.EdgeUID{} // the keyed scan has none
+			}
+			noEdgeUIDs[v.UID] = describeAdjacency(v.ID, v.Edges)
 			return nil
 		})
 		if err != nil {
@@ -94,6 +98,9 @@ func TestScanLocalAdjacencyRules(t *testing.T) {
 			if got[u] != w {
 				return fmt.Errorf("vertex %v: the scan gives %s, IncidentEdges %s", u, got[u], w)
 			}
+		}
+		if err := keyedMatches(db, tx, idx, noEdgeUIDs); err != nil {
+			return err
 		}
 		if err := tx.(gdi.AdjacencyScanner).ScanLocalAdjacency(gdi.Index(nil), func(*gdi.LocalAdjacency) error { return nil }); gdi.ErrorClass(err) != gdi.ErrIndex {
 			return fmt.Errorf("a nil index: %v, want ErrIndex", err)
@@ -147,4 +154,45 @@ func describeAdjacency(id []byte, es []gdi.IncidentEdge) string {
 	}
 	slices.Sort(s)
 	return fmt.Sprintf("%s %v", id, s)
+}
+
+// keyedMatches checks ScanLocalKeyed against the UIDs of the scan without
+// keys (byUID, described by describeAdjacency): the same vertices, keys
+// below KeyLimit naming the blocks their UIDs name, the same edges.
+func keyedMatches(db *Database, tx gdi.Transaction, idx gdi.Index, byUID map[gdi.VertexUID]string) error {
+	ks := tx.(gdi.KeyedAdjacencyScanner)
+	limit, err := ks.KeyLimit(0)
+	if err != nil {
+		return err
+	}
+	if _, err := ks.KeyLimit(1); gdi.ErrorClass(err) != gdi.ErrArgument {
+		return fmt.Errorf("KeyLimit of rank 1 of 1: %v, want ErrArgument", err)
+	}
+	uidOf := func(home int, key uint64) gdi.VertexUID {
+		return gdi.VertexUID(db.st.UID(db.st.BlockAt(home, int(key))))
+	}
+	n := 0
+	err = ks.ScanLocalKeyed(idx, func(v *gdi.KeyedAdjacency) error {
+		n++
+		if v.Key == 0 || v.Key >= limit {
+			return fmt.Errorf("key %d outside [1, %d)", v.Key, limit)
+		}
+		u := uidOf(0, v.Key)
+		es := make([]gdi.IncidentEdge, len(v.Edges))
+		for i, e := range v.Edges {
+			es[i] = gdi.IncidentEdge{Direction: e.Direction, Other: uidOf(e.Home, e.Key), IsOrigin: e.IsOrigin, IsTarget: e.IsTarget}
+		}
+		want, ok := byUID[u]
+		if !ok {
+			return fmt.Errorf("key %d names vertex %v, which the scan without keys did not find", v.Key, u)
+		}
+		if got := describeAdjacency(v.ID, es); want != got {
+			return fmt.Errorf("vertex %v: keyed %s, by UID %s", u, got, want)
+		}
+		return nil
+	})
+	if err == nil && n != len(byUID) {
+		err = fmt.Errorf("the keyed scan found %d vertices, the scan by UID %d", n, len(byUID))
+	}
+	return err
 }
