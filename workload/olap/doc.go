@@ -37,7 +37,12 @@
 //     a hash of the UID (Alltoallv), asks the directory about the UIDs of
 //     its remote neighbours (Alltoallv) and gets the answers (Alltoallv).
 //     UIDs are opaque, so nothing is assumed about the bits a backend
-//     puts in them, and no remote vertex is ever read through gdi;
+//     puts in them, and no remote vertex is ever read through gdi. Where
+//     the backend numbers each rank's vertices densely
+//     (gdi.KeyedAdjacencyScanner), the ends are (home, key) pairs instead:
+//     a local one is found in an array, the remote ones are asked of their
+//     home in one Alltoallv and answered from its array, with no
+//     directory and no hashing (keyed.go);
 //  4. builds the local CSR (out- and in-lists; an undirected edge is both)
 //     over slots: local vertex i is slot i, remote neighbours ("ghosts")
 //     follow, sorted by global number and hence grouped by owner. Each

@@ -10,6 +10,9 @@ import (
 // local edge its slot (numberByUID), build the CSR, and agree on the edge
 // count and the halo plan (finish).
 func extractLocal(tx gdi.Transaction, comm rma.Comm, opts ExtractOptions) (*Graph, error) {
+	if ks, ok := tx.(gdi.KeyedAdjacencyScanner); ok && opts.Weight == gdi.PropertyTypeNull && !opts.NoScan && !opts.NoKeys {
+		return extractKeyed(ks, comm, opts)
+	}
 	part, directed, local := readLocal(tx, opts)
 	if err := rma.Agree(comm, local); err != nil {
 		return nil, err
@@ -27,6 +30,24 @@ func extractLocal(tx gdi.Transaction, comm rma.Comm, opts ExtractOptions) (*Grap
 		return nil, err
 	}
 	return g, missing
+}
+
+// extractKeyed is extractLocal by keys (keyed.go).
+func extractKeyed(ks gdi.KeyedAdjacencyScanner, comm rma.Comm, opts ExtractOptions) (*Graph, error) {
+	part, directed, local := readKeyed(ks, comm, opts)
+	if err := rma.Agree(comm, local); err != nil {
+		return nil, err
+	}
+	g := &Graph{comm: comm, NumLocal: len(part.ids)}
+	if err := numberRanges(g, comm); err != nil {
+		return nil, err
+	}
+	slots, err := numberByKey(g, comm, part)
+	if err != nil {
+		return nil, err
+	}
+	buildCSR(g, part.edges, nil, slots, false, directed) // no weights: no error
+	return g, finish(g, comm, directed)
 }
 
 // numberRanges gives every rank a contiguous range of global numbers, in

@@ -112,8 +112,10 @@ type ExtractOptions struct {
 	// property read into OutW (a missing weight is an error).
 	Weight gdi.PropertyType
 	// NoScan reads vertex by vertex even where the backend could scan
-	// its storage (gdi.AdjacencyScanner): to compare the two.
-	NoScan bool
+	// its storage (gdi.AdjacencyScanner): to compare the two. NoKeys
+	// scans by UID even where the backend has keys
+	// (gdi.KeyedAdjacencyScanner).
+	NoScan, NoKeys bool
 }
 
 // ParseID turns an application-level ID, decimal text as the Graphalytics

@@ -65,7 +65,7 @@ func (a graphArcs) equal(b graphArcs) bool {
 
 // extractArcs loads d into a database of driver on ranks local ranks and
 // returns the graphArcs of its extraction, with or without the backend's scan.
-func extractArcs(t *testing.T, driver gdi.Driver, d *graphalytics.Dataset, ranks int, noScan bool) graphArcs {
+func extractArcs(t *testing.T, driver gdi.Driver, d *graphalytics.Dataset, ranks int, noScan, noKeys bool) graphArcs {
 	t.Helper()
 	var got graphArcs
 	err := local.Run(ranks, func(comm rma.Comm) error {
@@ -82,7 +82,7 @@ func extractArcs(t *testing.T, driver gdi.Driver, d *graphalytics.Dataset, ranks
 		if err != nil {
 			return err
 		}
-		g, err := ExtractGraph(db, comm, ExtractOptions{Index: idx, NoScan: noScan})
+		g, err := ExtractGraph(db, comm, ExtractOptions{Index: idx, NoScan: noScan, NoKeys: noKeys})
 		if err != nil {
 			return err
 		}
@@ -99,21 +99,22 @@ func extractArcs(t *testing.T, driver gdi.Driver, d *graphalytics.Dataset, ranks
 }
 
 // TestScanExtractsTheSameGraph: on every Graphalytics graph, extracting
-// through gdirma's storage scan (gdi.AdjacencyScanner) gives the graph
-// that reading vertex by vertex gives, and that refdb (which has no scan)
-// gives.
+// through gdirma's storage scan, by keys (gdi.KeyedAdjacencyScanner) and
+// by UIDs (gdi.AdjacencyScanner), gives the graph that reading vertex by
+// vertex gives, and that refdb (which has no scan) gives.
 func TestScanExtractsTheSameGraph(t *testing.T) {
 	for i, name := range names {
 		d := readDataset(t, name)
-		ranks := 1 + i%3
-		scanned := extractArcs(t, gdirma.Driver{}, d, ranks, false)
-		byVertex := extractArcs(t, gdirma.Driver{}, d, ranks, true)
-		ref := extractArcs(t, refdb.Driver{}, d, ranks, false)
+		ranks := []int{1, 2, 4}[i%3]
+		keyed := extractArcs(t, gdirma.Driver{}, d, ranks, false, false)
+		scanned := extractArcs(t, gdirma.Driver{}, d, ranks, false, true)
+		byVertex := extractArcs(t, gdirma.Driver{}, d, ranks, true, true)
+		ref := extractArcs(t, refdb.Driver{}, d, ranks, false, false)
 		if len(scanned.out) == 0 {
-			t.Fatalf("%s: extracted no graphArcs", name)
+			t.Fatalf("%s: extracted no arcs", name)
 		}
-		if !scanned.equal(byVertex) || !scanned.equal(ref) {
-			t.Errorf("%s on %d ranks: the scan extracts %s, vertex by vertex %s, refdb %s", name, ranks, scanned, byVertex, ref)
+		if !keyed.equal(scanned) || !scanned.equal(byVertex) || !scanned.equal(ref) {
+			t.Errorf("%s on %d ranks: the scan by keys extracts %s, by UIDs %s, vertex by vertex %s, refdb %s", name, ranks, keyed, scanned, byVertex, ref)
 		}
 	}
 }
