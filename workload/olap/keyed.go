@@ -21,7 +21,6 @@ import (
 // unused) with the home and key of their other ends beside them.
 type keyedPart struct {
 	ids     []uint64
-	keyOf   []uint32 // the key of each local vertex, in ID order
 	edges   []rawEdge
 	home    []int32
 	key     []uint32
@@ -29,8 +28,8 @@ type keyedPart struct {
 	localOf []int32  // by key of this rank: the local index, -1 if none
 }
 
-// readKeyed scans the local part by keys, puts the vertices in ID order
-// and their edges with them (as readScanned does).
+// readKeyed scans the local part by keys and puts the vertices in ID
+// order and their edges with them (scanOrder).
 func readKeyed(ks gdi.KeyedAdjacencyScanner, comm rma.Comm, opts ExtractOptions) (*keyedPart, bool, error) {
 	p := &keyedPart{limits: make([]uint64, comm.Size())}
 	for r := range p.limits {
@@ -43,81 +42,53 @@ func readKeyed(ks gdi.KeyedAdjacencyScanner, comm rma.Comm, opts ExtractOptions)
 		}
 		p.limits[r] = l
 	}
-	type vtx struct {
-		key             uint32
-		id              uint64
-		scanned, degree int32
-	}
 	type end struct {
 		home int32
 		key  uint32
 		out  bool
 		in   bool
 	}
-	var vs []vtx
-	var pieces [][]end
-	cur := make([]end, 0, scanChunk)
+	var s scanOrder[end]
+	var keys []uint32 // by scan index
 	directed := false
 	err := ks.ScanLocalKeyed(opts.Index, func(v *gdi.KeyedAdjacency) error {
 		if v.ID == nil {
 			return fmt.Errorf("olap: vertex of key %d has no application-level ID", v.Key)
 		}
-		id, err := ParseID(v.ID)
-		if err != nil {
+		if _, err := s.vertex(v.ID, len(v.Edges)); err != nil {
 			return err
 		}
-		if len(cur)+len(v.Edges) > cap(cur) {
-			pieces = append(pieces, cur)
-			cur = make([]end, 0, max(scanChunk, len(v.Edges)))
-		}
+		keys = append(keys, uint32(v.Key))
 		for _, x := range v.Edges {
 			e := end{home: int32(x.Home), key: uint32(x.Key), out: true, in: true}
 			if x.Direction != gdi.Undirected {
 				directed = true
 				e.out, e.in = x.IsOrigin, x.IsTarget
 			}
-			cur = append(cur, e)
+			s.edge(e)
 		}
-		vs = append(vs, vtx{uint32(v.Key), id, int32(len(vs)), int32(len(v.Edges))})
 		return nil
 	})
 	if err != nil {
 		return nil, false, err
 	}
-	pieces = append(pieces, cur)
-	slices.SortFunc(vs, func(a, b vtx) int { return cmpU64(a.id, b.id) })
-	n := len(vs)
-	p.ids, p.keyOf = make([]uint64, n), make([]uint32, n)
+	m := s.edgeCount()
+	p.edges, p.home, p.key = make([]rawEdge, m), make([]int32, m), make([]uint32, m)
+	scanned, err := s.place(func(i int32, j int, e end) {
+		p.edges[j] = rawEdge{local: i, out: e.out, in: e.in}
+		p.home[j], p.key[j] = e.home, e.key
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	n := len(scanned)
+	p.ids = make([]uint64, n)
 	p.localOf = make([]int32, p.limits[comm.Rank()])
 	for k := range p.localOf {
 		p.localOf[k] = -1
 	}
-	placed, at := make([]int32, n), make([]int, n+1)
-	for i, v := range vs {
-		if i > 0 && v.id == vs[i-1].id {
-			return nil, false, fmt.Errorf("olap: application-level ID %d used twice", v.id)
-		}
-		p.ids[i], p.keyOf[i], p.localOf[v.key] = v.id, v.key, int32(i)
-		placed[v.scanned] = int32(i)
-		at[i+1] = at[i] + int(v.degree)
-	}
-	m := at[n]
-	p.edges, p.home, p.key = make([]rawEdge, m), make([]int32, m), make([]uint32, m)
-	scanned := 0 // the scan index of the vertex whose edges come next
-	left := 0    // its edges not yet placed
-	for _, piece := range pieces {
-		for _, e := range piece {
-			for left == 0 {
-				left = int(vs[placed[scanned]].degree)
-				scanned++
-			}
-			i := placed[scanned-1]
-			j := at[i]
-			at[i]++
-			left--
-			p.edges[j] = rawEdge{local: i, out: e.out, in: e.in}
-			p.home[j], p.key[j] = e.home, e.key
-		}
+	for i, k := range scanned {
+		p.ids[i], p.localOf[keys[k]] = s.ids[k], int32(i)
 	}
 	return p, directed, nil
 }
