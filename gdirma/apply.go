@@ -232,8 +232,10 @@ func sameKeys(c change) bool {
 // blockPlan is where apply writes the image of a change: its blocks, its
 // encoding (whose head is in a block buffer), and the part that changed.
 type blockPlan struct {
-	store.Plan
-	head *[]byte
+	chain []bgdl.DPtr
+	img   store.Parts
+	dirty store.Dirty
+	head  *[]byte
 }
 
 // putHeads gives back the block buffers of plans.
@@ -290,7 +292,7 @@ func (st *graph) planBlocks(changes []change, u *applyUndo, plans []blockPlan) (
 			freed = append(freed, chain[need:]...)
 			chain = chain[:need]
 		}
-		plans[i].Chain, plans[i].Image, plans[i].Dirty = chain, b, dirtyOf(c, b, chain)
+		plans[i].chain, plans[i].img, plans[i].dirty = chain, b, dirtyOf(c, b, chain)
 	}
 	return freed, nil
 }
@@ -298,19 +300,19 @@ func (st *graph) planBlocks(changes []change, u *applyUndo, plans []blockPlan) (
 // writeChanges is apply's step 4: each change's image, with version.
 func (st *graph) writeChanges(changes []change, version store.Version, plans []blockPlan) error {
 	for i, c := range changes {
-		if err := st.writeChange(c, version, &plans[i].Plan); err != nil {
+		if err := st.writeChange(c, version, &plans[i]); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// writeChange installs the change c, planned in p (step 4 of apply).
-func (st *graph) writeChange(c change, version store.Version, p *store.Plan) error {
+// writeChange installs the change c, planned in bp (step 4 of apply).
+func (st *graph) writeChange(c change, version store.Version, bp *blockPlan) error {
 	if err := applyFailpoint(stepWrites); err != nil {
 		return err
 	}
-	p.Kind, p.Holder, p.Gone, p.Head = c.k, c.n.Holder(), c.new == nil, c.head
+	p := &store.Plan{Kind: c.k, Holder: c.n.Holder(), Gone: c.new == nil, Head: c.head, Chain: bp.chain, Image: bp.img, Dirty: bp.dirty}
 	if !p.Gone && p.Head == nil && p.Dirty.Some {
 		p.Fences = c.new.fences() // the layout is the one read
 	}
