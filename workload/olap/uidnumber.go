@@ -28,14 +28,10 @@ func numberByUID(g *Graph, comm rma.Comm, part *localPart) ([]int32, error) {
 	if err != nil {
 		return nil, err
 	}
-	type entry struct {
-		gid int64
-		id  uint64
-	}
-	dir := map[gdi.VertexUID]entry{}
+	dir := map[gdi.VertexUID]dirEntry{}
 	for _, b := range got {
 		for len(b) >= 24 {
-			dir[gdi.VertexUID(u64(b))] = entry{int64(u64(b[8:])), u64(b[16:])}
+			dir[gdi.VertexUID(u64(b))] = dirEntry{int64(u64(b[8:])), u64(b[16:])}
 			b = b[24:]
 		}
 	}
@@ -86,9 +82,24 @@ func numberByUID(g *Graph, comm rma.Comm, part *localPart) ([]int32, error) {
 	if got, err = comm.Alltoallv(send); err != nil {
 		return nil, err
 	}
-	// Ghosts: the remote neighbours inside the index, by global number.
+	slotOf, err := uidGhosts(g, part, queries, got, tmpOf, len(remote))
+	if err != nil {
+		return nil, err
+	}
+	for j, t := range ends {
+		ends[j] = slotOf[t]
+	}
+	return ends, nil
+}
+
+// uidGhosts makes the ghosts from the directory's answers got to queries
+// (the remote neighbours inside the index, sorted by global number), and
+// returns the slot of every number tmpOf gave an end (-1 outside the
+// index); remote is how many of those numbers are remote.
+func uidGhosts(g *Graph, part *localPart, queries [][]gdi.VertexUID, got [][]byte, tmpOf map[gdi.VertexUID]int32, remote int) ([]int32, error) {
+	p, me := len(queries), g.comm.Rank()
 	type ghost struct {
-		entry
+		dirEntry
 		uid gdi.VertexUID
 	}
 	var ghosts []ghost
@@ -98,7 +109,7 @@ func numberByUID(g *Graph, comm rma.Comm, part *localPart) ([]int32, error) {
 			return nil, fmt.Errorf("olap: directory rank %d answered %d bytes for %d queries", r, len(b), len(q))
 		}
 		for _, u := range q {
-			if e := (entry{int64(u64(b)), u64(b[8:])}); e.gid >= 0 {
+			if e := (dirEntry{int64(u64(b)), u64(b[8:])}); e.gid >= 0 {
 				ghosts = append(ghosts, ghost{e, u})
 			}
 			b = b[16:]
@@ -111,7 +122,7 @@ func numberByUID(g *Graph, comm rma.Comm, part *localPart) ([]int32, error) {
 		g.GID[i] = g.Offsets[me] + int64(i)
 	}
 	g.ghostOff = make([]int, p+1)
-	slotOf := make([]int32, len(part.uids)+len(remote)) // by number of an end; -1 outside the index
+	slotOf := make([]int32, len(part.uids)+remote) // by number of an end; -1 outside the index
 	for i := range part.uids {
 		slotOf[i] = int32(i)
 	}
@@ -129,8 +140,12 @@ func numberByUID(g *Graph, comm rma.Comm, part *localPart) ([]int32, error) {
 		g.ghostOff[r+1] += g.ghostOff[r]
 	}
 
-	for j, t := range ends {
-		ends[j] = slotOf[t]
-	}
-	return ends, nil
+	return slotOf, nil
+}
+
+// dirEntry is what the directory knows of a vertex: its global number
+// (-1 outside the index) and its ID.
+type dirEntry struct {
+	gid int64
+	id  uint64
 }
