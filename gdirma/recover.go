@@ -16,7 +16,6 @@ import (
 	"github.com/gdi-go/gdi/gdirma/internal/checkpoint"
 	"github.com/gdi-go/gdi/gdirma/internal/layout"
 	"github.com/gdi-go/gdi/gdirma/internal/redolog"
-	"github.com/gdi-go/gdi/gdirma/internal/store"
 	"github.com/gdi-go/gdi/internal/catalog"
 	"github.com/gdi-go/gdi/internal/vfs"
 	"github.com/gdi-go/gdi/rma"
@@ -425,7 +424,7 @@ func catalogAfter(path string, s catalog.State, cats []redolog.Record) ([]byte, 
 // number (maxSeq), the implicit index and the trees of the explicit
 // indexes.
 func (db *Database) rebuild(maxSeq uint64) error {
-	used, maxCount, local := db.usedBlocks()
+	used, maxCount, local := db.st.UsedBlocks()
 	if err := agreeDetail(db.comm, local); err != nil {
 		return err
 	}
@@ -448,63 +447,15 @@ func (db *Database) rebuild(maxSeq uint64) error {
 	return db.rebuildExplicitIndexes()
 }
 
-// usedBlocks walks this rank's primary blocks and returns, per rank, the
-// numbers (uint32 each) of the blocks of their chains, and per rank the
-// highest commit count among their versions.
-func (db *Database) usedBlocks() (used [][]byte, maxCount []uint64, err error) {
-	st := db.st
-	used = make([][]byte, st.size)
-	maxCount = make([]uint64, st.size)
-	buf := make([]byte, store.PrimaryHeader)
-	for b := 1; b <= st.Pool().Blocks(); b++ {
-		p := st.BlockAt(db.rank, b)
-		if err := st.Get(buf, p, 0); err != nil {
-			return nil, nil, err
-		}
-		_, v, _, ok := store.PrimaryOf(buf)
-		if !ok {
-			continue
-		}
-		if r := v.Rank(); r < st.size {
-			maxCount[r] = max(maxCount[r], v.Count())
-		}
-		var img store.Image
-		ok, err := st.Read(p, &store.Request{Mode: store.Chain}, &img)
-		if err != nil || !ok {
-			return nil, nil, gdi.Errorf(gdi.ErrIntern, "gdirma: recovery: holder %v: %v", p, err)
-		}
-		for _, c := range img.Chain {
-			used[c.Rank()] = binary.LittleEndian.AppendUint32(used[c.Rank()], uint32(st.BlockIndex(c)))
-		}
-	}
-	return used, maxCount, nil
-}
-
-// rebuildPool sends each rank the blocks of its in use (collective) and
-// rebuilds its free list and high-water mark from them. err is an error
-// of the exchange, local one of this rank's rebuild.
+// rebuildPool sends each rank the blocks of its in use (store.UsedBlocks,
+// collective) and rebuilds its free list and high-water mark from them.
+// err is an error of the exchange, local one of this rank's rebuild.
 func (db *Database) rebuildPool(used [][]byte) (local, err error) {
-	st := db.st
 	recv, err := db.comm.Alltoallv(used)
 	if err != nil {
 		return nil, internal(err)
 	}
-	blocks := st.Pool().Blocks()
-	inUse := make([]bool, blocks+1)
-	hw := 0
-	for _, b := range recv {
-		for i := 0; i+4 <= len(b); i += 4 {
-			x := int(binary.LittleEndian.Uint32(b[i:]))
-			if x >= 1 && x <= blocks {
-				inUse[x] = true
-				hw = max(hw, x)
-			}
-		}
-	}
-	if _, local = st.Pool().Rebuild(func(b int) bool { return inUse[b] }); local != nil {
-		return local, nil
-	}
-	return st.SetHighWater(hw), nil
+	return db.st.RebuildPool(recv), nil
 }
 
 // rebuildCounters raises this rank's commit counter to maxCount, sets the
