@@ -40,8 +40,8 @@ func (tx *Transaction) ScanLocalAdjacency(idx gdi.Index, fn func(v *gdi.LocalAdj
 // its primary block on its rank, which is at most the rank's high-water
 // mark of blocks handed out.
 func (tx *Transaction) KeyLimit(rank int) (uint64, error) {
-	if rank < 0 || rank >= tx.db.st.size {
-		return 0, gdi.Errorf(gdi.ErrArgument, "KeyLimit: rank %d of %d", rank, tx.db.st.size)
+	if rank < 0 || rank >= tx.db.st.Size() {
+		return 0, gdi.Errorf(gdi.ErrArgument, "KeyLimit: rank %d of %d", rank, tx.db.st.Size())
 	}
 	hw, err := tx.db.st.HighWater(rank)
 	return uint64(hw) + 1, err
@@ -90,7 +90,7 @@ func (tx *Transaction) scanIndex(idx gdi.Index, fn func(n layout.Number, id, ref
 	st := tx.db.st
 	var img store.Image
 	var pool []*[]byte
-	return st.ScanPrimaries(st.rank, vertexKind, func(p bgdl.DPtr) error {
+	return st.ScanPrimaries(st.Rank(), vertexKind, func(p bgdl.DPtr) error {
 		ok, err := st.Read(p, &store.Request{Pool: &pool}, &img)
 		if err == nil && ok {
 			n := layout.NumberOf(p)

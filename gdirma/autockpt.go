@@ -311,7 +311,7 @@ func (a *autoCheckpointer) commit(g uint64) error {
 	dir := db.params.LogDir
 	m := db.newManifest(g, w[1])
 	m.LogFrom, m.Fuzzy = w[2], true
-	for r := range db.st.size {
+	for r := range db.st.Size() {
 		fst, err := fileSum(filepath.Join(checkpoint.GenDir(dir, g), checkpoint.RankFileName(r)))
 		if err != nil {
 			return err

@@ -294,7 +294,7 @@ func (db *Database) commitCheckpoint(dir string, g, seq uint64, fst checkpoint.F
 // writeRankFile writes the calling rank's windows (those of a fuzzy
 // checkpoint if fuzzy) to path, and returns its size and SHA-256.
 func (st *graph) writeRankFile(path string, fuzzy bool) (checkpoint.FileState, error) {
-	return checkpoint.WriteRankFile(fsys, path, checkpoint.Header{Format: writtenCheckpointFormat, Rank: st.rank, Ranks: st.size}, st.sectionsOf(fuzzy))
+	return checkpoint.WriteRankFile(fsys, path, checkpoint.Header{Format: writtenCheckpointFormat, Rank: st.Rank(), Ranks: st.Size()}, st.sectionsOf(fuzzy))
 }
 
 // newManifest returns the manifest of the checkpoint of generation g with
@@ -304,7 +304,7 @@ func (st *graph) writeRankFile(path string, fuzzy bool) (checkpoint.FileState, e
 func (db *Database) newManifest(g, seq uint64) manifest {
 	m := manifest{
 		Format:     writtenCheckpointFormat,
-		Ranks:      db.st.size,
+		Ranks:      db.st.Size(),
 		Created:    time.Now().UTC().Format(time.RFC3339),
 		Params:     db.params,
 		Tag:        db.st.Tag(),

@@ -31,7 +31,7 @@ func imageOf(db *Database) (*storeImage, error) {
 	im.params.Restore = ""
 	for _, s := range st.sections() {
 		var b bytes.Buffer
-		if err := rma.SaveWindow(s.W, st.rank, &b); err != nil {
+		if err := rma.SaveWindow(s.W, st.Rank(), &b); err != nil {
 			return nil, err
 		}
 		im.windows[s.Name] = b.Bytes()

@@ -326,7 +326,7 @@ func (tx *Transaction) planPartial(st *graph, it writeItem, c *change) error {
 	c.old = old
 	if old.partial {
 		head := appendHead(tx.headSpace(int(old.headLen)+16), o.rec) // most often as long as before
-		if len(head) == int(old.headLen) && int(old.headLen) <= st.bs-store.PrimaryHeader {
+		if len(head) == int(old.headLen) && int(old.headLen) <= st.BlockSize()-store.PrimaryHeader {
 			c.head = head
 		} else if c.old, c.chain, err = st.loadImage(it.k, it.n, store.Chain); err != nil {
 			return gdi.Errorf(gdi.ErrTransactionCommitFail, "%w", err)

@@ -22,7 +22,7 @@ func IndexEntries(db *Database, idx gdi.Index) (int, error) {
 		return 0, errors.New("the index has no tree")
 	}
 	total := 0
-	for rank := range db.st.size {
+	for rank := range db.st.Size() {
 		n, err := db.st.forest.Len(d.tree, rank)
 		if err != nil {
 			return 0, err

@@ -18,9 +18,6 @@ import (
 type graph struct {
 	*store.Store
 	comm rma.Comm
-	rank int
-	size int
-	bs   int
 
 	// held, if set, names the holders whose lock words the caller holds
 	// (during a commit, on the commit's own copy of the graph): reads
@@ -42,7 +39,7 @@ func newGraph(comm rma.Comm, p Params, tag uint16) (*graph, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := &graph{Store: s, comm: comm, rank: comm.Rank(), size: comm.Size(), bs: p.BlockSize, loaded: new(loadedPool)}
+	st := &graph{Store: s, comm: comm, loaded: new(loadedPool)}
 	st.forest, err = index.NewForest(comm, index.Config{NodeSize: indexNodeSize, Nodes: p.IndexMemoryPerRank / indexNodeSize, MaxKey: indexMaxKey})
 	if err != nil {
 		return nil, errors.Join(err, s.Free())

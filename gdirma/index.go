@@ -136,7 +136,7 @@ func (db *Database) treeOf(idx gdi.Index) *treeDef {
 // or on this one.
 func (db *Database) candidates(d *treeDef, ranges []keyRange, local bool) (map[layout.Number]struct{}, error) {
 	out := map[layout.Number]struct{}{}
-	for r := range db.st.size {
+	for r := range db.st.Size() {
 		if local && r != db.rank {
 			continue
 		}

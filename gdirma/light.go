@@ -16,11 +16,13 @@ import "github.com/gdi-go/gdi/gdirma/internal/layout"
 // origin are taken are numbered by their holder from the start.
 
 // lightOK reports whether edges can be numbered after their origin.
-func (st *graph) lightOK() bool { return st.size <= layout.MaxLightRanks }
+func (st *graph) lightOK() bool { return st.Size() <= layout.MaxLightRanks }
 
 func (st *graph) lightNumber(v layout.Number, slot int) layout.Number {
-	return layout.LightNumber(v, slot, st.bs)
+	return layout.LightNumber(v, slot, st.BlockSize())
 }
 
 // lightOrigin returns the number of the origin vertex of light edge n.
-func (st *graph) lightOrigin(n layout.Number) layout.Number { return layout.LightOrigin(n, st.bs) }
+func (st *graph) lightOrigin(n layout.Number) layout.Number {
+	return layout.LightOrigin(n, st.BlockSize())
+}

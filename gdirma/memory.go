@@ -14,8 +14,8 @@ func (db *Database) MemoryStats() (MemoryStats, error) {
 		return MemoryStats{}, errFreedDB()
 	}
 	st := db.st
-	s := MemoryStats{BlockSize: st.bs, BlocksPerRank: st.Pool().Blocks()}
-	for r := range st.size {
+	s := MemoryStats{BlockSize: st.BlockSize(), BlocksPerRank: st.Pool().Blocks()}
+	for r := range st.Size() {
 		free, err := st.Pool().FreeBlocks(r)
 		if err != nil {
 			return s, internal(err)

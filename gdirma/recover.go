@@ -42,7 +42,7 @@ func (db *Database) startLog() error {
 		return nil
 	}
 	seq, seqOff := db.st.LogSeqWord()
-	db.log = redolog.Open(redolog.Config{Rank: db.rank, Ranks: db.st.size, Async: db.params.Log == LogAsync,
+	db.log = redolog.Open(redolog.Config{Rank: db.rank, Ranks: db.st.Size(), Async: db.params.Log == LogAsync,
 		Seq: seq, SeqOffset: seqOff, FS: func() vfs.FS { return fsys }})
 	if err := db.Checkpoint(db.params.LogDir); err != nil {
 		_ = db.log.Close()
@@ -113,7 +113,7 @@ func (db *Database) replay(dir string, m *manifest, withLogs bool) error {
 	}
 	var sum logSummary
 	if local == nil {
-		sum, local = scanLog(paths, db.rank, db.st.size, m)
+		sum, local = scanLog(paths, db.rank, db.st.Size(), m)
 	}
 	if err := agreeDetail(db.comm, local); err != nil {
 		return err
@@ -258,7 +258,7 @@ var replayRound = 4096
 // round precedes one of this round; each rank gets the writes to its part
 // of the data window (Alltoallv) and applies them in order.
 func (db *Database) applyLog(paths []string, ckptSeq, limit uint64) error {
-	lr, local := redolog.OpenChain(fsys, paths, db.rank, db.st.size)
+	lr, local := redolog.OpenChain(fsys, paths, db.rank, db.st.Size())
 	if local == nil {
 		defer lr.Close()
 	}
@@ -308,11 +308,11 @@ func (db *Database) applyLog(paths []string, ckptSeq, limit uint64) error {
 // rank (collective).
 func (db *Database) applyRound(path string, recs []redolog.Record) error {
 	st := db.st
-	send := make([][]byte, st.size)
+	send := make([][]byte, st.Size())
 	var local error
 	for _, r := range recs {
 		for _, w := range r.Writes {
-			if w.Rank < 0 || w.Rank >= st.size || w.Off < 0 || w.Off+len(w.B) > st.Data().Size() {
+			if w.Rank < 0 || w.Rank >= st.Size() || w.Off < 0 || w.Off+len(w.B) > st.Data().Size() {
 				local = gdi.Errorf(gdi.ErrFileFormat, "gdirma: redo log file %s: record %d writes %d bytes at %d of rank %d, outside the data window", path, r.Seq, len(w.B), w.Off, w.Rank)
 				break
 			}

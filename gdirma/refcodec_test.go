@@ -18,7 +18,7 @@ import (
 // that the short forms are used where they apply.
 func TestRefCodecRoundTrip(t *testing.T) {
 	const bs = 256
-	st := &graph{Store: store.Detached(0, bs), bs: bs, size: 4}
+	st := &graph{Store: store.Detached(0, bs)}
 	rng := rand.New(rand.NewPCG(1, 2))
 	// Most vertices are in the first blocks of the first ranks, where
 	// their references take the compact form; some are not.
@@ -146,7 +146,7 @@ func TestRefCodecRoundTrip(t *testing.T) {
 // TestRefCodecRejectsGarbage checks that malformed references fail to
 // decode instead of panicking.
 func TestRefCodecRejectsGarbage(t *testing.T) {
-	st := &graph{Store: store.Detached(0, 64), bs: 64, size: 2}
+	st := &graph{Store: store.Detached(0, 64)}
 	cd := st.Codec(bgdl.DPtr(64))
 	rng := rand.New(rand.NewPCG(3, 4))
 	for range 5000 {
@@ -203,7 +203,7 @@ func TestRefCodecRejectsGarbage(t *testing.T) {
 // starts its walks from them.
 func TestRawRefEdits(t *testing.T) {
 	const bs = 256
-	st := &graph{Store: store.Detached(0, bs), bs: bs, size: 2}
+	st := &graph{Store: store.Detached(0, bs)}
 	rng := rand.New(rand.NewPCG(7, 8))
 	self := layout.Number(3 * bs)
 	cd := st.Codec(self.Holder())
@@ -326,7 +326,7 @@ func checkEdited(t *testing.T, r *record, orig []byte, model edgeSet, cd layout.
 // the UID of the origin vertex, for several block sizes, ranks and slots.
 func TestEdgeUIDOfLightEdges(t *testing.T) {
 	for _, bs := range []int{64, 256, 512, 4096} {
-		st := &graph{Store: store.Detached(0x1234, bs), bs: bs}
+		st := &graph{Store: store.Detached(0x1234, bs)}
 		tx := &Transaction{db: &Database{st: st}}
 		for _, rank := range []int{0, 1, 3, 0x7fff} {
 			for _, block := range []int{0, 1, 77, 1<<20 + 5, 1<<32 - 1} {

@@ -140,7 +140,7 @@ func (m *manifest) check(path string, p Params, ranks int) (Params, error) {
 // readRankFile loads the calling rank's windows (those of a fuzzy
 // checkpoint if fuzzy) from path, checking it against fst.
 func (st *graph) readRankFile(path string, fst checkpoint.FileState, fuzzy bool) error {
-	h := checkpoint.Header{Format: checkpointFormat, Rank: st.rank, Ranks: st.size}
+	h := checkpoint.Header{Format: checkpointFormat, Rank: st.Rank(), Ranks: st.Size()}
 	return checkpoint.ReadRankFile(fsys, path, fst, h, oldestCheckpointFormat, st.sectionsOf(fuzzy))
 }
 
@@ -159,7 +159,7 @@ func (st *graph) setMirrors(path string, m *manifest) error {
 		}
 		// Len checks that the tree is live in the mirror and in this
 		// rank's directory.
-		if _, err := st.forest.Len(index.Tree(t.Tree), st.rank); err != nil {
+		if _, err := st.forest.Len(index.Tree(t.Tree), st.Rank()); err != nil {
 			return bad("tree %#x of index %d: %v", t.Tree, t.Index, err)
 		}
 		defs[t.Index] = &treeDef{tree: index.Tree(t.Tree), labels: t.Labels, ptypes: t.Ptypes}

@@ -20,7 +20,7 @@ func (st *graph) scan(k kind, fn func(n layout.Number, r *record) error) error {
 
 // scanHolders calls fn for every committed holder of kind k.
 func (st *graph) scanHolders(k kind, fn func(n layout.Number, r *record) error) error {
-	for rank := range st.size {
+	for rank := range st.Size() {
 		if err := st.scanRank(rank, k, fn); err != nil {
 			return err
 		}

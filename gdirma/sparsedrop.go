@@ -115,7 +115,7 @@ func (d *dropReader) blockOf(off int) (int, int) {
 	if off < d.first {
 		return 0, store.PrimaryHeader + off
 	}
-	c := d.st.bs - store.ContHeader
+	c := d.st.BlockSize() - store.ContHeader
 	return 1 + (off-d.first)/c, store.ContHeader + (off-d.first)%c
 }
 
@@ -124,14 +124,14 @@ func (d *dropReader) startOf(i int) int {
 	if i == 0 {
 		return 0
 	}
-	return d.first + (i-1)*(d.st.bs-store.ContHeader)
+	return d.first + (i-1)*(d.st.BlockSize()-store.ContHeader)
 }
 
 // walk reads the start of continuation blocks until block i is known, or
 // the chain ends.
 func (d *dropReader) walk(i int) error {
 	buf := &d.lead
-	lead := min(dropLead, d.st.bs)
+	lead := min(dropLead, d.st.BlockSize())
 	for len(d.chain) <= i && d.next != 0 {
 		next := d.next
 		if !d.st.Valid(next) || len(d.chain) >= d.st.BlocksFor(d.length) {
@@ -172,10 +172,10 @@ func (d *dropReader) block(i int) ([]byte, error) {
 		return nil, errTorn
 	}
 	var b []byte
-	if k := len(d.spare) - 1; k >= 0 && len(d.spare[k]) == d.st.bs {
+	if k := len(d.spare) - 1; k >= 0 && len(d.spare[k]) == d.st.BlockSize() {
 		b, d.spare = d.spare[k], d.spare[:k]
 	} else {
-		b = make([]byte, d.st.bs)
+		b = make([]byte, d.st.BlockSize())
 	}
 	if err := d.st.Get(b, d.chain[i], 0); err != nil {
 		return nil, err
@@ -192,7 +192,7 @@ func (d *dropReader) bytesAt(off, k int) ([]byte, error) {
 	if off+k <= len(d.prefix) {
 		return d.prefix[off : off+k], nil
 	}
-	if i, at := d.blockOf(off); at+k <= d.st.bs {
+	if i, at := d.blockOf(off); at+k <= d.st.BlockSize() {
 		// Within one block, most often: its bytes, not a copy.
 		b, err := d.block(i)
 		if err != nil {
@@ -216,7 +216,7 @@ func (d *dropReader) bytesAt(off, k int) ([]byte, error) {
 func (d *dropReader) patch(p *dropPlan, off int, b []byte) {
 	for len(b) > 0 {
 		i, at := d.blockOf(off)
-		k := min(len(b), d.st.bs-at)
+		k := min(len(b), d.st.BlockSize()-at)
 		p.patches = append(p.patches, store.Patch{At: d.chain[i], Off: at, B: b[:k]})
 		off, b = off+k, b[k:]
 	}
@@ -237,7 +237,7 @@ func (st *graph) newDropPlan(n layout.Number, h *restHint) (p *dropPlan, ok bool
 	}()
 	p = plan
 	d := p.d
-	d.st, d.cd, d.length, d.first, d.prefix, d.next = st, st.Codec(n.Holder()), h.Length, st.bs-store.PrimaryHeader, h.Bytes, h.Next
+	d.st, d.cd, d.length, d.first, d.prefix, d.next = st, st.Codec(n.Holder()), h.Length, st.BlockSize()-store.PrimaryHeader, h.Bytes, h.Next
 	d.chain, d.fences, d.firsts = append(d.chain, n.Holder()), append(d.fences, 0), append(d.firsts, 0)
 	if len(h.Chain) > 1 { // the part read spans blocks: the walk starts after them
 		if len(h.Fences) != len(h.Chain)-1 {
@@ -251,7 +251,7 @@ func (st *graph) newDropPlan(n layout.Number, h *restHint) (p *dropPlan, ok bool
 	}
 	img0 := h.Bytes
 	end, at, count, ok := countsAt(img0)
-	if !ok && len(img0) < min(h.Length, st.bs-store.PrimaryHeader) {
+	if !ok && len(img0) < min(h.Length, st.BlockSize()-store.PrimaryHeader) {
 		// The count, or more, lies past the part read: read the rest
 		// of the primary block.
 		if testHookReread != nil {
@@ -404,7 +404,7 @@ func (d *dropReader) pieceAt(off int) int {
 		return len(d.prefix) - off
 	}
 	_, at := d.blockOf(off)
-	return d.st.bs - at
+	return d.st.BlockSize() - at
 }
 
 // finish completes p for the commit of the drops, whose vertex the caller
@@ -471,8 +471,8 @@ func (st *graph) long(n layout.Number) bool {
 	if st.BlocksFor(length) > store.MinFenced {
 		return true
 	}
-	if st.CanPrefetch() && length > st.bs-store.PrimaryHeader {
-		st.Prefetch(next, st.bs)
+	if st.CanPrefetch() && length > st.BlockSize()-store.PrimaryHeader {
+		st.Prefetch(next, st.BlockSize())
 	}
 	return false
 }

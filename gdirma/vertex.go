@@ -122,7 +122,7 @@ func (tx *Transaction) longEnds(refs edgeSet, out []bool) []bool {
 	}
 	for _, en := range refs {
 		if w := other(en); w != 0 {
-			st.Prefetch(w.Holder(), st.bs)
+			st.Prefetch(w.Holder(), st.BlockSize())
 		}
 	}
 	for _, en := range refs {
