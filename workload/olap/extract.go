@@ -83,10 +83,9 @@ func finish(g *Graph, comm rma.Comm, directed bool) error {
 	if !g.Directed {
 		g.M /= 2
 	}
-	send := make([][]byte, p)
 	// Halo plan: tell every owner which of its vertices we hold as ghosts.
+	send := make([][]byte, p)
 	for r := 0; r < p; r++ {
-		send[r] = send[r][:0]
 		for k := g.ghostOff[r]; k < g.ghostOff[r+1]; k++ {
 			_, idx := g.Owner(g.GID[g.NumLocal+k])
 			send[r] = appendU64(send[r], uint64(idx))
