@@ -312,7 +312,7 @@ func (a *autoCheckpointer) commit(g uint64) error {
 	m := db.newManifest(g, w[1])
 	m.LogFrom, m.Fuzzy = w[2], true
 	for r := range db.st.Size() {
-		fst, err := fileSum(filepath.Join(checkpoint.GenDir(dir, g), checkpoint.RankFileName(r)))
+		fst, err := checkpoint.SumRankFile(fsys, filepath.Join(checkpoint.GenDir(dir, g), checkpoint.RankFileName(r)))
 		if err != nil {
 			return err
 		}

@@ -1,9 +1,6 @@
 package gdirma
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"io"
 	"path/filepath"
 
 	"github.com/gdi-go/gdi/gdi"
@@ -51,7 +48,7 @@ func InspectCheckpoint(dir string) (*CheckpointReport, error) {
 	gd := checkpoint.GenDir(dir, m.Generation)
 	for _, f := range m.Files {
 		path := filepath.Join(gd, f.Name)
-		if err := checkFileSum(path, f); err != nil {
+		if err := checkpoint.CheckRankFile(fsys, path, f); err != nil {
 			return rep, err
 		}
 		rep.Files = append(rep.Files, path)
@@ -89,36 +86,4 @@ func InspectCheckpoint(dir string) (*CheckpointReport, error) {
 		}
 	}
 	return rep, nil
-}
-
-// checkFileSum checks the size and SHA-256 of the rank file at path
-// against the manifest's fst.
-func checkFileSum(path string, fst checkpoint.FileState) error {
-	got, err := fileSum(path)
-	if err != nil {
-		return err
-	}
-	if got.Size != fst.Size {
-		return gdi.Errorf(gdi.ErrFileFormat, "gdirma: checkpoint file %s: %d bytes, the manifest says %d (truncated or overwritten)", path, got.Size, fst.Size)
-	}
-	if got.SHA256 != fst.SHA256 {
-		return gdi.Errorf(gdi.ErrFileFormat, "gdirma: checkpoint file %s: SHA-256 %s, the manifest says %s", path, got.SHA256, fst.SHA256)
-	}
-	return nil
-}
-
-// fileSum returns the size and SHA-256 of the rank file at path.
-func fileSum(path string) (checkpoint.FileState, error) {
-	fst := checkpoint.FileState{Name: filepath.Base(path)}
-	f, err := fsys.Open(path)
-	if err != nil {
-		return fst, fileErr(path, err)
-	}
-	defer f.Close()
-	sum := sha256.New()
-	if fst.Size, err = io.Copy(sum, f); err != nil {
-		return fst, fileErr(path, err)
-	}
-	fst.SHA256 = hex.EncodeToString(sum.Sum(nil))
-	return fst, nil
 }

@@ -207,3 +207,36 @@ func readSection(r io.Reader, bad func(string, ...any) error, rank int, s Sectio
 	}
 	return nil
 }
+
+// SumRankFile returns the size and SHA-256 of the rank file at path, as
+// the manifest keeps them.
+func SumRankFile(fsys vfs.FS, path string) (FileState, error) {
+	fst := FileState{Name: filepath.Base(path)}
+	f, err := fsys.Open(path)
+	if err != nil {
+		return fst, fileErr(path, err)
+	}
+	defer f.Close()
+	sum := sha256.New()
+	if fst.Size, err = io.Copy(sum, f); err != nil {
+		return fst, fileErr(path, err)
+	}
+	fst.SHA256 = hex.EncodeToString(sum.Sum(nil))
+	return fst, nil
+}
+
+// CheckRankFile checks the size and SHA-256 of the rank file at path
+// against the manifest's fst, without loading it (gdi check).
+func CheckRankFile(fsys vfs.FS, path string, fst FileState) error {
+	got, err := SumRankFile(fsys, path)
+	if err != nil {
+		return err
+	}
+	if got.Size != fst.Size {
+		return gdi.Errorf(gdi.ErrFileFormat, "gdirma: checkpoint file %s: %d bytes, the manifest says %d (truncated or overwritten)", path, got.Size, fst.Size)
+	}
+	if got.SHA256 != fst.SHA256 {
+		return gdi.Errorf(gdi.ErrFileFormat, "gdirma: checkpoint file %s: SHA-256 %s, the manifest says %s", path, got.SHA256, fst.SHA256)
+	}
+	return nil
+}

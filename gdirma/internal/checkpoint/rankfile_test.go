@@ -86,6 +86,9 @@ func TestRankFileRefusesDamage(t *testing.T) {
 			t.Fatal(err)
 		}
 		good, _ := os.ReadFile(path)
+		if err := CheckRankFile(vfs.OS, path, fst); err != nil {
+			t.Errorf("CheckRankFile of the file as written: %v", err)
+		}
 		cases := []struct {
 			rule  string
 			bytes []byte
@@ -106,6 +109,11 @@ func TestRankFileRefusesDamage(t *testing.T) {
 			err := ReadRankFile(vfs.OS, path, c.fst, c.h, 3, secs)
 			if gdi.ErrorClass(err) != c.code || !bytes.Contains([]byte(err.Error()), []byte(path)) {
 				t.Errorf("%s: got %v, want %v naming %s", c.rule, err, c.code, path)
+			}
+			if !bytes.Equal(c.bytes, good) || c.fst != fst {
+				if err := CheckRankFile(vfs.OS, path, c.fst); gdi.ErrorClass(err) != gdi.ErrFileFormat {
+					t.Errorf("%s (CheckRankFile): got %v, want ErrFileFormat", c.rule, err)
+				}
 			}
 		}
 		err = ReadRankFile(vfs.OS, filepath.Join(dir, "none"), fst, h, 3, secs)
