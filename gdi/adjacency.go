@@ -39,9 +39,11 @@ type LocalAdjacency struct {
 // its key on its home rank, and every edge the home rank and the key of
 // its other end. The keys of the vertices whose home is rank r are below
 // KeyLimit(r), one each, and do not change while the transaction is open.
-// A reader numbers the vertices with arrays indexed by key then, where
-// UIDs would have to be hashed. Errors are those of ScanLocalAdjacency;
-// KeyLimit of a rank out of range is ErrArgument.
+// fn sees the vertices in ascending order of key. A reader numbers the
+// vertices with arrays indexed by key then, where UIDs would have to be
+// hashed, and can write their adjacency as the scan goes. Errors are
+// those of ScanLocalAdjacency; KeyLimit of a rank out of range is
+// ErrArgument.
 type KeyedAdjacencyScanner interface {
 	KeyLimit(rank int) (uint64, error)
 	ScanLocalKeyed(idx Index, fn func(v *KeyedAdjacency) error) error

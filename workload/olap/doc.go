@@ -13,23 +13,30 @@
 // Allreduce for aggregates (BI, frontier sizes, PageRank's sink mass) and
 // Alltoallv for per-vertex data.
 //
-// The BI query (BI) and the GNN layer (GNNLayer) work on gdi holders
-// directly, as Listings 3 and 2 of the paper do. The graph algorithms
-// first extract the graph into dense per-rank arrays (Extract) and then
-// never touch gdi again.
+// The BI query (BI) works on gdi holders directly, as Listing 3 of the
+// paper does. The graph algorithms first extract the graph into dense
+// per-rank arrays (Extract) and then never touch gdi again. The GNN layer
+// (GNNLayer) extracts the graph too, reads the features of the local
+// vertices through gdi, and gets those of remote neighbours by one halo
+// exchange rather than by a read per edge.
 //
 // # Extraction: dense per-rank arrays
 //
 // Following RGraph and Carafe (reference/DESIGN.md), a rank keeps its
 // local vertices in a contiguous range of global numbers: rank r owns
-// [Offsets[r], Offsets[r+1]), in the order of application-level ID (the
-// Graphalytics vertex id). Inside the collective transaction every rank
+// [Offsets[r], Offsets[r+1]). Where the backend numbers each rank's
+// vertices densely (gdi.KeyedAdjacencyScanner, gdirma) and no weight is
+// asked for, the local vertices keep its storage order and their lists
+// are written as its scan hands them out (keyed.go: the ends are codes
+// until step 3, then translated in place). Otherwise they are put in the
+// order of application-level ID (the Graphalytics vertex id). Inside the
+// collective transaction every rank
 //
 //  1. reads its local vertices with their IDs and edges — only local
-//     reads. Where the backend has gdi.AdjacencyScanner (gdirma) and no
-//     weight is asked for, one call streams them in storage order, and
-//     their edges, kept in pieces as they come, are placed once in ID
-//     order; otherwise (refdb, weights) it reads vertex by vertex
+//     reads: by keys as above; or, where the backend has only
+//     gdi.AdjacencyScanner, streamed in storage order with their edges
+//     kept in pieces as they come and placed once in ID order; otherwise
+//     (refdb, weights) vertex by vertex
 //     (LocalVerticesOfIndex, the ID property, IncidentEdges or Edges,
 //     EdgeHolder.Vertices, Direction and the weight property);
 //  2. agrees on the ranges (one Allgather of the counts);
@@ -42,13 +49,15 @@
 //     (gdi.KeyedAdjacencyScanner), the ends are (home, key) pairs instead:
 //     a local one is found in an array, the remote ones are asked of their
 //     home in one Alltoallv and answered from its array, with no
-//     directory and no hashing (keyed.go);
+//     directory and no hashing;
 //  4. builds the local CSR (out- and in-lists; an undirected edge is both)
 //     over slots: local vertex i is slot i, remote neighbours ("ghosts")
-//     follow, sorted by global number and hence grouped by owner. Each
-//     end of a local edge is looked up by UID once (step 3 numbers the
-//     distinct ones); the lists are written in one sweep, by vertex, and
-//     each sorted in place;
+//     follow, sorted by global number and hence grouped by owner. By
+//     keys the lists exist already and each code is replaced by its slot;
+//     by UID each end of a local edge is looked up once (step 3 numbers
+//     the distinct ones), and the lists are written in one sweep, by
+//     vertex, and each sorted in place. Lists are sorted only then: an
+//     algorithm that needs sorted lists sorts them (LCC);
 //  5. tells each owner which of its vertices it holds as ghosts
 //     (Alltoallv), which gives the halo-exchange plan.
 //
@@ -79,7 +88,7 @@
 // per iteration. That pays off for the iterative kernels (PR, CDLP, WCC,
 // SSSP) and for BFS on large graphs; for a single shallow query (a k-hop
 // from one vertex, the BI aggregation) reading through gdi directly, as BI
-// and GNNLayer do, avoids extracting the whole graph. The halo exchange
+// does, avoids extracting the whole graph. The halo exchange
 // sends every ghost value in every round, whether it changed or not: that
 // is simple and bounded by the edge cut, but wasteful when few values
 // change (late WCC rounds); the push batches send only changes but cost a

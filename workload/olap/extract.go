@@ -32,22 +32,21 @@ func extractLocal(tx gdi.Transaction, comm rma.Comm, opts ExtractOptions) (*Grap
 	return g, missing
 }
 
-// extractKeyed is extractLocal by keys (keyed.go).
+// extractKeyed is extractLocal by keys (keyed.go): the local vertices in
+// the backend's order, their lists written as the scan goes.
 func extractKeyed(ks gdi.KeyedAdjacencyScanner, comm rma.Comm, opts ExtractOptions) (*Graph, error) {
-	part, directed, local := readKeyed(ks, comm, opts)
-	if err := rma.Agree(comm, local); err != nil {
+	s, err := readKeyed(ks, comm, opts)
+	if err := rma.Agree(comm, err); err != nil {
 		return nil, err
 	}
-	g := &Graph{comm: comm, NumLocal: len(part.ids)}
+	g := &Graph{comm: comm, NumLocal: len(s.ids)}
 	if err := numberRanges(g, comm); err != nil {
 		return nil, err
 	}
-	slots, err := numberByKey(g, comm, part)
-	if err != nil {
+	if err := rma.Agree(comm, numberByKey(g, comm, s)); err != nil {
 		return nil, err
 	}
-	buildCSR(g, part.edges, nil, slots, false, directed) // no weights: no error
-	return g, finish(g, comm, directed)
+	return g, finish(g, comm, s.inOff != nil)
 }
 
 // numberRanges gives every rank a contiguous range of global numbers, in

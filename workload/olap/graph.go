@@ -23,8 +23,8 @@ import (
 //
 // Global numbers. Rank r owns the contiguous global numbers
 // [Offsets[r], Offsets[r+1]); local vertex i of rank r is Offsets[r]+i.
-// Local vertices are ordered by application ID, so ranks output sorted
-// runs.
+// Local vertices are in the order extraction met them: the backend's
+// storage order where it scans by keys, application-ID order otherwise.
 type Graph struct {
 	comm rma.Comm
 	// Directed tells whether the graph had directed edges. In an
@@ -94,13 +94,10 @@ func (g *Graph) Owner(gid int64) (rank, idx int) {
 }
 
 // LocalOf returns the local index of the vertex with application ID id, or
-// -1 if it is not local.
+// -1 if it is not local. It looks at every local vertex: it is for the
+// few roots of a query, not for every vertex.
 func (g *Graph) LocalOf(id uint64) int {
-	i, ok := slices.BinarySearch(g.ID[:g.NumLocal], id)
-	if !ok {
-		return -1
-	}
-	return i
+	return slices.Index(g.ID[:g.NumLocal], id)
 }
 
 // ExtractOptions says what Extract reads.

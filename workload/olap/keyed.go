@@ -3,6 +3,7 @@ package olap
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 	"math/bits"
 	"slices"
 
@@ -10,200 +11,251 @@ import (
 	"github.com/gdi-go/gdi/rma"
 )
 
-// Extraction by keys (gdi.KeyedAdjacencyScanner). Where the backend
-// numbers each rank's vertices densely, every end of an edge is a (home,
-// key) pair: a local end finds its slot in an array indexed by key, and
-// the remote ends are marked in a bitmap per home, sent to their home as
-// key lists in one Alltoallv and answered (global number, ID) from the
-// home's array. No UID is hashed and no directory is kept.
+// Extraction by keys (gdi.KeyedAdjacencyScanner). The backend numbers
+// each rank's vertices densely and hands them out in ascending key order,
+// so the local vertices keep that order and their adjacency is written as
+// the scan goes, with no edge list kept beside it. Until the ghosts are
+// known an end of an edge is written as its code: its key plus its home's
+// base, the key ranges of all ranks laid end to end. Every code written is
+// marked in one bitmap over all codes; the remote ones are sent to their
+// home as key lists in one Alltoallv and answered (global number, ID).
+// Then every code is replaced in place by its slot, found by its rank
+// among the marked codes. No UID is hashed, nothing is sorted, and what
+// extraction keeps beside the CSR is the bitmap and its index: a few bits
+// per block of storage.
 
-// keyedPart is the local part read by keys: the edges (rawEdge.other
-// unused) with the home and key of their other ends beside them.
-type keyedPart struct {
-	ids     []uint64
-	edges   []rawEdge
-	home    []int32
-	key     []uint32
-	limits  []uint64 // KeyLimit of every rank
+// keyedScan is the local part read by keys.
+type keyedScan struct {
+	base    []uint64 // by home: its first code; base[Size()] is the number of codes
+	ids     []uint64 // by local index: the application-level ID
 	localOf []int32  // by key of this rank: the local index, -1 if none
+	marked  []uint64 // bitmap over codes: the ends written in out and in
+	outOff  []int32
+	out     []int32 // codes (as uint32), slots once translated
+	inOff   []int32 // nil while no directed edge has been seen
+	in      []int32
 }
 
-// readKeyed scans the local part by keys and puts the vertices in ID
-// order and their edges with them (scanOrder).
-func readKeyed(ks gdi.KeyedAdjacencyScanner, comm rma.Comm, opts ExtractOptions) (*keyedPart, bool, error) {
-	p := &keyedPart{limits: make([]uint64, comm.Size())}
-	for r := range p.limits {
-		l, err := ks.KeyLimit(r)
-		if err != nil {
-			return nil, false, err
-		}
-		if l > 1<<32 {
-			return nil, false, fmt.Errorf("olap: rank %d has keys up to %d, past 32 bits", r, l)
-		}
-		p.limits[r] = l
+// readKeyed scans the local part by keys.
+func readKeyed(ks gdi.KeyedAdjacencyScanner, comm rma.Comm, opts ExtractOptions) (*keyedScan, error) {
+	s, err := newKeyedScan(ks, comm)
+	if err != nil {
+		return nil, err
 	}
-	type end struct {
-		home int32
-		key  uint32
-		out  bool
-		in   bool
-	}
-	var s scanOrder[end]
-	var keys []uint32 // by scan index
-	directed := false
-	err := ks.ScanLocalKeyed(opts.Index, func(v *gdi.KeyedAdjacency) error {
+	me := s.base[comm.Rank()]
+	last := int64(-1)
+	err = ks.ScanLocalKeyed(opts.Index, func(v *gdi.KeyedAdjacency) error {
 		if v.ID == nil {
 			return fmt.Errorf("olap: vertex of key %d has no application-level ID", v.Key)
 		}
-		if _, err := s.vertex(v.ID, len(v.Edges)); err != nil {
+		id, err := ParseID(v.ID)
+		if err != nil {
 			return err
 		}
-		keys = append(keys, uint32(v.Key))
-		for _, x := range v.Edges {
-			e := end{home: int32(x.Home), key: uint32(x.Key), out: true, in: true}
-			if x.Direction != gdi.Undirected {
-				directed = true
-				e.out, e.in = x.IsOrigin, x.IsTarget
-			}
-			s.edge(e)
+		if int64(v.Key) <= last || me+v.Key >= s.base[comm.Rank()+1] {
+			return fmt.Errorf("olap: vertex key %d out of order or past the limit", v.Key)
 		}
-		return nil
+		last = int64(v.Key)
+		s.localOf[v.Key] = int32(len(s.ids))
+		s.ids = append(s.ids, id)
+		for _, e := range v.Edges {
+			if err := s.edge(e); err != nil {
+				return err
+			}
+		}
+		return s.endVertex()
 	})
-	if err != nil {
-		return nil, false, err
-	}
-	m := s.edgeCount()
-	p.edges, p.home, p.key = make([]rawEdge, m), make([]int32, m), make([]uint32, m)
-	scanned, err := s.place(func(i int32, j int, e end) {
-		p.edges[j] = rawEdge{local: i, out: e.out, in: e.in}
-		p.home[j], p.key[j] = e.home, e.key
-	})
-	if err != nil {
-		return nil, false, err
-	}
-	n := len(scanned)
-	p.ids = make([]uint64, n)
-	p.localOf = make([]int32, p.limits[comm.Rank()])
-	for k := range p.localOf {
-		p.localOf[k] = -1
-	}
-	for i, k := range scanned {
-		p.ids[i], p.localOf[keys[k]] = s.ids[k], int32(i)
-	}
-	return p, directed, nil
+	return s, err
 }
 
-// numberByKey finds the global number and ID of every remote end of the
-// local edges from its home, makes the ghosts, and returns the slot of
-// every edge's other end (-1: outside the index).
-func numberByKey(g *Graph, comm rma.Comm, part *keyedPart) ([]int32, error) {
+// newKeyedScan lays out the codes of all ranks and makes the empty part.
+func newKeyedScan(ks gdi.KeyedAdjacencyScanner, comm rma.Comm) (*keyedScan, error) {
+	s := &keyedScan{base: make([]uint64, comm.Size()+1), outOff: []int32{0}}
+	for r := range comm.Size() {
+		l, err := ks.KeyLimit(r)
+		if err != nil {
+			return nil, err
+		}
+		s.base[r+1] = s.base[r] + l
+	}
+	if n := s.base[comm.Size()]; n > 1<<32 {
+		return nil, fmt.Errorf("olap: the ranks have %d keys, past 32 bits", n)
+	}
+	mine := s.base[comm.Rank()+1] - s.base[comm.Rank()]
+	s.localOf = make([]int32, mine)
+	for k := range s.localOf {
+		s.localOf[k] = -1
+	}
+	s.marked = make([]uint64, (s.base[comm.Size()]+63)/64)
+	return s, nil
+}
+
+// edge writes an edge of the vertex being scanned.
+func (s *keyedScan) edge(e gdi.KeyedEdge) error {
+	if e.Home < 0 || e.Home+1 >= len(s.base) || s.base[e.Home]+e.Key >= s.base[e.Home+1] {
+		return fmt.Errorf("olap: an edge end on rank %d has key %d, past the limit", e.Home, e.Key)
+	}
+	c := s.base[e.Home] + e.Key
+	s.marked[c/64] |= 1 << (c % 64)
+	out, in := true, true
+	if e.Direction != gdi.Undirected {
+		out, in = e.IsOrigin, e.IsTarget
+		if s.inOff == nil { // the first directed edge: the in-lists so far are the out-lists
+			s.inOff, s.in = slices.Clone(s.outOff), slices.Clone(s.out)
+		}
+	}
+	if out {
+		s.out = push(s.out, int32(uint32(c)))
+	}
+	if in && s.inOff != nil {
+		s.in = push(s.in, int32(uint32(c)))
+	}
+	return nil
+}
+
+// push appends x to list, doubling its room when it is full: append
+// grows a long slice by a quarter, and would copy it over and over.
+func push(list []int32, x int32) []int32 {
+	if len(list) == cap(list) {
+		list = slices.Grow(list, max(len(list), 1<<10))
+	}
+	return append(list, x)
+}
+
+// endVertex closes the lists of the vertex being scanned.
+func (s *keyedScan) endVertex() error {
+	if len(s.out) >= math.MaxInt32 || len(s.in) >= math.MaxInt32 {
+		return fmt.Errorf("olap: more than 2^31 edge ends on one rank")
+	}
+	s.outOff = append(s.outOff, int32(len(s.out)))
+	if s.inOff != nil {
+		s.inOff = append(s.inOff, int32(len(s.in)))
+	}
+	return nil
+}
+
+// numberByKey gives every marked code its slot, making the ghosts from
+// the answers of their homes, and translates the adjacency into g.
+func numberByKey(g *Graph, comm rma.Comm, s *keyedScan) error {
 	p, me := comm.Size(), comm.Rank()
-	// The remote ends, a bitmap per home, and their keys in order.
-	need := make([][]uint64, p)
+	send := make([][]byte, p)
 	for r := range p {
 		if r != me {
-			need[r] = make([]uint64, (part.limits[r]+63)/64)
-		}
-	}
-	for j, h := range part.home {
-		if int(h) != me {
-			k := part.key[j]
-			need[h][k/64] |= 1 << (k % 64)
-		}
-	}
-	send := make([][]byte, p)
-	before := make([][]int32, p) // per home, per bitmap word: marked keys before it
-	for r, words := range need {
-		before[r] = make([]int32, len(words)+1)
-		for w, x := range words {
-			before[r][w+1] = before[r][w] + int32(bits.OnesCount64(x))
-			for ; x != 0; x &= x - 1 {
-				send[r] = binary.LittleEndian.AppendUint32(send[r], uint32(w*64+bits.TrailingZeros64(x)))
-			}
+			s.eachMarked(s.base[r], s.base[r+1], func(c uint64) {
+				send[r] = binary.LittleEndian.AppendUint32(send[r], uint32(c-s.base[r]))
+			})
 		}
 	}
 	got, err := comm.Alltoallv(send)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for r, b := range got { // answer (global number, ID), -1 outside the index
 		send[r] = send[r][:0]
 		for ; len(b) >= 4; b = b[4:] {
 			k := binary.LittleEndian.Uint32(b)
 			gid, id := int64(-1), uint64(0)
-			if int(k) < len(part.localOf) && part.localOf[k] >= 0 {
-				i := part.localOf[k]
-				gid, id = g.Offsets[me]+int64(i), part.ids[i]
+			if int(k) < len(s.localOf) && s.localOf[k] >= 0 {
+				i := s.localOf[k]
+				gid, id = g.Offsets[me]+int64(i), s.ids[i]
 			}
 			send[r] = appendU64(send[r], uint64(gid), id)
 		}
 	}
 	if got, err = comm.Alltoallv(send); err != nil {
-		return nil, err
+		return err
 	}
-	slotOf, err := keyedGhosts(g, part, need, before, got)
-	if err != nil {
-		return nil, err
+	slots, err := s.slots(g, me, got)
+	if err == nil {
+		s.translate(g, slots)
 	}
-	slots := make([]int32, len(part.home))
-	for j, h := range part.home {
-		k := part.key[j]
-		switch {
-		case int(h) == me && int(k) < len(part.localOf):
-			slots[j] = part.localOf[k]
-		case int(h) == me:
-			slots[j] = -1
-		default:
-			w := k / 64
-			slots[j] = slotOf[h][before[h][w]+int32(bits.OnesCount64(need[h][w]&(1<<(k%64)-1)))]
+	return err
+}
+
+// eachMarked calls f for every marked code in [lo, hi), in order.
+func (s *keyedScan) eachMarked(lo, hi uint64, f func(c uint64)) {
+	for w := lo / 64; w*64 < hi; w++ {
+		x := s.marked[w]
+		for ; x != 0; x &= x - 1 {
+			if c := w*64 + uint64(bits.TrailingZeros64(x)); c >= lo && c < hi {
+				f(c)
+			}
 		}
+	}
+}
+
+// slots returns the slot of every marked code, in code order (-1 outside
+// the index), and makes g's ghosts from got, the answers of each home in
+// the order of its marked keys. A home numbers its vertices in key order,
+// so the ghosts come sorted by global number.
+func (s *keyedScan) slots(g *Graph, me int, got [][]byte) ([]int32, error) {
+	nl := len(s.ids)
+	g.ID, g.GID = s.ids, make([]int64, nl)
+	for i := range nl {
+		g.GID[i] = g.Offsets[me] + int64(i)
+	}
+	g.ghostOff = make([]int, len(got)+1)
+	var slots []int32
+	for r := range len(got) {
+		g.ghostOff[r+1] = g.ghostOff[r]
+		if r == me {
+			s.eachMarked(s.base[r], s.base[r+1], func(c uint64) {
+				slots = append(slots, s.localOf[c-s.base[r]])
+			})
+			continue
+		}
+		b := got[r]
+		for ; len(b) >= 16; b = b[16:] {
+			slot := int32(-1)
+			if gid := int64(u64(b)); gid >= 0 {
+				slot = int32(len(g.ID))
+				g.ID, g.GID = append(g.ID, u64(b[8:])), append(g.GID, gid)
+				g.ghostOff[r+1]++
+			}
+			slots = append(slots, slot)
+		}
+		if len(b) != 0 {
+			return nil, fmt.Errorf("olap: rank %d answered a torn list", r)
+		}
+	}
+	if len(g.ID) >= 1<<31 {
+		return nil, fmt.Errorf("olap: %d slots on rank %d, past 31 bits", len(g.ID), me)
 	}
 	return slots, nil
 }
 
-// keyedGhosts makes the ghosts from the answers got (by home, in the
-// order of the marked keys), sorted by global number, and returns, per
-// home and per marked key, the ghost's slot (-1 outside the index).
-func keyedGhosts(g *Graph, part *keyedPart, need [][]uint64, before [][]int32, got [][]byte) ([][]int32, error) {
-	type ghost struct {
-		gid    int64
-		id     uint64
-		home   int32
-		marked int32
+// translate replaces every code of the adjacency by its slot, leaves out
+// the ends outside the index, and hands the lists to g.
+func (s *keyedScan) translate(g *Graph, slots []int32) {
+	before := make([]int32, len(s.marked)) // per bitmap word: marked codes before it
+	for w := 1; w < len(s.marked); w++ {
+		before[w] = before[w-1] + int32(bits.OnesCount64(s.marked[w-1]))
 	}
-	var ghosts []ghost
-	slotOf := make([][]int32, len(need))
-	for r, b := range got {
-		n := 0
-		if len(before[r]) > 0 {
-			n = int(before[r][len(before[r])-1])
-		}
-		if len(b) != 16*n {
-			return nil, fmt.Errorf("olap: rank %d answered %d bytes for %d keys", r, len(b), n)
-		}
-		slotOf[r] = make([]int32, n)
-		for i := range n {
-			slotOf[r][i] = -1
-			if gid := int64(u64(b[16*i:])); gid >= 0 {
-				ghosts = append(ghosts, ghost{gid, u64(b[16*i+8:]), int32(r), int32(i)})
+	slotOf := func(c uint32) int32 {
+		w := c / 64
+		return slots[before[w]+int32(bits.OnesCount64(s.marked[w]&(1<<(c%64)-1)))]
+	}
+	g.OutOff, g.Out = s.outOff, translateList(s.outOff, s.out, slotOf)
+	g.InOff, g.In = g.OutOff, g.Out
+	if s.inOff != nil {
+		g.InOff, g.In = s.inOff, translateList(s.inOff, s.in, slotOf)
+	}
+}
+
+// translateList replaces the codes of the lists off/list by their slots
+// in place, leaving out those of slot -1 (then moving the offsets), and
+// returns the lists.
+func translateList(off, list []int32, slotOf func(uint32) int32) []int32 {
+	at, start := int32(0), int32(0)
+	for i := 1; i < len(off); i++ {
+		end := off[i]
+		for _, c := range list[start:end] {
+			if sl := slotOf(uint32(c)); sl >= 0 {
+				list[at] = sl
+				at++
 			}
 		}
+		start, off[i] = end, at
 	}
-	slices.SortFunc(ghosts, func(a, b ghost) int { return cmpI64(a.gid, b.gid) })
-	me, nl := g.comm.Rank(), g.NumLocal
-	g.ID = append(slices.Clone(part.ids), make([]uint64, len(ghosts))...)
-	g.GID = make([]int64, nl+len(ghosts))
-	for i := range nl {
-		g.GID[i] = g.Offsets[me] + int64(i)
-	}
-	g.ghostOff = make([]int, len(need)+1)
-	for k, e := range ghosts {
-		g.ID[nl+k], g.GID[nl+k] = e.id, e.gid
-		slotOf[e.home][e.marked] = int32(nl + k)
-		g.ghostOff[e.home+1]++
-	}
-	for r := range need {
-		g.ghostOff[r+1] += g.ghostOff[r]
-	}
-	return slotOf, nil
+	return list[:at]
 }
