@@ -90,8 +90,9 @@ func (tx *Transaction) scanIndex(idx gdi.Index, fn func(n layout.Number, id, ref
 	st := tx.db.st
 	var img store.Image
 	var pool []*[]byte
+	room := make([]byte, 16*st.BlockSize()) // for every image but long ones: fn is done with it before the next
 	return st.ScanPrimaries(st.Rank(), vertexKind, func(p bgdl.DPtr) error {
-		ok, err := st.Read(p, &store.Request{Pool: &pool}, &img)
+		ok, err := st.Read(p, &store.Request{Pool: &pool, Small: room}, &img)
 		if err == nil && ok {
 			n := layout.NumberOf(p)
 			var id, refs []byte

@@ -45,9 +45,18 @@ func (s *Store) PutImages(bufs []*[]byte) {
 	}
 }
 
-// imageBuf returns a buffer of l bytes for an image: from the pool,
+// imageBuf returns a buffer of l bytes for an image of request rq: its
+// Small room if it fits, otherwise pooledBuf's.
+func (s *Store) imageBuf(l int, rq *Request) []byte {
+	if l <= len(rq.Small) {
+		return rq.Small[:l]
+	}
+	return s.pooledBuf(l, rq.Pool)
+}
+
+// pooledBuf returns a buffer of l bytes for an image: from the pool,
 // appended to *pool, if pool is set and the image is not small.
-func (s *Store) imageBuf(l int, pool *[]*[]byte) []byte {
+func (s *Store) pooledBuf(l int, pool *[]*[]byte) []byte {
 	if pool == nil || l < MinPooled {
 		return make([]byte, l)
 	}

@@ -48,8 +48,8 @@ type Request struct {
 	Pool *[]*[]byte
 	// Chain is room for Image.Chain.
 	Chain []bgdl.DPtr
-	// Small, if set, takes an image a Prefix read finds whole in the
-	// primary block, if it fits.
+	// Small, if set, takes what is copied out (the image, or the part a
+	// Prefix read copies) if it fits: room the caller owns and reuses.
 	Small []byte
 }
 
@@ -155,7 +155,7 @@ func (s *Store) copyImage(p bgdl.DPtr, rq *Request, img *Image) (ok bool, err er
 		}
 		img.Chain = append(chain[:0], p)
 	}
-	img.Bytes = s.imageBuf(length, rq.Pool)
+	img.Bytes = s.imageBuf(length, rq)
 	copy(img.Bytes, blk[PrimaryHeader:PrimaryHeader+first])
 	if err := s.readConts(p, img, first, rq.Mode&Chain != 0); err != nil {
 		return false, err
@@ -187,11 +187,7 @@ func (s *Store) copyPrefix(p bgdl.DPtr, img *Image, blk []byte, lead int, rq *Re
 	// copied out for the caller to keep; the block buffer goes back at
 	// once.
 	img.Single = first == img.Length
-	if first <= len(rq.Small) {
-		img.Bytes = rq.Small[:first]
-	} else {
-		img.Bytes = s.imageBuf(first, rq.Pool)
-	}
+	img.Bytes = s.imageBuf(first, rq)
 	copy(img.Bytes, blk[PrimaryHeader:])
 	return nil
 }

@@ -27,7 +27,7 @@ func (s *Store) readOn(p bgdl.DPtr, prefix *Image, pool *[]*[]byte) (ok bool, er
 	keepFences := s.BlocksFor(prefix.Length) > MinFenced
 	img := *prefix
 	img.Chain, img.Fences = []bgdl.DPtr{p}, nil
-	buf := s.imageBuf(min(img.Length, have+2*c), pool) // room for most heads
+	buf := s.pooledBuf(min(img.Length, have+2*c), pool) // room for most heads
 	copy(buf, prefix.Bytes)
 	bp := s.BlockBuf()
 	defer s.PutBlockBuf(bp)
@@ -46,7 +46,7 @@ func (s *Store) readOn(p bgdl.DPtr, prefix *Image, pool *[]*[]byte) (ok bool, er
 			return false, nil
 		}
 		if have+k > len(buf) {
-			grown := s.imageBuf(min(img.Length, 2*len(buf)+k), pool)
+			grown := s.pooledBuf(min(img.Length, 2*len(buf)+k), pool)
 			copy(grown, buf[:have])
 			buf = grown
 		}
@@ -71,7 +71,7 @@ func (s *Store) readOn(p bgdl.DPtr, prefix *Image, pool *[]*[]byte) (ok bool, er
 func (s *Store) readRest(p bgdl.DPtr, rq *Request, img *Image) (ok bool, err error) {
 	h := img
 	out := Image{Kind: h.Kind, Version: h.Version, Length: h.Length, Next: h.Next, Stamp: h.Stamp, Stamped: true}
-	out.Bytes = s.imageBuf(h.Length, rq.Pool)
+	out.Bytes = s.pooledBuf(h.Length, rq.Pool) // not Small: h.Bytes may be there
 	have := copy(out.Bytes, h.Bytes)
 	if first := min(h.Length, s.bs-PrimaryHeader); have < first {
 		err = s.Get(out.Bytes[have:first], p, PrimaryHeader+have)

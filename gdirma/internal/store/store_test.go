@@ -224,6 +224,25 @@ func TestWriteReadRoundTrip(t *testing.T) {
 			t.Errorf("len %d: Prefix read gives %d bytes, Single %v, length %d; want the first %d, Single %v",
 				l, len(img.Bytes), img.Single, img.Length, min(l, firstBytes), l <= firstBytes)
 		}
+		checkSmallRoom(t, s, chain[0], want)
+	}
+}
+
+// checkSmallRoom: a Whole read copies an image that fits in Request.Small
+// there, and one that does not elsewhere, leaving the room alone.
+func checkSmallRoom(t *testing.T, s *Store, p bgdl.DPtr, want []byte) {
+	t.Helper()
+	for _, room := range []int{len(want), len(want) - 1} {
+		if room < 1 {
+			continue
+		}
+		small := bytes.Repeat([]byte{0xee}, room)
+		img := mustRead(t, s, p, Request{Small: small})
+		inRoom := &img.Bytes[0] == &small[0]
+		if !bytes.Equal(img.Bytes, want) || inRoom != (room >= len(want)) || (!inRoom && small[0] != 0xee) {
+			t.Errorf("len %d, room %d: Whole read gives equal bytes %v, in the room %v (room's first byte %#x)",
+				len(want), room, bytes.Equal(img.Bytes, want), inRoom, small[0])
+		}
 	}
 }
 
