@@ -515,14 +515,13 @@ func (v *vertexHolder) Neighbors(o gdi.Orientation, c gdi.Constraint) ([]gdi.Ver
 		if isO {
 			other = r.target
 		}
-		if !slices.Contains(ns, other) {
-			ns = append(ns, other)
-		}
+		ns = append(ns, other)
 	})
 	if err != nil {
 		return nil, err
 	}
-	slices.Sort(ns)
+	slices.Sort(ns) // each once: a hub's list is sorted, not searched per edge
+	ns = slices.Compact(ns)
 	out := make([]gdi.VertexUID, len(ns))
 	for i, n := range ns {
 		out[i] = v.tx.vertexUID(n)
