@@ -37,16 +37,22 @@ func fromWord[T word](w uint64) T {
 // owners hold in their local part: one Alltoallv in which every rank sends
 // each other rank one batch with the values of the vertices that rank holds
 // as ghosts. It is collective.
-func Exchange[T word](g *Graph, vals []T) error {
-	if len(vals) != g.NumSlots() {
-		return fmt.Errorf("olap: Exchange of %d values on %d slots", len(vals), g.NumSlots())
+func Exchange[T word](g *Graph, vals []T) error { return exchangeRows(g, vals, 1) }
+
+// exchangeRows is Exchange of a row of width values per slot: slot s
+// holds vals[s*width : (s+1)*width].
+func exchangeRows[T word](g *Graph, vals []T, width int) error {
+	if len(vals) != width*g.NumSlots() {
+		return fmt.Errorf("olap: Exchange of %d values on %d slots of %d", len(vals), g.NumSlots(), width)
 	}
 	p := g.comm.Size()
 	send := make([][]byte, p)
 	for r, idx := range g.sendIdx {
-		b := make([]byte, 0, 8*len(idx))
+		b := make([]byte, 0, 8*width*len(idx))
 		for _, i := range idx {
-			b = appendU64(b, toWord(vals[i]))
+			for _, x := range vals[int(i)*width : (int(i)+1)*width] {
+				b = appendU64(b, toWord(x))
+			}
 		}
 		send[r] = b
 	}
@@ -57,11 +63,11 @@ func Exchange[T word](g *Graph, vals []T) error {
 	for r := 0; r < p; r++ {
 		lo, hi := g.ghostOff[r], g.ghostOff[r+1]
 		b := got[r]
-		if len(b) != 8*(hi-lo) {
+		if len(b) != 8*width*(hi-lo) {
 			return fmt.Errorf("olap: rank %d sent %d bytes for %d ghosts", r, len(b), hi-lo)
 		}
-		for k := lo; k < hi; k++ {
-			vals[g.NumLocal+k] = fromWord[T](u64(b))
+		for j := range vals[(g.NumLocal+lo)*width : (g.NumLocal+hi)*width] {
+			vals[(g.NumLocal+lo)*width+j] = fromWord[T](u64(b))
 			b = b[8:]
 		}
 	}

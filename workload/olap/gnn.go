@@ -3,6 +3,7 @@ package olap
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/rma"
@@ -52,56 +53,141 @@ func (m MLP) Apply(x []float64) ([]float64, error) {
 //
 //	feature(v) = tanh(MLP(feature(v) + Σ feature(n) over out-neighbours n))
 //
-// (undirected edges count as out-edges). Features are the Double property
-// feature of the vertices. The aggregation runs in a collective read
-// transaction in which every rank reads its local vertices and, through
-// gdi, the features of their neighbours wherever they are stored; the new
-// features are written back in a following single-process transaction on
-// every rank, which finds its vertices again by application-level ID under
-// their first label (UIDs do not outlive their transaction). It is
+// (undirected edges count as out-edges, every neighbour counts once, and
+// neighbours outside index are left out). Features are the Double
+// property feature of the vertices, all of one length.
+//
+// The layer reads the graph once: a collective read transaction extracts
+// it (Extract) and reads the features of every rank's local vertices, and
+// the features of remote neighbours come from their owners in one halo
+// exchange, not from a read per edge. Every rank then writes the new
+// features of its local vertices in a single-process transaction. It is
 // collective and needs a quiet database.
 func GNNLayer(db gdi.Database, comm rma.Comm, index gdi.Index, feature gdi.PropertyType, m MLP) error {
-	coll, err := db.StartCollectiveTransaction()
+	g, rows, width, err := gnnRead(db, comm, index, feature)
 	if err != nil {
 		return err
 	}
-	updates, err := gnnAggregate(coll, index, feature, m)
+	if err := exchangeRows(g, rows, width); err != nil {
+		return err
+	}
+	out, err := gnnApply(g, rows, width, m)
 	if err = rma.Agree(comm, err); err != nil {
-		coll.Abort()
 		return err
 	}
-	if err := coll.Commit(); err != nil {
-		return err
-	}
-	err = tx.Run(db, func(tx gdi.Transaction) error {
-		for _, u := range updates {
-			uid, ok, err := tx.TranslateVertexID(u.label, u.id)
-			if err != nil {
-				return err
-			}
-			if !ok {
-				return fmt.Errorf("olap: vertex %q vanished", u.id)
-			}
-			h, err := tx.AssociateVertex(uid)
-			if err != nil {
-				return err
-			}
-			if err := h.UpdateProperty(feature, gdi.Doubles(u.f...)); err != nil {
-				return err
-			}
-		}
-		return nil
+	err = tx.Run(db, func(t gdi.Transaction) error {
+		return eachLocal(t, g, index, func(h gdi.VertexHolder, i int32) error {
+			w := len(m.B2)
+			return h.UpdateProperty(feature, gdi.Doubles(out[int(i)*w:int(i+1)*w]...))
+		})
 	})
-	if err = rma.Agree(comm, err); err != nil {
-		return err
-	}
-	return comm.Barrier() // all written before the next layer reads
+	return rma.Agree(comm, err) // all written before the next layer reads
 }
 
-type gnnUpdate struct {
-	id    []byte
-	label gdi.Label // the vertex's first label, under which its ID is found
-	f     []float64
+// gnnRead extracts the graph of index and reads the features of its local
+// vertices, in a collective read transaction: rows holds a row of width
+// features per slot, those of the ghosts still empty. It is collective.
+func gnnRead(db gdi.Database, comm rma.Comm, index gdi.Index, feature gdi.PropertyType) (g *Graph, rows []float64, width int, err error) {
+	coll, err := db.StartCollectiveTransaction()
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	defer func() {
+		if err != nil {
+			coll.Abort()
+		}
+	}()
+	if g, err = Extract(coll, comm, ExtractOptions{Index: index}); err != nil {
+		return nil, nil, 0, err
+	}
+	feats := make([][]float64, g.NumLocal)
+	err = eachLocal(coll, g, index, func(h gdi.VertexHolder, i int32) (err error) {
+		feats[i], err = features(h, feature)
+		return err
+	})
+	widest := []int64{0}
+	for _, f := range feats {
+		widest[0] = max(widest[0], int64(len(f)))
+	}
+	if err := comm.AllreduceInt64(widest, rma.OpMax); err != nil {
+		return nil, nil, 0, err
+	}
+	width = int(widest[0])
+	rows = make([]float64, width*g.NumSlots())
+	for i, f := range feats {
+		if len(f) != width && err == nil {
+			err = fmt.Errorf("olap: vertex %d has %d features, another %d", g.ID[i], len(f), width)
+		}
+		copy(rows[i*width:], f)
+	}
+	if err = rma.Agree(comm, err); err != nil {
+		return nil, nil, 0, err
+	}
+	return g, rows, width, coll.Commit()
+}
+
+// eachLocal calls fn for every local vertex of index in t, with its local
+// index in g, which it finds by application-level ID.
+func eachLocal(t gdi.Transaction, g *Graph, index gdi.Index, fn func(h gdi.VertexHolder, i int32) error) error {
+	slotOf := make(map[uint64]int32, g.NumLocal)
+	for i, id := range g.ID[:g.NumLocal] {
+		slotOf[id] = int32(i)
+	}
+	vs, err := t.LocalVerticesOfIndex(index, nil)
+	if err != nil {
+		return err
+	}
+	if len(vs) != g.NumLocal {
+		return fmt.Errorf("olap: %d local vertices in the index, %d extracted", len(vs), g.NumLocal)
+	}
+	for _, v := range vs {
+		h, err := t.AssociateVertex(v)
+		if err != nil {
+			return err
+		}
+		id, err := h.Properties(gdi.PropertyTypeID)
+		if err != nil || len(id) != 1 {
+			return fmt.Errorf("olap: vertex %v has no application-level ID (%v)", v, err)
+		}
+		x, err := ParseID(id[0].Raw())
+		if err != nil {
+			return err
+		}
+		i, ok := slotOf[x]
+		if !ok {
+			return fmt.Errorf("olap: vertex %d was not extracted", x)
+		}
+		if err := fn(h, i); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// gnnApply returns the new features of the local vertices, a row of
+// len(m.B2) each, from rows, the features of all slots.
+func gnnApply(g *Graph, rows []float64, width int, m MLP) ([]float64, error) {
+	out := make([]float64, 0, g.NumLocal*len(m.B2))
+	acc := make([]float64, width)
+	var nb []int32
+	for i := range g.NumLocal {
+		copy(acc, rows[i*width:(i+1)*width])
+		nb = append(nb[:0], g.Out[g.OutOff[i]:g.OutOff[i+1]]...)
+		slices.Sort(nb)
+		for _, s := range slices.Compact(nb) {
+			for j, x := range rows[int(s)*width : int(s+1)*width] {
+				acc[j] += x
+			}
+		}
+		y, err := m.Apply(acc)
+		if err != nil {
+			return nil, err
+		}
+		for _, x := range y {
+			out = append(out, math.Tanh(x))
+		}
+	}
+	return out, nil
 }
 
 func features(h gdi.VertexHolder, feature gdi.PropertyType) ([]float64, error) {
@@ -113,67 +199,6 @@ func features(h gdi.VertexHolder, feature gdi.PropertyType) ([]float64, error) {
 		return nil, fmt.Errorf("olap: vertex has %d feature vectors, want 1", len(vals))
 	}
 	return vals[0].Float64Slice()
-}
-
-func gnnAggregate(tx gdi.Transaction, index gdi.Index, feature gdi.PropertyType, m MLP) ([]gnnUpdate, error) {
-	vIDs, err := tx.LocalVerticesOfIndex(index, nil)
-	if err != nil {
-		return nil, err
-	}
-	var updates []gnnUpdate
-	for _, v := range vIDs {
-		vH, err := tx.AssociateVertex(v)
-		if err != nil {
-			return nil, err
-		}
-		id, err := vH.Properties(gdi.PropertyTypeID)
-		if err != nil {
-			return nil, err
-		}
-		if len(id) != 1 {
-			return nil, fmt.Errorf("olap: vertex %v has no application-level ID", v)
-		}
-		f, err := features(vH, feature)
-		if err != nil {
-			return nil, err
-		}
-		nIDs, err := vH.Neighbors(gdi.EdgeOutgoing|gdi.EdgeUndirected, nil)
-		if err != nil {
-			return nil, err
-		}
-		for _, n := range nIDs {
-			nH, err := tx.AssociateVertex(n)
-			if err != nil {
-				return nil, err
-			}
-			fn, err := features(nH, feature)
-			if err != nil {
-				return nil, err
-			}
-			if len(fn) != len(f) {
-				return nil, fmt.Errorf("olap: feature vectors of %d and %d elements", len(f), len(fn))
-			}
-			for i := range f {
-				f[i] += fn[i]
-			}
-		}
-		out, err := m.Apply(f)
-		if err != nil {
-			return nil, err
-		}
-		for i, x := range out {
-			out[i] = math.Tanh(x)
-		}
-		labels, err := vH.Labels()
-		if err != nil {
-			return nil, err
-		}
-		if len(labels) == 0 {
-			return nil, fmt.Errorf("olap: vertex %v has no label to find it by its ID", v)
-		}
-		updates = append(updates, gnnUpdate{id[0].Raw(), labels[0], out})
-	}
-	return updates, nil
 }
 
 // SetFeatures gives every vertex of index the feature vector f(id), id its

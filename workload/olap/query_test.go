@@ -8,7 +8,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/gdi-go/gdi/conformance/refdb"
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdirma"
 	"github.com/gdi-go/gdi/rma"
 	"github.com/gdi-go/gdi/workload/graphalytics"
 )
@@ -116,10 +118,14 @@ func TestGNN(t *testing.T) {
 			}
 			want = next
 		}
-		for _, ranks := range []int{1, 3} {
+		for _, run := range []struct {
+			driver gdi.Driver
+			ranks  int
+		}{{refdb.Driver{}, 1}, {refdb.Driver{}, 3}, {gdirma.Driver{}, 1}, {gdirma.Driver{}, 3}} {
+			ranks := run.ranks
 			var mu sync.Mutex
 			got := map[uint64][]float64{}
-			onDB(t, d, ranks, graphalytics.LoadAuto, func(db gdi.Database, comm rma.Comm, s graphalytics.Schema, idx gdi.Index) error {
+			onDBWith(t, run.driver, d, ranks, graphalytics.LoadAuto, func(db gdi.Database, comm rma.Comm, s graphalytics.Schema, idx gdi.Index) error {
 				feat, err := db.CreatePropertyType(gdi.PropertyTypeInfo{Name: "feature", Entity: gdi.SingleEntity, Datatype: gdi.Double, Size: gdi.MaxSize, Count: 16})
 				if err != nil {
 					return err
