@@ -1,5 +1,7 @@
 package gdi
 
+import "iter"
+
 // AdjacencyScanner is an optional interface of a Transaction (an extension
 // of the binding) for analytics that read a whole graph. In a collective
 // read transaction, ScanLocalAdjacency(idx, fn) calls fn once for every
@@ -51,9 +53,27 @@ type KeyedAdjacencyScanner interface {
 
 // KeyedAdjacency is one vertex as KeyedAdjacencyScanner reports it.
 type KeyedAdjacency struct {
-	Key   uint64
-	ID    []byte // as in LocalAdjacency
-	Edges []KeyedEdge
+	Key uint64
+	ID  []byte // as in LocalAdjacency
+	// Edges yields the vertex's incident edges, decoding each as it is
+	// handed out: a reader that stops early, or never ranges over them,
+	// does not pay for the rest. Like the rest of the KeyedAdjacency it
+	// is valid only until fn returns. A corrupt edge ends the iteration,
+	// and the scan (or read) returns its error once fn has returned.
+	Edges iter.Seq[KeyedEdge]
+}
+
+// KeyedAdjacencyReader is an optional interface of a Transaction, beside
+// KeyedAdjacencyScanner, for algorithms that visit a few vertices per
+// step, such as a breadth-first search run straight on the storage. In a
+// collective read transaction, ReadLocalKeyed(key, fn) calls fn once with
+// the vertex of key key, which must be one that ScanLocalKeyed handed out
+// on the calling rank in this transaction; its ID is nil (the scan gave
+// it). A key at or past KeyLimit of the calling rank is ErrArgument, a
+// key of no vertex ErrVertex; other errors are those of ScanLocalKeyed.
+type KeyedAdjacencyReader interface {
+	KeyedAdjacencyScanner
+	ReadLocalKeyed(key uint64, fn func(v *KeyedAdjacency) error) error
 }
 
 // KeyedEdge is an edge of a KeyedAdjacency: where its other end lives,

@@ -2,6 +2,7 @@ package gdirma
 
 import (
 	"encoding/binary"
+	"sync"
 
 	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/gdi"
@@ -26,8 +27,9 @@ func (tx *Transaction) ScanLocalAdjacency(idx gdi.Index, fn func(v *gdi.LocalAdj
 	var out gdi.LocalAdjacency
 	return tx.scanIndex(idx, func(n layout.Number, id, refs []byte) error {
 		out.UID, out.ID, out.Edges = tx.vertexUID(n), id, out.Edges[:0]
-		err := tx.walkRefs(n, refs, func(e layout.Number, x layout.Ref, other layout.Number, isO, isT bool) {
+		err := tx.walkRefs(n, refs, func(e layout.Number, x layout.Ref, other layout.Number, isO, isT bool) bool {
 			out.Edges = append(out.Edges, gdi.IncidentEdge{UID: tx.edgeUID(e), Direction: x.Dir, Other: tx.vertexUID(other), IsOrigin: isO, IsTarget: isT})
+			return true
 		})
 		if err != nil {
 			return err
@@ -48,35 +50,115 @@ func (tx *Transaction) KeyLimit(rank int) (uint64, error) {
 }
 
 // ScanLocalKeyed (gdi.KeyedAdjacencyScanner) is ScanLocalAdjacency with
-// keys: the block number of each end's primary block, and its rank.
+// keys: the block number of each end's primary block, and its rank. The
+// edges are decoded as the reader ranges over them.
 func (tx *Transaction) ScanLocalKeyed(idx gdi.Index, fn func(v *gdi.KeyedAdjacency) error) error {
-	var out gdi.KeyedAdjacency
-	st := tx.db.st
+	k := newKeyedVertex(tx)
 	return tx.scanIndex(idx, func(n layout.Number, id, refs []byte) error {
-		out.Key, out.ID, out.Edges = uint64(st.BlockIndex(n.Holder())), id, out.Edges[:0]
-		err := tx.walkRefs(n, refs, func(_ layout.Number, x layout.Ref, other layout.Number, isO, isT bool) {
-			p := other.Holder()
-			out.Edges = append(out.Edges, gdi.KeyedEdge{Home: p.Rank(), Key: uint64(st.BlockIndex(p)), Direction: x.Dir, IsOrigin: isO, IsTarget: isT})
-		})
-		if err != nil {
-			return err
-		}
-		return fn(&out)
+		return k.hand(n, id, refs, fn)
 	})
+}
+
+// ReadLocalKeyed (gdi.KeyedAdjacencyReader) reads the image of the vertex
+// whose primary block is block key of the calling rank, as the scan does,
+// and hands it out without its ID.
+func (tx *Transaction) ReadLocalKeyed(key uint64, fn func(v *gdi.KeyedAdjacency) error) error {
+	if err := tx.scanning(); err != nil {
+		return err
+	}
+	st := tx.db.st
+	limit, err := tx.KeyLimit(st.Rank())
+	if err != nil {
+		return err
+	}
+	if key == 0 || key >= limit {
+		return gdi.Errorf(gdi.ErrArgument, "ReadLocalKeyed: key %d outside [1, %d)", key, limit)
+	}
+	k := keyedVertices.Get().(*keyedVertex)
+	defer keyedVertices.Put(k)
+	k.tx = tx
+	if cap(k.room) < 16*st.BlockSize() {
+		k.room = make([]byte, 16*st.BlockSize())
+	}
+	var img store.Image
+	p := st.BlockAt(st.Rank(), int(key))
+	ok, err := st.Read(p, &store.Request{Pool: &k.pool, Small: k.room}, &img)
+	defer func() { st.PutImages(k.pool); k.pool = k.pool[:0] }()
+	if err != nil {
+		return err
+	}
+	if !ok || img.Kind != vertexKind {
+		return gdi.Errorf(gdi.ErrVertex, "ReadLocalKeyed: key %d names no vertex", key)
+	}
+	end, _, _, err := layout.HeadEnd(img.Bytes)
+	if err != nil {
+		return gdi.Errorf(gdi.ErrIntern, "gdirma: vertex %v: %v", p, err)
+	}
+	return k.hand(layout.NumberOf(p), nil, img.Bytes[end:], fn)
+}
+
+// keyedVertices keeps the keyedVertex of ReadLocalKeyed between calls.
+var keyedVertices = sync.Pool{New: func() any { return newKeyedVertex(nil) }}
+
+// keyedVertex hands out one vertex after another as a gdi.KeyedAdjacency
+// whose Edges, made once, decode the references of the vertex at hand.
+type keyedVertex struct {
+	tx   *Transaction
+	out  gdi.KeyedAdjacency
+	n    layout.Number
+	refs []byte
+	err  error // of decoding the edges of the vertex at hand
+	room []byte
+	pool []*[]byte
+}
+
+func newKeyedVertex(tx *Transaction) *keyedVertex {
+	k := &keyedVertex{tx: tx}
+	k.out.Edges = k.edges
+	return k
+}
+
+// hand calls fn with vertex n, whose ID is id and whose references are
+// in refs, and returns fn's error or that of decoding its edges.
+func (k *keyedVertex) hand(n layout.Number, id, refs []byte, fn func(v *gdi.KeyedAdjacency) error) error {
+	k.n, k.refs, k.err = n, refs, nil
+	k.out.Key, k.out.ID = uint64(k.tx.db.st.BlockIndex(n.Holder())), id
+	if err := fn(&k.out); err != nil {
+		return err
+	}
+	return k.err
+}
+
+// edges is the iterator of k.out.Edges.
+func (k *keyedVertex) edges(yield func(gdi.KeyedEdge) bool) {
+	st := k.tx.db.st
+	err := k.tx.walkRefs(k.n, k.refs, func(_ layout.Number, x layout.Ref, other layout.Number, isO, isT bool) bool {
+		p := other.Holder()
+		return yield(gdi.KeyedEdge{Home: p.Rank(), Key: uint64(st.BlockIndex(p)), Direction: x.Dir, IsOrigin: isO, IsTarget: isT})
+	})
+	if err != nil && k.err == nil {
+		k.err = err
+	}
+}
+
+// scanning returns the error of a scan or keyed read outside a valid
+// collective read transaction.
+func (tx *Transaction) scanning() error {
+	tx.mu.Lock()
+	err := tx.valid()
+	tx.mu.Unlock() // the scan's fn may call the transaction's methods
+	if err == nil && tx.typ != gdi.CollectiveReadTransaction {
+		err = gdi.Errorf(gdi.ErrTransaction, "scan of local adjacency: only in a collective read transaction")
+	}
+	return err
 }
 
 // scanIndex calls fn for every vertex of idx whose primary block is on the
 // calling rank, with its ID (nil if none) and the part of its image after
 // the labels and properties. It checks what both scans require.
 func (tx *Transaction) scanIndex(idx gdi.Index, fn func(n layout.Number, id, refs []byte) error) error {
-	tx.mu.Lock()
-	err := tx.valid()
-	tx.mu.Unlock() // fn may call the transaction's methods
-	if err != nil {
+	if err := tx.scanning(); err != nil {
 		return err
-	}
-	if tx.typ != gdi.CollectiveReadTransaction {
-		return gdi.Errorf(gdi.ErrTransaction, "scan of local adjacency: only in a collective read transaction")
 	}
 	labels, ptypes, err := tx.db.IndexSets(idx)
 	if err != nil {
@@ -141,10 +223,10 @@ func (h *headFilter) check(n layout.Number, b []byte) (id, refs []byte, ok bool,
 }
 
 // walkRefs calls f for every edge reference of vertex n in b, the bytes
-// of its image after the head (degrees, count, references), but stubs:
-// the edge's number, the reference, the other end, and whether n is its
-// origin and its target.
-func (tx *Transaction) walkRefs(n layout.Number, b []byte, f func(e layout.Number, x layout.Ref, other layout.Number, isO, isT bool)) error {
+// of its image after the head (degrees, count, references), but stubs,
+// until f returns false: the edge's number, the reference, the other end,
+// and whether n is its origin and its target.
+func (tx *Transaction) walkRefs(n layout.Number, b []byte, f func(e layout.Number, x layout.Ref, other layout.Number, isO, isT bool) bool) error {
 	_, rest, err := layout.Degrees(b)
 	count, k := binary.Uvarint(rest)
 	if err != nil || k <= 0 {
@@ -165,7 +247,9 @@ func (tx *Transaction) walkRefs(n layout.Number, b []byte, f func(e layout.Numbe
 		if isO {
 			other = x.Target
 		}
-		f(e, x, other, isO, isT)
+		if !f(e, x, other, isO, isT) {
+			break
+		}
 	}
 	return nil
 }

@@ -157,10 +157,11 @@ func describeAdjacency(id []byte, es []gdi.IncidentEdge) string {
 }
 
 // keyedMatches checks ScanLocalKeyed against the UIDs of the scan without
-// keys (byUID, described by describeAdjacency): the same vertices, keys
-// below KeyLimit naming the blocks their UIDs name, the same edges.
+// keys (byUID, described by describeAdjacency): the same vertices, in
+// ascending key order, keys below KeyLimit naming the blocks their UIDs
+// name, the same edges; and ReadLocalKeyed of each key gives them again.
 func keyedMatches(db *Database, tx gdi.Transaction, idx gdi.Index, byUID map[gdi.VertexUID]string) error {
-	ks := tx.(gdi.KeyedAdjacencyScanner)
+	ks := tx.(gdi.KeyedAdjacencyReader)
 	limit, err := ks.KeyLimit(0)
 	if err != nil {
 		return err
@@ -171,28 +172,77 @@ func keyedMatches(db *Database, tx gdi.Transaction, idx gdi.Index, byUID map[gdi
 	uidOf := func(home int, key uint64) gdi.VertexUID {
 		return gdi.VertexUID(db.st.UID(db.st.BlockAt(home, int(key))))
 	}
-	n := 0
+	edgesOf := func(v *gdi.KeyedAdjacency) (es []gdi.IncidentEdge) {
+		for e := range v.Edges {
+			es = append(es, gdi.IncidentEdge{Direction: e.Direction, Other: uidOf(e.Home, e.Key), IsOrigin: e.IsOrigin, IsTarget: e.IsTarget})
+		}
+		return es
+	}
+	var keys []uint64
 	err = ks.ScanLocalKeyed(idx, func(v *gdi.KeyedAdjacency) error {
-		n++
-		if v.Key == 0 || v.Key >= limit {
-			return fmt.Errorf("key %d outside [1, %d)", v.Key, limit)
+		if v.Key == 0 || v.Key >= limit || (len(keys) > 0 && v.Key <= keys[len(keys)-1]) {
+			return fmt.Errorf("key %d after %v: outside [1, %d) or not ascending", v.Key, keys, limit)
 		}
+		keys = append(keys, v.Key)
 		u := uidOf(0, v.Key)
-		es := make([]gdi.IncidentEdge, len(v.Edges))
-		for i, e := range v.Edges {
-			es[i] = gdi.IncidentEdge{Direction: e.Direction, Other: uidOf(e.Home, e.Key), IsOrigin: e.IsOrigin, IsTarget: e.IsTarget}
-		}
 		want, ok := byUID[u]
 		if !ok {
 			return fmt.Errorf("key %d names vertex %v, which the scan without keys did not find", v.Key, u)
 		}
-		if got := describeAdjacency(v.ID, es); want != got {
+		if got := describeAdjacency(v.ID, edgesOf(v)); want != got {
 			return fmt.Errorf("vertex %v: keyed %s, by UID %s", u, got, want)
+		}
+		return ks.ReadLocalKeyed(v.Key, func(r *gdi.KeyedAdjacency) error {
+			if got := describeAdjacency(v.ID, edgesOf(r)); r.Key != v.Key || r.ID != nil || got != want {
+				return fmt.Errorf("vertex %v: ReadLocalKeyed gives key %d, ID %q, %s; the scan %d, nil, %s", u, r.Key, r.ID, got, v.Key, want)
+			}
+			return nil
+		})
+	})
+	if err == nil && len(keys) != len(byUID) {
+		err = fmt.Errorf("the keyed scan found %d vertices, the scan by UID %d", len(keys), len(byUID))
+	}
+	if err != nil {
+		return err
+	}
+	return keyedReadRules(ks, keys, limit)
+}
+
+// keyedReadRules: ReadLocalKeyed stops decoding where the reader stops,
+// and refuses keys outside [1, limit) (ErrArgument) and keys of no vertex
+// (ErrVertex: the blocks of edge holders, among others).
+func keyedReadRules(ks gdi.KeyedAdjacencyReader, keys []uint64, limit uint64) error {
+	seen := 0
+	err := ks.ReadLocalKeyed(keys[0], func(v *gdi.KeyedAdjacency) error {
+		for range v.Edges {
+			seen++
+			break
 		}
 		return nil
 	})
-	if err == nil && n != len(byUID) {
-		err = fmt.Errorf("the keyed scan found %d vertices, the scan by UID %d", n, len(byUID))
+	if err != nil || seen != 1 {
+		return fmt.Errorf("a reader that stops at the first edge: %d edges, %v", seen, err)
 	}
-	return err
+	for _, k := range []uint64{0, limit} {
+		if err := ks.ReadLocalKeyed(k, func(*gdi.KeyedAdjacency) error { return nil }); gdi.ErrorClass(err) != gdi.ErrArgument {
+			return fmt.Errorf("ReadLocalKeyed(%d) with limit %d: %v, want ErrArgument", k, limit, err)
+		}
+	}
+	noVertex := 0 // blocks of edge holders, continuations, free blocks
+	for k := uint64(1); k < limit; k++ {
+		if !slices.Contains(keys, k) {
+			err := ks.ReadLocalKeyed(k, func(*gdi.KeyedAdjacency) error { return nil })
+			switch gdi.ErrorClass(err) {
+			case gdi.ErrVertex:
+				noVertex++
+			case gdi.Success: // a vertex outside the index
+			default:
+				return fmt.Errorf("ReadLocalKeyed(%d), no vertex of the index: %v, want ErrVertex or a vertex", k, err)
+			}
+		}
+	}
+	if noVertex == 0 {
+		return fmt.Errorf("ReadLocalKeyed found a vertex in each of the %d blocks: want ErrVertex for edge holders", limit-1)
+	}
+	return nil
 }

@@ -58,7 +58,7 @@ func readKeyed(ks gdi.KeyedAdjacencyScanner, comm rma.Comm, opts ExtractOptions)
 		last = int64(v.Key)
 		s.localOf[v.Key] = int32(len(s.ids))
 		s.ids = append(s.ids, id)
-		for _, e := range v.Edges {
+		for e := range v.Edges {
 			if err := s.edge(e); err != nil {
 				return err
 			}
