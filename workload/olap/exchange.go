@@ -117,8 +117,11 @@ func (b *batches[T]) deliver(apply func(i int, x T)) error {
 }
 
 // sumInt64 is the sum of x over all ranks.
-func sumInt64(g *Graph, x int64) (int64, error) {
+func sumInt64(g *Graph, x int64) (int64, error) { return sumOver(g.comm, x) }
+
+// sumOver is the sum of x over all ranks of comm.
+func sumOver(comm rma.Comm, x int64) (int64, error) {
 	buf := []int64{x}
-	err := g.comm.AllreduceInt64(buf, rma.OpSum)
+	err := comm.AllreduceInt64(buf, rma.OpSum)
 	return buf[0], err
 }

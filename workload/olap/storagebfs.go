@@ -1,0 +1,351 @@
+package olap
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/rma"
+)
+
+// A breadth-first search straight on the storage of a backend with
+// gdi.KeyedAdjacencyReader: no graph is extracted. One scan lists the
+// local vertices (keys and IDs, no edge decoded); then every level reads
+// only the vertices it needs, in one of two directions (Beamer's
+// direction-optimising BFS):
+//
+//   - top-down, while the frontier is small: each frontier vertex is read
+//     and its out-edges claim their unvisited ends; remote ends go to
+//     their home in one Alltoallv, each at most once;
+//   - bottom-up, once the frontier is large: every rank gathers the
+//     frontier of all ranks as one bitmap over codes, and each unvisited
+//     local vertex reads its in-edges only until one comes from the
+//     frontier. Most stop after a few edges, so a level costs far less
+//     than reading every edge.
+//
+// A vertex without in-edges, found so in a bottom-up level, is never read
+// again: nothing can reach it. Parents are kept as codes and turned into
+// global numbers at the end, with one more exchange for remote ones.
+
+// bottomUpShare: a level goes bottom-up when its frontier holds more
+// than 1/bottomUpShare of all vertices.
+const bottomUpShare = 32
+
+// BFSOnStorage searches from the vertex of application-level ID root
+// along out-edges (both ways for undirected edges), over the vertices of
+// idx, inside the collective read transaction kr, and stops after
+// maxDepth levels. onRound, if not nil, is called at the end of every
+// level. Its result numbers the vertices as Extract does by keys, so
+// Validate checks it against a graph extracted in the same transaction.
+// It is collective.
+func BFSOnStorage(kr gdi.KeyedAdjacencyReader, comm rma.Comm, idx gdi.Index, root uint64, maxDepth int64, onRound func()) (*BFSResult, error) {
+	return bfsOnStorage(kr, comm, idx, root, maxDepth, onRound, bottomUpShare)
+}
+
+// bfsOnStorage is BFSOnStorage going bottom-up when the frontier holds
+// more than 1/share of the vertices (share 1: never; a huge share: at
+// every level).
+func bfsOnStorage(kr gdi.KeyedAdjacencyReader, comm rma.Comm, idx gdi.Index, root uint64, maxDepth int64, onRound func(), share int64) (*BFSResult, error) {
+	b, err := newStorageBFS(kr, comm, idx)
+	if err = rma.Agree(comm, err); err != nil {
+		return nil, err
+	}
+	if err := b.start(root); err != nil {
+		return nil, err
+	}
+	for depth := int64(0); depth < maxDepth && b.total > 0; depth++ {
+		if b.total > b.n/share {
+			err = b.bottomUp(depth)
+		} else {
+			err = b.topDown(depth)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if onRound != nil {
+			onRound()
+		}
+	}
+	return b.result(root)
+}
+
+// storageBFS is one rank's state of BFSOnStorage.
+type storageBFS struct {
+	kr      gdi.KeyedAdjacencyReader
+	comm    rma.Comm
+	base    []uint64 // by home: its first code, each home's range a whole number of words
+	keys    []uint32 // by local index
+	ids     []uint64 // by local index
+	localOf []int32  // by key of this rank: the local index, -1 if none
+	offsets []int64  // global numbers by rank, as Extract gives them
+	n       int64    // vertices of all ranks
+
+	level    []int64
+	parent   []uint32 // by local index: the parent's code (valid where reached)
+	noIn     []bool   // by local index: known to have no in-edge
+	frontier []int32
+	next     []int32
+	total    int64    // frontier vertices of all ranks
+	sent     []uint64 // bitmap over codes: remote ends already claimed
+}
+
+// newStorageBFS lays out the codes and lists the local vertices of idx.
+func newStorageBFS(kr gdi.KeyedAdjacencyReader, comm rma.Comm, idx gdi.Index) (*storageBFS, error) {
+	b := &storageBFS{kr: kr, comm: comm, base: make([]uint64, comm.Size()+1)}
+	for r := range comm.Size() {
+		l, err := kr.KeyLimit(r)
+		if err != nil {
+			return nil, err
+		}
+		b.base[r+1] = b.base[r] + (l+63)/64*64
+	}
+	if b.base[comm.Size()] > math.MaxUint32 {
+		return nil, fmt.Errorf("olap: the ranks have %d keys, past 32 bits", b.base[comm.Size()])
+	}
+	b.localOf = make([]int32, b.base[comm.Rank()+1]-b.base[comm.Rank()])
+	for k := range b.localOf {
+		b.localOf[k] = -1
+	}
+	err := kr.ScanLocalKeyed(idx, func(v *gdi.KeyedAdjacency) error {
+		id, err := ParseID(v.ID)
+		if err != nil {
+			return err
+		}
+		b.localOf[v.Key] = int32(len(b.keys))
+		b.keys, b.ids = append(b.keys, uint32(v.Key)), append(b.ids, id)
+		return nil
+	})
+	b.sent = make([]uint64, b.base[comm.Size()]/64)
+	return b, err
+}
+
+// check returns the error of an edge whose other end is outside the
+// keys of the ranks.
+func (b *storageBFS) check(e gdi.KeyedEdge) error {
+	if e.Home < 0 || e.Home+1 >= len(b.base) || e.Key >= b.base[e.Home+1]-b.base[e.Home] {
+		return fmt.Errorf("olap: an edge end on rank %d has key %d, past the limit", e.Home, e.Key)
+	}
+	return nil
+}
+
+// code is the code of key on rank home.
+func (b *storageBFS) code(home int, key uint64) uint32 { return uint32(b.base[home] + key) }
+
+// start numbers the ranks' vertices and puts the root in the frontier.
+func (b *storageBFS) start(root uint64) error {
+	counts, err := allgatherInt64(b.comm, []int64{int64(len(b.keys))})
+	if err != nil {
+		return err
+	}
+	b.offsets = make([]int64, len(counts)+1)
+	for r, c := range counts {
+		b.offsets[r+1] = b.offsets[r] + c
+	}
+	b.n = b.offsets[len(counts)]
+	b.level, b.parent = make([]int64, len(b.keys)), make([]uint32, len(b.keys))
+	b.noIn = make([]bool, len(b.keys))
+	for i := range b.level {
+		b.level[i] = Unreached
+	}
+	me := b.comm.Rank()
+	if i := slices.Index(b.ids, root); i >= 0 {
+		b.level[i], b.parent[i] = 0, b.code(me, uint64(b.keys[i]))
+		b.frontier = append(b.frontier, int32(i))
+	}
+	if b.total, err = sumOver(b.comm, int64(len(b.frontier))); err != nil {
+		return err
+	}
+	if b.total != 1 {
+		return fmt.Errorf("olap: source vertex %d is not in the graph", root)
+	}
+	return nil
+}
+
+// reach gives local vertex i its level and parent and puts it in the
+// next frontier, if it is not reached yet.
+func (b *storageBFS) reach(i int32, depth int64, parent uint32) {
+	if i >= 0 && b.level[i] == Unreached {
+		b.level[i], b.parent[i] = depth+1, parent
+		b.next = append(b.next, i)
+	}
+}
+
+// topDown expands the frontier along the out-edges of its vertices.
+func (b *storageBFS) topDown(depth int64) error {
+	me, p := b.comm.Rank(), b.comm.Size()
+	send := make([][]byte, p)
+	var err error
+	for _, v := range b.frontier {
+		from := b.code(me, uint64(b.keys[v]))
+		err = b.kr.ReadLocalKeyed(uint64(b.keys[v]), func(a *gdi.KeyedAdjacency) error {
+			for e := range a.Edges {
+				if err := b.check(e); err != nil {
+					return err
+				}
+				if e.Direction != gdi.Undirected && !e.IsOrigin {
+					continue
+				}
+				if e.Home == me {
+					b.reach(b.localOf[e.Key], depth, from)
+				} else if c := b.code(e.Home, e.Key); b.sent[c/64]&(1<<(c%64)) == 0 {
+					b.sent[c/64] |= 1 << (c % 64)
+					send[e.Home] = binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(send[e.Home], uint32(e.Key)), from)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			break
+		}
+	}
+	if err = rma.Agree(b.comm, err); err != nil {
+		return err
+	}
+	got, err := b.comm.Alltoallv(send)
+	if err != nil {
+		return err
+	}
+	for _, m := range got {
+		for ; len(m) >= 8; m = m[8:] {
+			if k := binary.LittleEndian.Uint32(m); int(k) < len(b.localOf) {
+				b.reach(b.localOf[k], depth, binary.LittleEndian.Uint32(m[4:]))
+			}
+		}
+	}
+	return b.endLevel()
+}
+
+// bottomUp lets every unvisited local vertex look for a parent in the
+// frontier of all ranks among its in-edges.
+func (b *storageBFS) bottomUp(depth int64) error {
+	inFrontier, err := b.frontierBitmap()
+	if err != nil {
+		return err
+	}
+	for i := range b.keys {
+		if b.level[i] != Unreached || b.noIn[i] {
+			continue
+		}
+		err = b.kr.ReadLocalKeyed(uint64(b.keys[i]), func(a *gdi.KeyedAdjacency) error {
+			in := false
+			for e := range a.Edges {
+				if err := b.check(e); err != nil {
+					return err
+				}
+				if e.Direction != gdi.Undirected && !e.IsTarget {
+					continue
+				}
+				in = true
+				if c := b.code(e.Home, e.Key); inFrontier[c/64]&(1<<(c%64)) != 0 {
+					b.reach(int32(i), depth, c)
+					break
+				}
+			}
+			b.noIn[i] = !in
+			return nil
+		})
+		if err != nil {
+			break
+		}
+	}
+	if err = rma.Agree(b.comm, err); err != nil {
+		return err
+	}
+	return b.endLevel()
+}
+
+// frontierBitmap returns the frontier of all ranks as a bitmap over
+// codes: every rank fills the words of its own range and gathers the
+// others'.
+func (b *storageBFS) frontierBitmap() ([]uint64, error) {
+	me := b.comm.Rank()
+	mine := make([]uint64, (b.base[me+1]-b.base[me])/64)
+	for _, v := range b.frontier {
+		k := uint64(b.keys[v])
+		mine[k/64] |= 1 << (k % 64)
+	}
+	all, err := b.comm.Allgatherv(wordsToBytes(mine))
+	if err != nil {
+		return nil, err
+	}
+	bm := make([]uint64, 0, len(b.sent))
+	for _, w := range all {
+		bm = append(bm, bytesToWords(w)...)
+	}
+	if len(bm) != len(b.sent) {
+		return nil, fmt.Errorf("olap: frontier bitmaps of %d words, want %d", len(bm), len(b.sent))
+	}
+	return bm, nil
+}
+
+// endLevel makes the next frontier the frontier and agrees on its size.
+func (b *storageBFS) endLevel() error {
+	b.frontier, b.next = b.next, b.frontier[:0]
+	var err error
+	b.total, err = sumOver(b.comm, int64(len(b.frontier)))
+	return err
+}
+
+// result turns the parents' codes into global numbers: local ones here,
+// remote ones asked of their homes in one round trip.
+func (b *storageBFS) result(root uint64) (*BFSResult, error) {
+	me, p := b.comm.Rank(), b.comm.Size()
+	res := &BFSResult{Root: root, Level: b.level, Parent: make([]int64, len(b.keys))}
+	send := make([][]byte, p)
+	asked := make([][]int32, p) // by home: the local vertices whose parent was asked
+	for i, l := range b.level {
+		res.Parent[i] = -1
+		if l == Unreached {
+			continue
+		}
+		c := uint64(b.parent[i])
+		home, _ := slices.BinarySearch(b.base, c+1)
+		home--
+		if home == me {
+			res.Parent[i] = b.offsets[me] + int64(b.localOf[c-b.base[me]])
+			continue
+		}
+		send[home] = binary.LittleEndian.AppendUint32(send[home], uint32(c-b.base[home]))
+		asked[home] = append(asked[home], int32(i))
+	}
+	got, err := b.comm.Alltoallv(send)
+	if err != nil {
+		return nil, err
+	}
+	for r, m := range got {
+		send[r] = send[r][:0]
+		for ; len(m) >= 4; m = m[4:] {
+			send[r] = appendU64(send[r], uint64(b.offsets[me]+int64(b.localOf[binary.LittleEndian.Uint32(m)])))
+		}
+	}
+	if got, err = b.comm.Alltoallv(send); err != nil {
+		return nil, err
+	}
+	for r, m := range got {
+		if len(m) != 8*len(asked[r]) {
+			return nil, fmt.Errorf("olap: rank %d answered %d bytes for %d parents", r, len(m), len(asked[r]))
+		}
+		for j, i := range asked[r] {
+			res.Parent[i] = int64(u64(m[8*j:]))
+		}
+	}
+	return res, nil
+}
+
+func wordsToBytes(ws []uint64) []byte {
+	b := make([]byte, 0, 8*len(ws))
+	for _, w := range ws {
+		b = binary.LittleEndian.AppendUint64(b, w)
+	}
+	return b
+}
+
+func bytesToWords(b []byte) []uint64 {
+	ws := make([]uint64, len(b)/8)
+	for i := range ws {
+		ws[i] = binary.LittleEndian.Uint64(b[8*i:])
+	}
+	return ws
+}
