@@ -69,8 +69,9 @@ type KeyedAdjacency struct {
 // collective read transaction, ReadLocalKeyed(key, fn) calls fn once with
 // the vertex of key key, which must be one that ScanLocalKeyed handed out
 // on the calling rank in this transaction; its ID is nil (the scan gave
-// it). A key at or past KeyLimit of the calling rank is ErrArgument, a
-// key of no vertex ErrVertex; other errors are those of ScanLocalKeyed.
+// it). A key that can name no vertex of the calling rank is ErrArgument
+// (a backend may check against its storage rather than KeyLimit), a key
+// of no vertex ErrVertex; other errors are those of ScanLocalKeyed.
 type KeyedAdjacencyReader interface {
 	KeyedAdjacencyScanner
 	ReadLocalKeyed(key uint64, fn func(v *KeyedAdjacency) error) error
