@@ -1,7 +1,9 @@
 package olap
 
 import (
+	"container/heap"
 	"fmt"
+	"math"
 	"slices"
 )
 
@@ -17,6 +19,8 @@ type CSR struct {
 	// ends, and In shares Out's arrays.
 	OutOff, InOff []int64
 	Out, In       []uint32
+	// OutW are the weights of Out (SetWeights), nil before.
+	OutW []float64
 }
 
 // BuildCSR builds the CSR of the edges that each(fn) passes to fn, over
@@ -155,4 +159,101 @@ func (g *CSR) WCC() []uint32 {
 		parent[v] = find(uint32(v))
 	}
 	return parent
+}
+
+// SetWeights gives every out-edge u -> v the weight w(u, v) (in an
+// undirected graph both ends see the edge as an out-edge, so w should be
+// symmetric; parallel edges get the same weight).
+func (g *CSR) SetWeights(w func(u, v uint32) float64) {
+	g.OutW = make([]float64, len(g.Out))
+	for u := range g.N {
+		for k := g.OutOff[u]; k < g.OutOff[u+1]; k++ {
+			g.OutW[k] = w(uint32(u), g.Out[k])
+		}
+	}
+}
+
+// SSSP returns the shortest distance from root along out-edges with the
+// weights of SetWeights, +Inf for unreached vertices: Dijkstra with a
+// binary heap, the reference for SSSP on an extracted Graph (with
+// non-negative weights both find, for every vertex, the least sum over
+// its paths, each sum added up along the path).
+func (g *CSR) SSSP(root int) []float64 {
+	dist := make([]float64, g.N)
+	for i := range dist {
+		dist[i] = math.Inf(1)
+	}
+	dist[root] = 0
+	q := &distHeap{{uint32(root), 0}}
+	for q.Len() > 0 {
+		x := heap.Pop(q).(distItem)
+		if x.d > dist[x.v] {
+			continue // a stale entry
+		}
+		for k := g.OutOff[x.v]; k < g.OutOff[x.v+1]; k++ {
+			if v, d := g.Out[k], x.d+g.OutW[k]; d < dist[v] {
+				dist[v] = d
+				heap.Push(q, distItem{v, d})
+			}
+		}
+	}
+	return dist
+}
+
+type distItem struct {
+	v uint32
+	d float64
+}
+
+// distHeap is a min-heap of tentative distances.
+type distHeap []distItem
+
+func (h distHeap) Len() int           { return len(h) }
+func (h distHeap) Less(i, j int) bool { return h[i].d < h[j].d }
+func (h distHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *distHeap) Push(x any)        { *h = append(*h, x.(distItem)) }
+func (h *distHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// BI answers the BIQuery pattern on the CSR with the weights of SetWeights:
+// the out-edges u -> v with degree(u) >= minDegree, weight > minWeight and
+// degree(v) >= minDegree (a vertex's degree counts its in- and out-edges,
+// a loop twice, as gdi.PropertyTypeDegree). An undirected loop, which the
+// CSR lists twice among its vertex's out-edges, is one edge, as in gdi.
+func (g *CSR) BI(minDegree uint64, minWeight float64) BIResult {
+	degree := func(v uint32) uint64 {
+		d := g.OutOff[v+1] - g.OutOff[v]
+		if g.Directed {
+			d += g.InOff[v+1] - g.InOff[v]
+		}
+		return uint64(d)
+	}
+	var r BIResult
+	for u := range uint32(g.N) {
+		if degree(u) < minDegree {
+			continue
+		}
+		matched, loops := false, 0
+		for k := g.OutOff[u]; k < g.OutOff[u+1]; k++ {
+			v := g.Out[k]
+			if v == u && !g.Directed {
+				if loops++; loops%2 == 0 {
+					continue // the second listing of an undirected loop
+				}
+			}
+			if g.OutW[k] > minWeight && degree(v) >= minDegree {
+				matched = true
+				r.Edges++
+				r.WeightSum += g.OutW[k]
+			}
+		}
+		if matched {
+			r.Sources++
+		}
+	}
+	return r
 }

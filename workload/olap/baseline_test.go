@@ -51,11 +51,65 @@ func TestCSRBaselines(t *testing.T) {
 	}
 }
 
+// TestCSRSSSPAndBI checks Dijkstra and the BI aggregate of the baseline on
+// a hand-made weighted graph:
+//
+//	0 -1- 1 -2- 2 -1- 3,  0 -4- 2 (twice),  3 -0.5- 3,  4 -3- 5
+//
+// plus an isolated 6, undirected and then directed.
+func TestCSRSSSPAndBI(t *testing.T) {
+	edges := [][2]uint64{{0, 1}, {1, 2}, {2, 3}, {0, 2}, {0, 2}, {3, 3}, {4, 5}}
+	w := map[[2]uint32]float64{{0, 1}: 1, {1, 2}: 2, {2, 3}: 1, {0, 2}: 4, {3, 3}: 0.5, {4, 5}: 3}
+	weigh := func(u, v uint32) float64 { return w[[2]uint32{min(u, v), max(u, v)}] }
+	each := func(fn func(u, v uint64)) {
+		for _, e := range edges {
+			fn(e[0], e[1])
+		}
+	}
+	inf := math.Inf(1)
+	und, err := BuildCSR(7, false, each)
+	if err != nil {
+		t.Fatal(err)
+	}
+	und.SetWeights(weigh)
+	if got := und.SSSP(0); !slices.Equal(got, []float64{0, 1, 3, 4, inf, inf, inf}) {
+		t.Errorf("undirected SSSP from 0 = %v", got)
+	}
+	if got := und.SSSP(3); !slices.Equal(got, []float64{4, 3, 1, 0, inf, inf, inf}) {
+		t.Errorf("undirected SSSP from 3 = %v", got)
+	}
+	// Degrees 3 (0), 2 (1), 4 (2), 3 (3: the loop twice), 1, 1, 0. With
+	// degree >= 2 and weight > 0.5 the arcs are 0-1, 1-0, 1-2, 2-1, 2-3,
+	// 3-2, and 0-2 and 2-0 twice: 10 arcs of weight 24 from 4 sources;
+	// the loop (0.5) is out, and counts once when the bound admits it:
+	// with degree >= 3 and weight > 0.4, 0-2 and 2-0 twice, 2-3, 3-2 and
+	// the loop, 7 arcs of weight 18.5 from 0, 2 and 3.
+	if got, want := und.BI(2, 0.5), (BIResult{4, 10, 24}); got != want {
+		t.Errorf("undirected BI(2, 0.5) = %+v, want %+v", got, want)
+	}
+	if got, want := und.BI(3, 0.4), (BIResult{3, 7, 18.5}); got != want {
+		t.Errorf("undirected BI(3, 0.4) = %+v, want %+v", got, want)
+	}
+	dir, err := BuildCSR(7, true, each)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir.SetWeights(weigh)
+	if got := dir.SSSP(1); !slices.Equal(got, []float64{inf, 0, 2, 3, inf, inf, inf}) {
+		t.Errorf("directed SSSP from 1 = %v", got)
+	}
+	// Directed degrees are the same; the arcs go forwards only: 0->1,
+	// 1->2, 2->3, 0->2 twice and the loop once, of weight 12.5.
+	if got, want := dir.BI(2, 0.4), (BIResult{4, 6, 12.5}); got != want {
+		t.Errorf("directed BI(2, 0.4) = %+v, want %+v", got, want)
+	}
+}
+
 // TestCSRBaselinesMatchGraphalytics runs the baselines on the official data
 // sets and checks them with the Graphalytics rules, so the baseline of gdi
 // bench olap computes the same thing as the algorithms it is compared with.
 func TestCSRBaselinesMatchGraphalytics(t *testing.T) {
-	for _, name := range []string{"example-directed", "example-undirected", "test-pr-directed", "test-pr-undirected", "test-bfs-directed", "test-wcc-undirected"} {
+	for _, name := range []string{"example-directed", "example-undirected", "test-pr-directed", "test-pr-undirected", "test-bfs-directed", "test-wcc-undirected", "test-sssp-directed", "test-sssp-undirected"} {
 		d, err := graphalytics.ReadDataset(datasets, name)
 		if err != nil {
 			t.Skipf("data sets not found: %v", err)
@@ -76,6 +130,18 @@ func TestCSRBaselinesMatchGraphalytics(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		weights := map[[2]uint64]float64{}
+		for _, e := range d.Edges {
+			weights[[2]uint64{dense[e.Src], dense[e.Dst]}] = e.W
+			if !d.Directed {
+				weights[[2]uint64{dense[e.Dst], dense[e.Src]}] = e.W
+			}
+		}
+		g.SetWeights(func(u, v uint32) float64 { return weights[[2]uint64{uint64(u), uint64(v)}] })
+		ssspSource, err := SSSPSource(d, p)
+		if err != nil {
+			t.Fatal(err)
+		}
 		results := map[string]func() map[uint64]string{
 			"BFS": func() map[uint64]string {
 				out := map[uint64]string{}
@@ -92,6 +158,13 @@ func TestCSRBaselinesMatchGraphalytics(t *testing.T) {
 				out := map[uint64]string{}
 				for i, v := range g.PageRank(p.Damping, p.Iterations) {
 					out[d.Vertices[i]] = strconv.FormatFloat(v, 'g', -1, 64)
+				}
+				return out
+			},
+			"SSSP": func() map[uint64]string {
+				out := map[uint64]string{}
+				for i, x := range g.SSSP(int(dense[ssspSource])) {
+					out[d.Vertices[i]] = formatReal(x)
 				}
 				return out
 			},

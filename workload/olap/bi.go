@@ -19,7 +19,9 @@ import (
 // forwards and undirected edges either way.
 type BIQuery struct {
 	// Index holds the candidate vertices a (an index over Vertex).
-	Index  gdi.Index
+	Index gdi.Index
+	// Vertex is the label b must have; LabelNull lets b be any vertex
+	// (and saves reading its labels).
 	Vertex gdi.Label
 	Weight gdi.PropertyType
 	// MinDegree bounds the degree of both ends, MinWeight the weight.
@@ -133,11 +135,10 @@ func biLocal(tx gdi.Transaction, q BIQuery, cnstr gdi.Constraint) (BIResult, err
 			if err != nil {
 				return res, err
 			}
-			labels, err := bH.Labels()
-			if err != nil {
-				return res, err
-			}
-			if !contains(labels, q.Vertex) {
+			if ok, err := hasLabel(bH, q.Vertex); err != nil || !ok {
+				if err != nil {
+					return res, err
+				}
 				continue
 			}
 			if d, err := degree(bH); err != nil || d < q.MinDegree {
@@ -159,6 +160,15 @@ func biLocal(tx gdi.Transaction, q BIQuery, cnstr gdi.Constraint) (BIResult, err
 		}
 	}
 	return res, nil
+}
+
+// hasLabel reports whether h has label l; every vertex has LabelNull.
+func hasLabel(h gdi.VertexHolder, l gdi.Label) (bool, error) {
+	if l == gdi.LabelNull {
+		return true, nil
+	}
+	labels, err := h.Labels()
+	return contains(labels, l), err
 }
 
 func contains[T comparable](s []T, x T) bool {
