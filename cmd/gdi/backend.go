@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -44,6 +45,9 @@ type sizing struct {
 	ranks           int
 	blockSize       int // bytes, 0 for the backend's default
 	memoryPerRank   int // bytes, 0 to estimate
+	// weighted: every edge gets a property, which takes a holder of its
+	// own (gdirma: a heavyweight edge) on the rank that writes it.
+	weighted bool
 }
 
 // Headroom per rank for what an OLTP run adds beyond the loaded graph:
@@ -66,6 +70,10 @@ func params(name string, s sizing) any {
 		// for fragmentation and for what an OLTP run adds.
 		perVertex := 384 + 2*48*s.edges/max(s.vertices, 1)
 		mem = int(max(3*perRank*perVertex, 8<<20)) + growthMemory
+		if s.weighted {
+			// A block per edge holder, and the ranks' shares vary.
+			mem += int(2 * (s.edges/uint64(s.ranks) + 1) * uint64(cmp.Or(s.blockSize, gdirma.DefaultBlockSize)))
+		}
 	}
 	return &gdirma.Params{
 		BlockSize:     s.blockSize,

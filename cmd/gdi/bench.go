@@ -91,7 +91,7 @@ func runBenchOLTP(args []string, stdout, stderr io.Writer) error {
 	}
 	defer stop()
 
-	dbParams := params(*backendName, sizing{g.NumVertices(), g.NumEdges(), *ranks, *blockSize, *memory << 20})
+	dbParams := params(*backendName, sizing{g.NumVertices(), g.NumEdges(), *ranks, *blockSize, *memory << 20, false})
 	if p, ok := dbParams.(*gdirma.Params); ok {
 		p.Log, p.LogDir = mode, *logDir
 	}

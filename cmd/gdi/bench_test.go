@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"slices"
 	"strings"
@@ -115,6 +116,71 @@ func TestBenchOLAP(t *testing.T) {
 	}
 }
 
+// TestBenchOLAPWeighted runs sssp and bi on 1 and 2 ranks, each checked
+// against the plain CSR (-baseline csr fails the run on a difference), and
+// checks that the figures and answers are there and that the answers do
+// not depend on the number of ranks.
+func TestBenchOLAPWeighted(t *testing.T) {
+	for _, algo := range []string{"sssp", "bi"} {
+		var first *olapFigures
+		for _, ranks := range []string{"1", "2"} {
+			var out, errs bytes.Buffer
+			args := []string{"bench", "olap", "-algo", algo, "-scale", "8", "-ranks", ranks, "-baseline", "csr", "-json"}
+			if code := run(args, &out, &errs); code != 0 {
+				t.Fatalf("gdi %v exited %d: %s", args, code, errs.String())
+			}
+			var f olapFigures
+			if err := json.Unmarshal(out.Bytes(), &f); err != nil {
+				t.Fatalf("%s: output is not JSON: %v\n%s", algo, err, out.String())
+			}
+			checkWeightedFigures(t, algo, &f)
+			if first == nil {
+				first = &f
+			} else if !reflect.DeepEqual(f.SSSP, first.SSSP) || !reflect.DeepEqual(f.BI, first.BI) {
+				t.Errorf("%s: answers on 2 ranks %+v %+v, on 1 rank %+v %+v", algo, f.SSSP, f.BI, first.SSSP, first.BI)
+			}
+		}
+	}
+}
+
+func TestBenchOLAPWeightedTable(t *testing.T) {
+	for algo, want := range map[string]string{"sssp": "sssp from vertex", "bi": "weight > 0.25: "} {
+		var out, errs bytes.Buffer
+		args := []string{"bench", "olap", "-algo", algo, "-scale", "6", "-edgefactor", "4", "-ranks", "2", "-minweight", "0.25", "-baseline", "csr"}
+		if code := run(args, &out, &errs); code != 0 {
+			t.Fatalf("gdi %v exited %d: %s", args, code, errs.String())
+		}
+		for _, w := range []string{want, "of it writing the edge weights", "query ", "plain CSR in one process"} {
+			if !strings.Contains(out.String(), w) {
+				t.Errorf("%s: output lacks %q:\n%s", algo, w, out.String())
+			}
+		}
+	}
+}
+
+// checkWeightedFigures checks the figures of a run of sssp or bi.
+func checkWeightedFigures(t *testing.T, algo string, f *olapFigures) {
+	t.Helper()
+	if f.Algo != algo || f.Query <= 0 || f.Run <= 0 || f.Weights <= 0 || f.Load < f.Weights || f.Baseline <= 0 {
+		t.Errorf("%s: figures %+v", algo, f)
+	}
+	if f.Query < f.Extract+f.Run {
+		t.Errorf("%s: query_ns %v is not the whole of extract_ns %v and run_ns %v", algo, f.Query, f.Extract, f.Run)
+	}
+	switch algo {
+	case "sssp":
+		if s := f.SSSP; f.Extract <= 0 || len(f.Rounds) == 0 || s == nil || s.Reached < 2 || s.Reached > 256 || s.MaxDistance <= 0 {
+			t.Errorf("sssp: extract %v, %d rounds, answer %+v", f.Extract, len(f.Rounds), s)
+		}
+	case "bi":
+		// The weights are uniform in (0, 1]: about half the edges pass.
+		if b := f.BI; f.Extract != 0 || b == nil || b.MinDegree != 2 || b.MinWeight != 0.5 ||
+			b.Sources <= 0 || b.Edges < 2*4096/4 || b.Edges > 2*4096*3/4 || b.WeightSum <= 0.5*float64(b.Edges) || b.WeightSum > float64(b.Edges) {
+			t.Errorf("bi: extract %v, answer %+v", f.Extract, b)
+		}
+	}
+}
+
 func TestBenchOLAPPlot(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "rounds.svg")
 	var out, errs bytes.Buffer
@@ -129,7 +195,8 @@ func TestBenchOLAPPlot(t *testing.T) {
 
 func TestBenchOLAPBadFlags(t *testing.T) {
 	for _, args := range [][]string{
-		{"bench", "olap", "-algo", "sssp"},
+		{"bench", "olap", "-algo", "nosuch"},
+		{"bench", "olap", "-algo", "khop", "-baseline", "csr"},
 		{"bench", "olap", "-algo", "lcc", "-baseline", "csr"},
 		{"bench", "olap", "-baseline", "gpu"},
 		{"bench", "olap", "-scale", "99"},

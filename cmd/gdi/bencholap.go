@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -17,22 +18,30 @@ import (
 	"github.com/gdi-go/gdi/workload/olap"
 )
 
-// benchOLAPAlgos are the algorithms gdi bench olap runs: those that need no
-// edge weights, which generated graphs do not have.
-var benchOLAPAlgos = []string{"bfs", "khop", "pr", "wcc", "cdlp", "lcc", "gnn"}
+// benchOLAPAlgos are the algorithms gdi bench olap runs. Generated graphs
+// have no edge weights: for sssp and bi the load gives every edge one
+// (benchWeight).
+var benchOLAPAlgos = []string{"bfs", "khop", "pr", "wcc", "cdlp", "lcc", "sssp", "bi", "gnn"}
+
+// baselineAlgos are the algorithms that -baseline csr runs on a plain CSR.
+var baselineAlgos = []string{"bfs", "pr", "wcc", "sssp", "bi"}
 
 // olapFigures are the results of gdi bench olap.
 type olapFigures struct {
-	Algo       string        `json:"algo"`
-	Scale      int           `json:"scale"`
-	EdgeFactor int           `json:"edgefactor"`
-	Ranks      int           `json:"ranks"`
-	Backend    string        `json:"backend"`
-	Load       time.Duration `json:"load_ns"`
+	Algo       string `json:"algo"`
+	Scale      int    `json:"scale"`
+	EdgeFactor int    `json:"edgefactor"`
+	Ranks      int    `json:"ranks"`
+	Backend    string `json:"backend"`
+	// Load is the time of the load, and for sssp and bi of writing the
+	// edge weights after it, which Weights is.
+	Load    time.Duration `json:"load_ns"`
+	Weights time.Duration `json:"weights_ns,omitempty"`
 	// Query is the end-to-end time of the query: from the start of the
 	// collective transaction to the answer on every rank. Its parts are
 	// Extract (the transaction, reading the graph from the database, and
-	// building the CSR) and Run (the algorithm on the CSR).
+	// building the CSR) and Run (the algorithm on the CSR); gnn and bi
+	// read the graph through gdi, and Run is all of Query.
 	Query   time.Duration `json:"query_ns"`
 	Extract time.Duration `json:"extract_ns"`
 	Run     time.Duration `json:"run_ns"`
@@ -47,101 +56,119 @@ type olapFigures struct {
 	Rounds []time.Duration `json:"round_ns"`
 	// Graph500 are the figures of -roots.
 	Graph500 *graph500Figures `json:"graph500,omitempty"`
+	// SSSP and BI are the answers of sssp and bi.
+	SSSP *ssspFigures `json:"sssp,omitempty"`
+	BI   *biFigures   `json:"bi,omitempty"`
 	// PeakRSS is the largest resident size of the process (of rank 0's
 	// under MPI) over the run, load and baseline included; 0 where it
 	// cannot be read.
 	PeakRSS int64 `json:"peak_rss_bytes"`
 }
 
+// olapFlags are the flags of gdi bench olap.
+type olapFlags struct {
+	algo, backend, baseline, profile, plot  string
+	scale, edgefactor, ranks, iterations, k int
+	blockSize, memory, roots                int
+	seed, minDegree                         uint64
+	minWeight                               float64
+	asJSON, validate, noScan                bool
+}
+
+// parseOLAPFlags parses and checks the flags of gdi bench olap.
+func parseOLAPFlags(args []string, stderr io.Writer) (*olapFlags, error) {
+	f := &olapFlags{}
+	fs := flag.NewFlagSet("bench olap", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&f.algo, "algo", "bfs", "algorithm: "+strings.Join(benchOLAPAlgos, ", "))
+	fs.IntVar(&f.scale, "scale", 12, "the graph has 2^scale vertices")
+	fs.IntVar(&f.edgefactor, "edgefactor", 16, "edges per vertex")
+	fs.Uint64Var(&f.seed, "seed", 1, "seed of the graph (and of the edge weights of sssp and bi)")
+	fs.IntVar(&f.ranks, "ranks", 2, "number of ranks")
+	fs.IntVar(&f.iterations, "iterations", 10, "pr: iterations; cdlp: maximum iterations")
+	fs.IntVar(&f.k, "k", 3, "khop: number of hops")
+	fs.StringVar(&f.backend, "backend", defaultBackend, "GDI backend: "+strings.Join(driverNames(), ", "))
+	fs.IntVar(&f.blockSize, "blocksize", 512, "gdirma: block size in bytes (64 to 4096)")
+	fs.IntVar(&f.memory, "memory", 0, "gdirma: block memory per rank in MiB (0: estimated from the graph)")
+	fs.StringVar(&f.baseline, "baseline", "", "csr: also run the algorithm on a plain CSR outside the database and check the answer ("+strings.Join(baselineAlgos, ", ")+")")
+	fs.Uint64Var(&f.minDegree, "mindegree", 2, "bi: the least degree of both ends of an edge")
+	fs.Float64Var(&f.minWeight, "minweight", 0.5, "bi: edges of weight above this (weights are in (0, 1])")
+	fs.BoolVar(&f.asJSON, "json", false, "print the figures as JSON")
+	fs.StringVar(&f.profile, "profile", "", "write a cpu or mem profile of the run to the current directory")
+	fs.IntVar(&f.roots, "roots", 0, "bfs: run this many searches from random roots of degree > 0 and report them as Graph500 does (TEPS)")
+	fs.BoolVar(&f.validate, "validate", false, "with -roots: check every search with the five Graph500 rules")
+	fs.BoolVar(&f.noScan, "noscan", false, "extract vertex by vertex even where the backend can scan its storage (gdi.AdjacencyScanner), to compare")
+	fs.StringVar(&f.plot, "plot", "", "draw the time of every round (iteration) to this .svg, .png or .pdf file")
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if err := f.check(); err != nil {
+		return nil, err
+	}
+	if f.plot != "" {
+		return f, checkPlotFile(f.plot)
+	}
+	return f, nil
+}
+
+// check checks the values of the flags against each other.
+func (f *olapFlags) check() error {
+	switch {
+	case !slices.Contains(benchOLAPAlgos, f.algo):
+		return fmt.Errorf("-algo must be one of %s, not %q", strings.Join(benchOLAPAlgos, ", "), f.algo)
+	case f.scale < 1 || f.scale > 32:
+		return fmt.Errorf("-scale must be in [1, 32], not %d", f.scale)
+	case f.edgefactor < 1 || f.ranks < 1 || f.iterations < 1 || f.k < 0:
+		return errors.New("-edgefactor, -ranks and -iterations must be positive, -k not negative")
+	case f.baseline != "" && f.baseline != "csr":
+		return fmt.Errorf("-baseline must be csr, not %q", f.baseline)
+	case f.baseline == "csr" && !slices.Contains(baselineAlgos, f.algo):
+		return fmt.Errorf("-baseline csr is there for %s, not %s", strings.Join(baselineAlgos, ", "), f.algo)
+	case f.roots < 0 || f.roots > 0 && f.algo != "bfs":
+		return fmt.Errorf("-roots is a number of BFS searches (-algo bfs), not %d with %s", f.roots, f.algo)
+	case f.validate && f.roots == 0:
+		return errors.New("-validate checks the searches of -roots")
+	case math.IsNaN(f.minWeight):
+		return errors.New("-minweight must be a number")
+	}
+	return nil
+}
+
 // runBenchOLAP generates a Kronecker graph into a database, extracts it on
 // every rank, and times an algorithm, optionally next to a plain CSR.
 func runBenchOLAP(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("bench olap", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	algo := fs.String("algo", "bfs", "algorithm: "+strings.Join(benchOLAPAlgos, ", "))
-	scale := fs.Int("scale", 12, "the graph has 2^scale vertices")
-	edgefactor := fs.Int("edgefactor", 16, "edges per vertex")
-	seed := fs.Uint64("seed", 1, "seed of the graph")
-	ranks := fs.Int("ranks", 2, "number of ranks")
-	iterations := fs.Int("iterations", 10, "pr: iterations; cdlp: maximum iterations")
-	k := fs.Int("k", 3, "khop: number of hops")
-	backendName := fs.String("backend", defaultBackend, "GDI backend: "+strings.Join(driverNames(), ", "))
-	blockSize := fs.Int("blocksize", 512, "gdirma: block size in bytes (64 to 4096)")
-	memory := fs.Int("memory", 0, "gdirma: block memory per rank in MiB (0: estimated from the graph)")
-	baseline := fs.String("baseline", "", "csr: also run the algorithm on a plain CSR outside the database (bfs, pr, wcc)")
-	asJSON := fs.Bool("json", false, "print the figures as JSON")
-	prof := fs.String("profile", "", "write a cpu or mem profile of the run to the current directory")
-	roots := fs.Int("roots", 0, "bfs: run this many searches from random roots of degree > 0 and report them as Graph500 does (TEPS)")
-	validate := fs.Bool("validate", false, "with -roots: check every search with the five Graph500 rules")
-	noScan := fs.Bool("noscan", false, "extract vertex by vertex even where the backend can scan its storage (gdi.AdjacencyScanner), to compare")
-	plotFile := fs.String("plot", "", "draw the time of every round (iteration) to this .svg, .png or .pdf file")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	driver, err := driverByName(*backendName)
+	f, err := parseOLAPFlags(args, stderr)
 	if err != nil {
 		return err
 	}
-	switch {
-	case !slices.Contains(benchOLAPAlgos, *algo):
-		return fmt.Errorf("-algo must be one of %s, not %q", strings.Join(benchOLAPAlgos, ", "), *algo)
-	case *scale < 1 || *scale > 32:
-		return fmt.Errorf("-scale must be in [1, 32], not %d", *scale)
-	case *edgefactor < 1 || *ranks < 1 || *iterations < 1 || *k < 0:
-		return errors.New("-edgefactor, -ranks and -iterations must be positive, -k not negative")
-	case *baseline != "" && *baseline != "csr":
-		return fmt.Errorf("-baseline must be csr, not %q", *baseline)
-	case *baseline == "csr" && !slices.Contains([]string{"bfs", "pr", "wcc"}, *algo):
-		return fmt.Errorf("-baseline csr is there for bfs, pr and wcc, not %s", *algo)
-	case *roots < 0 || *roots > 0 && *algo != "bfs":
-		return fmt.Errorf("-roots is a number of BFS searches (-algo bfs), not %d with %s", *roots, *algo)
-	case *validate && *roots == 0:
-		return errors.New("-validate checks the searches of -roots")
+	driver, err := driverByName(f.backend)
+	if err != nil {
+		return err
 	}
-	if *plotFile != "" {
-		if err := checkPlotFile(*plotFile); err != nil {
-			return err
-		}
-	}
-	stop, err := startProfile(*prof)
+	stop, err := startProfile(f.profile)
 	if err != nil {
 		return err
 	}
 	defer stop()
-	g, err := generator.New(generator.Config{Scale: *scale, EdgeFactor: *edgefactor, Seed: *seed})
+	g, err := generator.New(generator.Config{Scale: f.scale, EdgeFactor: f.edgefactor, Seed: f.seed})
 	if err != nil {
 		return err
 	}
-	// The BFS and k-hop source: the Kronecker vertex of highest expected
-	// degree, which is in the giant component.
-	root := g.Scramble(0)
-	p := olap.Params{Source: root, K: *k, Damping: 0.85, Iterations: *iterations, MaxIterations: *iterations}
-	fig := &olapFigures{Algo: *algo, Scale: *scale, EdgeFactor: *edgefactor, Ranks: *ranks, Backend: *backendName}
-
-	var csr *olap.CSR
-	var levels []int32 // the baseline's BFS levels, to check the database's
-	if *baseline == "csr" {
-		if csr, err = olap.BuildCSR(int(g.NumVertices()), g.Config().Directed, func(fn func(u, v uint64)) {
-			g.EdgesRange(0, g.NumEdges(), func(_, u, v uint64) { fn(u, v) })
-		}); err != nil {
+	// The BFS, k-hop and SSSP source: the Kronecker vertex of highest
+	// expected degree, which is in the giant component.
+	p := olap.Params{Source: g.Scramble(0), K: f.k, Damping: 0.85, Iterations: f.iterations, MaxIterations: f.iterations}
+	fig := &olapFigures{Algo: f.algo, Scale: f.scale, EdgeFactor: f.edgefactor, Ranks: f.ranks, Backend: f.backend}
+	opts := olapRankOptions{noScan: f.noScan, roots: f.roots, seed: f.seed, validate: f.validate, minDegree: f.minDegree, minWeight: f.minWeight}
+	want := &olapBaseline{} // the baseline's answers, to check the database's
+	if f.baseline == "csr" {
+		if want, fig.Baseline, err = runBaseline(g, f.algo, p, opts); err != nil {
 			return err
 		}
-		start := time.Now()
-		switch *algo {
-		case "bfs":
-			levels = csr.BFS(int(root))
-		case "pr":
-			csr.PageRank(p.Damping, p.Iterations)
-		case "wcc":
-			csr.WCC()
-		}
-		fig.Baseline = time.Since(start)
 	}
-
-	dbParams := params(*backendName, sizing{g.NumVertices(), g.NumEdges(), *ranks, *blockSize, *memory << 20})
-	err = launch.Run(*ranks, func(c rma.Comm) error {
-		opts := olapRankOptions{noScan: *noScan, roots: *roots, seed: *seed, validate: *validate}
-		return benchOLAPRank(c, driver, dbParams, g, *algo, p, levels, fig, opts, stderr)
+	weighted := f.algo == "sssp" || f.algo == "bi"
+	dbParams := params(f.backend, sizing{g.NumVertices(), g.NumEdges(), f.ranks, f.blockSize, f.memory << 20, weighted})
+	err = launch.Run(f.ranks, func(c rma.Comm) error {
+		return benchOLAPRank(c, driver, dbParams, g, f.algo, p, want, fig, opts, stderr)
 	})
 	if err := errors.Join(err, launch.Finalize()); err != nil {
 		return err
@@ -150,8 +177,40 @@ func runBenchOLAP(args []string, stdout, stderr io.Writer) error {
 		return nil
 	}
 	header := fmt.Sprintf("graph: scale %d, edge factor %d, %d vertices, %d edges, backend %s on %d ranks (%s)",
-		*scale, *edgefactor, g.NumVertices(), g.NumEdges(), *backendName, *ranks, launch.Backend())
-	return reportOLAP(stdout, fig, p.Iterations, *asJSON, *plotFile, header)
+		f.scale, f.edgefactor, g.NumVertices(), g.NumEdges(), f.backend, f.ranks, launch.Backend())
+	return reportOLAP(stdout, fig, p.Iterations, f.asJSON, f.plot, header)
+}
+
+// runBaseline builds the plain CSR of g (with its edge weights for sssp
+// and bi) and times algo on it; it returns the answers that the database's
+// are checked against and the time.
+func runBaseline(g *generator.Graph, algo string, p olap.Params, opts olapRankOptions) (*olapBaseline, time.Duration, error) {
+	csr, err := olap.BuildCSR(int(g.NumVertices()), g.Config().Directed, func(fn func(u, v uint64)) {
+		g.EdgesRange(0, g.NumEdges(), func(_, u, v uint64) { fn(u, v) })
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	if algo == "sssp" || algo == "bi" {
+		w := benchWeight(g.Config().Seed, g.Config().Directed)
+		csr.SetWeights(func(u, v uint32) float64 { return w(uint64(u), uint64(v)) })
+	}
+	want := &olapBaseline{}
+	start := time.Now()
+	switch algo {
+	case "bfs":
+		want.levels = csr.BFS(int(p.Source))
+	case "pr":
+		csr.PageRank(p.Damping, p.Iterations)
+	case "wcc":
+		csr.WCC()
+	case "sssp":
+		want.dist = csr.SSSP(int(p.Source))
+	case "bi":
+		bi := csr.BI(opts.minDegree, opts.minWeight)
+		want.bi = &bi
+	}
+	return want, time.Since(start), nil
 }
 
 // reportOLAP completes fig (per iteration, ratio, peak resident size) and
@@ -189,9 +248,12 @@ type olapRankOptions struct {
 	noScan, validate bool
 	roots            int
 	seed             uint64
+	// bi's parameters
+	minDegree uint64
+	minWeight float64
 }
 
-func benchOLAPRank(c rma.Comm, driver gdi.Driver, dbParams any, g *generator.Graph, algo string, p olap.Params, levels []int32, fig *olapFigures, opts olapRankOptions, stderr io.Writer) error {
+func benchOLAPRank(c rma.Comm, driver gdi.Driver, dbParams any, g *generator.Graph, algo string, p olap.Params, want *olapBaseline, fig *olapFigures, opts olapRankOptions, stderr io.Writer) error {
 	db, err := driver.CreateDatabase(c, dbParams)
 	if err != nil {
 		return err
@@ -201,26 +263,46 @@ func benchOLAPRank(c rma.Comm, driver gdi.Driver, dbParams any, g *generator.Gra
 	if err != nil {
 		return err
 	}
-	idx, err := db.CreateIndex(gdi.HashTableIndex, 0)
+	var weight gdi.PropertyType
+	if algo == "sssp" || algo == "bi" {
+		var weighing time.Duration
+		if weight, weighing, err = weighGraph(c, db, m, g, stderr); err != nil {
+			return err
+		}
+		load += weighing
+		if c.Rank() == 0 {
+			fig.Weights = weighing
+		}
+	}
+	idx, err := vertexIndex(c, db, m)
 	if err != nil {
 		return err
 	}
-	if err := idx.AddLabelsAndPropertyTypes(m.VertexLabels, nil); err != nil {
-		return err
+	if c.Rank() == 0 {
+		fig.Load = load
 	}
-	if err := c.Barrier(); err != nil {
-		return err
-	}
-	if algo == "gnn" {
+	switch algo {
+	case "gnn":
 		return benchGNN(c, db, idx, load, fig)
+	case "sssp", "bi":
+		return benchWeighted(c, db, idx, weight, algo, p, want, fig, opts)
 	}
+	if err := benchExtracted(c, db, idx, algo, p, want, fig, opts); err != nil {
+		return err
+	}
+	return idx.Free()
+}
+
+// benchExtracted times the extraction of the graph of idx and algo on it,
+// and checks BFS levels against want.levels if there are any; rank 0
+// fills fig.
+func benchExtracted(c rma.Comm, db gdi.Database, idx gdi.Index, algo string, p olap.Params, want *olapBaseline, fig *olapFigures, opts olapRankOptions) error {
 	queryStart := time.Now()
-	start := queryStart
 	og, err := olap.ExtractGraph(db, c, olap.ExtractOptions{Index: idx, NoScan: opts.noScan})
 	if err != nil {
 		return err
 	}
-	extract := time.Since(start)
+	extract := time.Since(queryStart)
 	if err := c.Barrier(); err != nil {
 		return err
 	}
@@ -233,16 +315,8 @@ func benchOLAPRank(c rma.Comm, driver gdi.Driver, dbParams any, g *generator.Gra
 			fig.Graph500 = g5
 		}
 	}
-	start = time.Now()
-	var rounds []time.Duration
-	if c.Rank() == 0 {
-		last := start
-		og.OnRound = func() {
-			now := time.Now()
-			rounds = append(rounds, now.Sub(last))
-			last = now
-		}
-	}
+	start := time.Now()
+	rounds := timeRounds(c, og)
 	var res *olap.BFSResult
 	if algo == "bfs" {
 		res, err = olap.BFS(og, p.Source)
@@ -256,28 +330,59 @@ func benchOLAPRank(c rma.Comm, driver gdi.Driver, dbParams any, g *generator.Gra
 		return err
 	}
 	run, query := time.Since(start), time.Since(queryStart)
-	if res != nil && levels != nil {
-		for i, l := range res.Level[:og.NumLocal] {
-			want := int64(levels[og.ID[i]])
-			if want < 0 {
-				want = olap.Unreached
-			}
-			if l != want {
-				return fmt.Errorf("bfs: vertex %d at depth %d in the database, %d in the plain CSR", og.ID[i], l, want)
-			}
+	if res != nil {
+		if err := checkBFS(og, res, want.levels); err != nil {
+			return err
 		}
 	}
 	if c.Rank() == 0 {
-		fig.Load, fig.Query, fig.Extract, fig.Run, fig.Rounds = load, query, extract, run, rounds
+		fig.Query, fig.Extract, fig.Run, fig.Rounds = query, extract, run, *rounds
 	}
-	return idx.Free()
+	return nil
+}
+
+// checkBFS compares the levels of the local vertices of og with those of
+// the plain CSR, want, if there are any.
+func checkBFS(og *olap.Graph, res *olap.BFSResult, want []int32) error {
+	if want == nil {
+		return nil
+	}
+	for i, l := range res.Level[:og.NumLocal] {
+		w := int64(want[og.ID[i]])
+		if w < 0 {
+			w = olap.Unreached
+		}
+		if l != w {
+			return fmt.Errorf("bfs: vertex %d at depth %d in the database, %d in the plain CSR", og.ID[i], l, w)
+		}
+	}
+	return nil
+}
+
+// vertexIndex creates the index over the vertex labels of m from which
+// every rank finds its local vertices. It is collective.
+func vertexIndex(c rma.Comm, db gdi.Database, m *generator.Metadata) (gdi.Index, error) {
+	idx, err := db.CreateIndex(gdi.HashTableIndex, 0)
+	if err != nil {
+		return nil, err
+	}
+	if err := idx.AddLabelsAndPropertyTypes(m.VertexLabels, nil); err != nil {
+		return nil, err
+	}
+	return idx, c.Barrier()
 }
 
 // printOLAP writes fig for people: what each time covers.
 func printOLAP(stdout io.Writer, fig *olapFigures) {
-	fmt.Fprintf(stdout, "load %v (not part of the query); peak resident size %.1f MiB\n", fig.Load.Round(time.Millisecond), float64(fig.PeakRSS)/(1<<20))
-	if fig.Extract == 0 { // gnn reads through gdi
+	fmt.Fprintf(stdout, "load %v (not part of the query", fig.Load.Round(time.Millisecond))
+	if fig.Weights > 0 {
+		fmt.Fprintf(stdout, "; %v of it writing the edge weights", fig.Weights.Round(time.Millisecond))
+	}
+	fmt.Fprintf(stdout, "); peak resident size %.1f MiB\n", float64(fig.PeakRSS)/(1<<20))
+	printAnswer(stdout, fig)
+	if fig.Extract == 0 { // gnn and bi read through gdi
 		fmt.Fprintf(stdout, "query %v end to end (%s reads the graph through gdi: no extraction)\n", fig.Query.Round(time.Microsecond), fig.Algo)
+		printBaseline(stdout, fig)
 		return
 	}
 	fmt.Fprintf(stdout, "query %v end to end: extract %v (collective transaction, read the graph, build the CSR) + %s %v (the algorithm on the CSR, %d rounds",
@@ -286,7 +391,28 @@ func printOLAP(stdout io.Writer, fig *olapFigures) {
 		fmt.Fprintf(stdout, ", %v per iteration", fig.PerIteration.Round(time.Microsecond))
 	}
 	fmt.Fprintln(stdout, ")")
-	if fig.Baseline > 0 {
-		fmt.Fprintf(stdout, "plain CSR in one process: %v; the algorithm on the database's CSR takes %.2f times that (extraction not counted)\n", fig.Baseline.Round(time.Microsecond), fig.Ratio)
+	printBaseline(stdout, fig)
+}
+
+// printAnswer writes the answer of sssp and bi.
+func printAnswer(stdout io.Writer, fig *olapFigures) {
+	if s := fig.SSSP; s != nil {
+		fmt.Fprintf(stdout, "sssp from vertex %d: %d vertices reached, the farthest at distance %.6f\n", s.Root, s.Reached, s.MaxDistance)
 	}
+	if b := fig.BI; b != nil {
+		fmt.Fprintf(stdout, "bi (a)-[e]->(b), degree >= %d at both ends, weight > %v: %d sources, %d edges, weight sum %.6f\n",
+			b.MinDegree, b.MinWeight, b.Sources, b.Edges, b.WeightSum)
+	}
+}
+
+// printBaseline writes the time of the plain CSR.
+func printBaseline(stdout io.Writer, fig *olapFigures) {
+	if fig.Baseline == 0 {
+		return
+	}
+	if fig.Extract == 0 {
+		fmt.Fprintf(stdout, "plain CSR in one process: %v, with the same answer; the query takes %.2f times that\n", fig.Baseline.Round(time.Microsecond), fig.Ratio)
+		return
+	}
+	fmt.Fprintf(stdout, "plain CSR in one process: %v; the algorithm on the database's CSR takes %.2f times that (extraction not counted)\n", fig.Baseline.Round(time.Microsecond), fig.Ratio)
 }

@@ -96,7 +96,7 @@ func runGen(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *format == "load" {
-		s := sizing{g.NumVertices(), g.NumEdges(), *ranks, *blockSize, *memory << 20}
+		s := sizing{g.NumVertices(), g.NumEdges(), *ranks, *blockSize, *memory << 20, false}
 		return errors.Join(loadGen(g, s, *checkpoint, *quiet, stdout, stderr), launch.Finalize())
 	}
 	if *out != "-" {

@@ -179,7 +179,7 @@ func TestProgressBar(t *testing.T) {
 	for sc.Scan() {
 		last = sc.Text()
 	}
-	if last != "gen: 1000 edges in 1s (0.0 M/s)" {
+	if last != "gen: 1000 edges in 1s (1.0 k/s)" {
 		t.Errorf("summary %q", last)
 	}
 	var nilBar *progressBar

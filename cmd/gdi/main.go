@@ -3,6 +3,7 @@
 //	gdi demo [-ranks N] [-keys K]               exercise rma, bgdl and the DHT
 //	gdi gen -scale S [-format edgelist|csv] ...  generate a Kronecker LPG graph
 //	gdi bench oltp -workload W -scale S ...      run a LinkBench-style mix
+//	gdi bench olap -algo A -scale S ...          time bfs, khop, pr, wcc, cdlp, lcc, sssp, bi or gnn
 //	gdi olap -algo A -graph PATH/NAME ...        run a Graphalytics algorithm
 //	gdi check DIR                               verify a checkpoint and its redo logs
 //
@@ -27,7 +28,7 @@ type command struct {
 var commands = []command{
 	{"demo", "exercise the foundation layer (rma, bgdl, dht) on several ranks", runDemo},
 	{"gen", "generate a Graph500 Kronecker graph with labels and properties", runGen},
-	{"bench", "generate a graph into a database and run an OLTP workload on it", runBench},
+	{"bench", "generate a graph into a database and run an OLTP workload or an OLAP query on it", runBench},
 	{"check", "verify a GDI-RMA checkpoint and its redo logs offline (gdi check DIR)", runCheck},
 	{"olap", "run a graph algorithm on a Graphalytics data set (bfs, khop, pr, wcc, cdlp, lcc, sssp)", runOlap},
 }

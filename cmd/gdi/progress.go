@@ -50,5 +50,13 @@ func (b *progressBar) finish(elapsed time.Duration) {
 	}
 	b.draw()
 	fmt.Fprintln(b.w)
-	fmt.Fprintf(b.w, "%s: %d %s in %v (%.1f M/s)\n", b.label, b.total, b.unit, elapsed.Round(time.Millisecond), float64(b.total)/elapsed.Seconds()/1e6)
+	fmt.Fprintf(b.w, "%s: %d %s in %v (%s)\n", b.label, b.total, b.unit, elapsed.Round(time.Millisecond), rate(float64(b.total)/elapsed.Seconds()))
+}
+
+// rate writes a rate per second in millions, or in thousands below 0.1 M/s.
+func rate(perSecond float64) string {
+	if perSecond < 1e5 {
+		return fmt.Sprintf("%.1f k/s", perSecond/1e3)
+	}
+	return fmt.Sprintf("%.1f M/s", perSecond/1e6)
 }
