@@ -280,7 +280,7 @@ func addDegree(deg, in, out uint64, n layout.Number, dir gdi.DirectionType, orig
 
 // txDegrees computes the degrees of vertex n as the transaction sees it.
 func (tx *Transaction) txDegrees(n layout.Number, r *record) (deg, in, out uint64, err error) {
-	if tx.objs[edgeKind].len() == 0 && r.hdr {
+	if !tx.edgesMayDiffer() && r.hdr {
 		// The degrees of the image, which a partial record has too.
 		deg, in, out = r.degrees(n)
 		return deg, in, out, nil
@@ -288,7 +288,7 @@ func (tx *Transaction) txDegrees(n layout.Number, r *record) (deg, in, out uint6
 	if err := tx.full(n, r); err != nil {
 		return 0, 0, 0, err
 	}
-	if tx.objs[edgeKind].len() == 0 {
+	if !tx.edgesMayDiffer() {
 		deg, in, out = r.degrees(n)
 		return deg, in, out, nil
 	}
@@ -304,6 +304,14 @@ func (tx *Transaction) txDegrees(n layout.Number, r *record) (deg, in, out uint6
 		}
 	}
 	return deg, in, out, nil
+}
+
+// edgesMayDiffer tells whether an edge the transaction holds may differ
+// from its committed record, so that degrees are counted from the edges:
+// not if it holds none, nor in a collective read transaction, which
+// writes nothing however many edges it reads.
+func (tx *Transaction) edgesMayDiffer() bool {
+	return tx.typ != gdi.CollectiveReadTransaction && tx.objs[edgeKind].len() > 0
 }
 
 func sortedKeys[V any](m map[layout.Number]V) []layout.Number {
