@@ -1,0 +1,75 @@
+package main
+
+import (
+	"time"
+
+	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/rma"
+	"github.com/gdi-go/gdi/workload/olap"
+)
+
+// searchesStorage tells whether gdi bench olap runs algo straight on the
+// storage of db (olap.BFSOnStorage): a single bfs, on a backend whose
+// collective read transactions are gdi.KeyedAdjacencyReaders, unless
+// -extract or -noscan ask for the CSR.
+func searchesStorage(db gdi.Database, algo string, opts olapRankOptions) bool {
+	if algo != "bfs" || opts.roots > 0 || opts.extract || opts.noScan {
+		return false
+	}
+	tx, err := db.StartTransaction()
+	if err != nil {
+		return false
+	}
+	defer tx.Abort()
+	_, ok := tx.(gdi.KeyedAdjacencyReader)
+	return ok
+}
+
+// benchOnStorage times a BFS straight on the storage: the query is the
+// collective read transaction, from its start to its commit, and the
+// search in it. With a baseline it extracts the graph in the same
+// transaction before the commit, untimed, to check the levels and the
+// tree (olap.Validate). Rank 0 fills fig. It is collective.
+func benchOnStorage(c rma.Comm, db gdi.Database, idx gdi.Index, p olap.Params, want *olapBaseline, fig *olapFigures) error {
+	queryStart := time.Now()
+	tx, err := db.StartCollectiveTransaction()
+	if err != nil {
+		return err
+	}
+	defer tx.Abort()
+	rounds := new([]time.Duration)
+	last := time.Now()
+	onRound := func() {
+		now := time.Now()
+		*rounds, last = append(*rounds, now.Sub(last)), now
+	}
+	start := time.Now()
+	res, err := olap.BFSOnStorage(tx.(gdi.KeyedAdjacencyReader), c, idx, p.Source, olap.Unreached, onRound)
+	if err != nil {
+		return err
+	}
+	if err := c.Barrier(); err != nil {
+		return err
+	}
+	run, query := time.Since(start), time.Since(queryStart)
+	if want.levels != nil {
+		og, err := olap.Extract(tx, c, olap.ExtractOptions{Index: idx})
+		if err != nil {
+			return err
+		}
+		if err := olap.Validate(og, res); err != nil {
+			return err
+		}
+		if err := checkBFS(og, res, want.levels); err != nil {
+			return err
+		}
+	}
+	commitStart := time.Now()
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	if c.Rank() == 0 {
+		fig.Query, fig.Run, fig.Rounds = query+time.Since(commitStart), run, *rounds
+	}
+	return nil
+}
