@@ -18,7 +18,12 @@
 // per-rank arrays (Extract) and then never touch gdi again. The GNN layer
 // (GNNLayer) extracts the graph too, reads the features of the local
 // vertices through gdi, and gets those of remote neighbours by one halo
-// exchange rather than by a read per edge.
+// exchange rather than by a read per edge. A single search can skip the
+// extraction where the backend reads vertices by key
+// (gdi.KeyedAdjacencyReader): BFSOnStorage is a direction-optimising BFS
+// whose levels read only the frontier (top-down) or the unvisited vertices
+// until each finds a parent (bottom-up), so it reads a fraction of the
+// edges that an extraction decodes (storagebfs.go).
 //
 // # Extraction: dense per-rank arrays
 //
@@ -99,11 +104,11 @@
 // # Limits
 //
 // One goroutine per rank does the local work (RGraph's claiming of vertex
-// chunks by several threads is not done); BFS is push-only (no
-// direction-optimising bottom-up step); extraction reads every edge
-// through an edge holder, which keeps parallel edges and weights but costs
-// more than Neighbors would; the ghosts' out-lists for LCC are fetched
-// whole, which is heavy for high-degree boundary vertices.
+// chunks by several threads is not done); BFS on an extracted graph is
+// push-only (BFSOnStorage has the bottom-up step); extraction with weights
+// reads every edge through an edge holder, which keeps parallel edges and
+// weights but costs far more than the scans; the ghosts' out-lists for LCC
+// are fetched whole, which is heavy for high-degree boundary vertices.
 //
 // # Semantics
 //
