@@ -287,6 +287,10 @@ func LCC(g *Graph) ([]float64, error) {
 		for _, s := range g.Out[g.OutOff[i]:g.OutOff[i+1]] {
 			localOut[i] = append(localOut[i], g.GID[s])
 		}
+		slices.Sort(localOut[i])
+	}
+	for _, l := range ghostOut {
+		slices.Sort(l)
 	}
 	lcc := make([]float64, n)
 	var nb []int32
@@ -311,15 +315,44 @@ func LCC(g *Graph) ([]float64, error) {
 			if int(u) < n {
 				out = localOut[u]
 			}
-			for _, w := range out {
-				if _, ok := slices.BinarySearch(set, w); ok && w != g.GID[u] {
-					count++
-				}
-			}
+			count += countIn(out, set, g.GID[u])
 		}
 		lcc[v] = float64(count) / (float64(d) * float64(d-1))
 	}
 	return lcc, nil
+}
+
+// countIn counts the elements of list that are in set, but skip; both are
+// sorted, set without duplicates, and an element list has twice counts
+// twice. It walks the shorter one: a merge, or a search of each element
+// of a much smaller set in the rest of list.
+func countIn(list, set []int64, skip int64) int {
+	n := 0
+	if 8*len(set) < len(list) {
+		for _, x := range set {
+			i, _ := slices.BinarySearch(list, x)
+			for ; i < len(list) && list[i] == x; i++ {
+				if x != skip {
+					n++
+				}
+			}
+			list = list[i:]
+		}
+		return n
+	}
+	j := 0
+	for _, x := range list {
+		for j < len(set) && set[j] < x {
+			j++
+		}
+		if j == len(set) {
+			break
+		}
+		if set[j] == x && x != skip {
+			n++
+		}
+	}
+	return n
 }
 
 // ghostOutLists fetches the out-neighbours (global numbers) of every ghost
