@@ -111,8 +111,11 @@ func TestBenchOLAP(t *testing.T) {
 		if f.Algo != algo || f.Ranks != 2 || f.Run <= 0 || (f.Extract > 0) != c.extracts {
 			t.Errorf("%s %v: figures %+v (extraction timed: %v)", algo, c.more, f, c.extracts)
 		}
-		if runtime.GOOS == "linux" && f.PeakRSS < 1<<20 {
-			t.Errorf("%s: peak resident size %d bytes", algo, f.PeakRSS)
+		if runtime.GOOS == "linux" && (f.PeakRSS < 1<<20 || f.QueryRSS < 0) {
+			t.Errorf("%s: peak resident size %d bytes, %d added by the query", algo, f.PeakRSS, f.QueryRSS)
+		}
+		if (f.CSRBytes > 0) != c.extracts {
+			t.Errorf("%s %v: the extracted CSR has %d bytes", algo, c.more, f.CSRBytes)
 		}
 		if f.Query < f.Extract+f.Run {
 			t.Errorf("%s: query_ns %v is not the whole of extract_ns %v and run_ns %v", algo, f.Query, f.Extract, f.Run)

@@ -63,6 +63,12 @@ type olapFigures struct {
 	// under MPI) over the run, load and baseline included; 0 where it
 	// cannot be read.
 	PeakRSS int64 `json:"peak_rss_bytes"`
+	// QueryRSS is the most the query added to the resident size of rank
+	// 0's process (all ranks, on local ranks), from a collected heap
+	// before it; CSRBytes the size of the arrays extraction built, all
+	// ranks together. 0 where they cannot be read or nothing is built.
+	QueryRSS int64 `json:"query_added_rss_bytes"`
+	CSRBytes int64 `json:"csr_bytes,omitempty"`
 }
 
 // olapFlags are the flags of gdi bench olap.
@@ -282,19 +288,40 @@ func benchOLAPRank(c rma.Comm, driver gdi.Driver, dbParams any, g *generator.Gra
 	if c.Rank() == 0 {
 		fig.Load = load
 	}
-	switch algo {
-	case "gnn":
-		return benchGNN(c, db, idx, load, fig)
-	case "sssp", "bi":
-		return benchWeighted(c, db, idx, weight, algo, p, want, fig, opts)
-	}
-	if searchesStorage(db, algo, opts) {
-		return benchOnStorage(c, db, idx, p, want, fig)
-	}
-	if err := benchExtracted(c, db, idx, algo, p, want, fig, opts); err != nil {
+	resident, err := queryMemoryStart(c)
+	if err != nil {
 		return err
 	}
+	switch {
+	case algo == "gnn":
+		err = benchGNN(c, db, idx, load, fig)
+	case algo == "sssp" || algo == "bi":
+		err = benchWeighted(c, db, idx, weight, algo, p, want, fig, opts)
+	case searchesStorage(db, algo, opts):
+		err = benchOnStorage(c, db, idx, p, want, fig)
+	default:
+		err = benchExtracted(c, db, idx, algo, p, want, fig, opts)
+	}
+	if err != nil {
+		return err
+	}
+	if c.Rank() == 0 && resident > 0 {
+		fig.QueryRSS = queryPeak() - resident
+	}
 	return idx.Free()
+}
+
+// queryMemoryStart is startQueryMemory on rank 0 while every rank waits
+// (local ranks share the process). It is collective.
+func queryMemoryStart(c rma.Comm) (int64, error) {
+	if err := c.Barrier(); err != nil {
+		return 0, err
+	}
+	var resident int64
+	if c.Rank() == 0 {
+		resident = startQueryMemory()
+	}
+	return resident, c.Barrier()
 }
 
 // benchExtracted times the extraction of the graph of idx and algo on it,
@@ -307,7 +334,8 @@ func benchExtracted(c rma.Comm, db gdi.Database, idx gdi.Index, algo string, p o
 		return err
 	}
 	extract := time.Since(queryStart)
-	if err := c.Barrier(); err != nil {
+	csr := []int64{og.Bytes()}
+	if err := c.AllreduceInt64(csr, rma.OpSum); err != nil {
 		return err
 	}
 	if opts.roots > 0 {
@@ -340,7 +368,7 @@ func benchExtracted(c rma.Comm, db gdi.Database, idx gdi.Index, algo string, p o
 		}
 	}
 	if c.Rank() == 0 {
-		fig.Query, fig.Extract, fig.Run, fig.Rounds = query, extract, run, *rounds
+		fig.Query, fig.Extract, fig.Run, fig.Rounds, fig.CSRBytes = query, extract, run, *rounds, csr[0]
 	}
 	return nil
 }
@@ -383,6 +411,13 @@ func printOLAP(stdout io.Writer, fig *olapFigures) {
 		fmt.Fprintf(stdout, "; %v of it writing the edge weights", fig.Weights.Round(time.Millisecond))
 	}
 	fmt.Fprintf(stdout, "); peak resident size %.1f MiB\n", float64(fig.PeakRSS)/(1<<20))
+	if fig.QueryRSS > 0 {
+		fmt.Fprintf(stdout, "the query added %.1f MiB to the resident size at its peak", float64(fig.QueryRSS)/(1<<20))
+		if fig.CSRBytes > 0 {
+			fmt.Fprintf(stdout, " (the CSR it built: %.1f MiB)", float64(fig.CSRBytes)/(1<<20))
+		}
+		fmt.Fprintln(stdout)
+	}
 	printAnswer(stdout, fig)
 	if fig.Extract == 0 { // gnn and bi read through gdi, bfs maybe straight from the storage
 		fmt.Fprintf(stdout, "query %v end to end (%s reads the database directly: no extraction; %d rounds)\n", fig.Query.Round(time.Microsecond), fig.Algo, len(fig.Rounds))

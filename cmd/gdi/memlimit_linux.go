@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"os"
+	"runtime"
 	"runtime/debug"
+	"strconv"
 
 	"golang.org/x/sys/unix"
 )
@@ -34,4 +37,39 @@ func peakRSS() int64 {
 		return 0
 	}
 	return ru.Maxrss << 10 // KiB on Linux
+}
+
+// startQueryMemory collects the garbage and gives its memory back, resets
+// the process's peak resident size (/proc/self/clear_refs), and returns
+// what is resident now, in bytes (0 if it cannot): queryPeak afterwards
+// less this is what a query added at its most.
+func startQueryMemory() int64 {
+	runtime.GC()
+	debug.FreeOSMemory()
+	if os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) != nil {
+		return 0
+	}
+	return procStatus("VmRSS:")
+}
+
+// queryPeak is the peak resident size since startQueryMemory, in bytes.
+func queryPeak() int64 { return procStatus("VmHWM:") }
+
+// procStatus reads a size in kB from /proc/self/status, in bytes; 0 if it
+// cannot.
+func procStatus(field string) int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	_, rest, ok := bytes.Cut(b, []byte(field))
+	if !ok {
+		return 0
+	}
+	line, _, _ := bytes.Cut(rest, []byte("\n"))
+	kb, err := strconv.ParseInt(string(bytes.TrimSpace(bytes.TrimSuffix(bytes.TrimSpace(line), []byte("kB")))), 10, 64)
+	if err != nil {
+		return 0
+	}
+	return kb << 10
 }

@@ -8,3 +8,8 @@ func limitMemory() {}
 
 // peakRSS is not read on these systems: 0.
 func peakRSS() int64 { return 0 }
+
+// startQueryMemory and queryPeak are not read on these systems: 0.
+func startQueryMemory() int64 { return 0 }
+
+func queryPeak() int64 { return 0 }

@@ -71,6 +71,18 @@ func (g *Graph) endRound() {
 // Comm returns the communicator of the graph.
 func (g *Graph) Comm() rma.Comm { return g.comm }
 
+// Bytes is the size of g's arrays: the memory an extraction builds.
+func (g *Graph) Bytes() int64 {
+	n := 8*len(g.ID) + 8*len(g.GID) + 8*len(g.Offsets) + 4*(len(g.OutOff)+len(g.Out)) + 8*len(g.OutW)
+	if len(g.InOff) > 0 && &g.InOff[0] != &g.OutOff[0] { // not shared with the out-lists
+		n += 4 * (len(g.InOff) + len(g.In))
+	}
+	for _, idx := range g.sendIdx {
+		n += 4 * len(idx)
+	}
+	return int64(n + 8*len(g.ghostOff))
+}
+
 // NumSlots is NumLocal plus the number of ghosts.
 func (g *Graph) NumSlots() int { return len(g.ID) }
 
