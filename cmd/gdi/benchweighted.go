@@ -143,16 +143,10 @@ type biFigures struct {
 
 // benchWeighted times sssp or bi on the weighted graph; rank 0 fills fig.
 func benchWeighted(c rma.Comm, db gdi.Database, idx gdi.Index, weight gdi.PropertyType, algo string, p olap.Params, want *olapBaseline, fig *olapFigures, opts olapRankOptions) error {
-	var err error
 	if algo == "sssp" {
-		err = benchSSSP(c, db, idx, weight, p.Source, want, fig, opts)
-	} else {
-		err = benchBI(c, db, olap.BIQuery{Index: idx, Weight: weight, MinDegree: opts.minDegree, MinWeight: opts.minWeight}, want, fig)
+		return benchSSSP(c, db, idx, weight, p.Source, want, fig, opts)
 	}
-	if err != nil {
-		return err
-	}
-	return idx.Free()
+	return benchBI(c, db, olap.BIQuery{Index: idx, Weight: weight, MinDegree: opts.minDegree, MinWeight: opts.minWeight}, want, fig)
 }
 
 // benchSSSP times the extraction with weights and SSSP from root, checks
