@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strconv"
+	"sync/atomic"
 
 	"golang.org/x/sys/unix"
 )
@@ -36,8 +37,12 @@ func peakRSS() int64 {
 	if unix.Getrusage(unix.RUSAGE_SELF, &ru) != nil {
 		return 0
 	}
-	return ru.Maxrss << 10 // KiB on Linux
+	return max(ru.Maxrss<<10, peakBeforeReset.Load()) // KiB on Linux
 }
+
+// peakBeforeReset is the peak resident size startQueryMemory reset:
+// getrusage reports the peak since then.
+var peakBeforeReset atomic.Int64
 
 // startQueryMemory collects the garbage and gives its memory back, resets
 // the process's peak resident size (/proc/self/clear_refs), and returns
@@ -46,6 +51,7 @@ func peakRSS() int64 {
 func startQueryMemory() int64 {
 	runtime.GC()
 	debug.FreeOSMemory()
+	peakBeforeReset.Store(peakRSS())
 	if os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) != nil {
 		return 0
 	}

@@ -89,11 +89,26 @@ type storageBFS struct {
 	next     []int32
 	total    int64    // frontier vertices of all ranks
 	sent     []uint64 // bitmap over codes: remote ends already claimed
+
+	// The level and the vertex at hand, for claim and lookUp, which go
+	// through callbacks made once (claims, looksUp): a closure per vertex
+	// read would be an allocation per vertex read.
+	depth           int64
+	from            uint32   // claim: the code of the vertex read
+	send            [][]byte // claim: the claims of remote ends, by home
+	at              int32    // lookUp: the local index of the vertex read
+	hasIn           bool     // lookUp: it has an in-edge
+	inFrontier      []uint64 // lookUp: the frontier of all ranks, over codes
+	err             error    // of the edge at hand
+	claims, looksUp func(*gdi.KeyedAdjacency) error
 }
 
 // newStorageBFS lays out the codes and lists the local vertices of idx.
 func newStorageBFS(kr gdi.KeyedAdjacencyReader, comm rma.Comm, idx gdi.Index) (*storageBFS, error) {
 	b := &storageBFS{kr: kr, comm: comm, base: make([]uint64, comm.Size()+1)}
+	claim, lookUp := b.claim, b.lookUp
+	b.claims = func(a *gdi.KeyedAdjacency) error { a.Edges(claim); return b.err }
+	b.looksUp = func(a *gdi.KeyedAdjacency) error { a.Edges(lookUp); return b.err }
 	for r := range comm.Size() {
 		l, err := kr.KeyLimit(r)
 		if err != nil {
@@ -175,35 +190,18 @@ func (b *storageBFS) reach(i int32, depth int64, parent uint32) {
 // topDown expands the frontier along the out-edges of its vertices.
 func (b *storageBFS) topDown(depth int64) error {
 	me, p := b.comm.Rank(), b.comm.Size()
-	send := make([][]byte, p)
+	b.depth, b.send = depth, make([][]byte, p)
 	var err error
 	for _, v := range b.frontier {
-		from := b.code(me, uint64(b.keys[v]))
-		err = b.kr.ReadLocalKeyed(uint64(b.keys[v]), func(a *gdi.KeyedAdjacency) error {
-			for e := range a.Edges {
-				if err := b.check(e); err != nil {
-					return err
-				}
-				if e.Direction != gdi.Undirected && !e.IsOrigin {
-					continue
-				}
-				if e.Home == me {
-					b.reach(b.localOf[e.Key], depth, from)
-				} else if c := b.code(e.Home, e.Key); b.sent[c/64]&(1<<(c%64)) == 0 {
-					b.sent[c/64] |= 1 << (c % 64)
-					send[e.Home] = binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(send[e.Home], uint32(e.Key)), from)
-				}
-			}
-			return nil
-		})
-		if err != nil {
+		b.from = b.code(me, uint64(b.keys[v]))
+		if err = b.kr.ReadLocalKeyed(uint64(b.keys[v]), b.claims); err != nil {
 			break
 		}
 	}
 	if err = rma.Agree(b.comm, err); err != nil {
 		return err
 	}
-	got, err := b.comm.Alltoallv(send)
+	got, err := b.comm.Alltoallv(b.send)
 	if err != nil {
 		return err
 	}
@@ -217,43 +215,62 @@ func (b *storageBFS) topDown(depth int64) error {
 	return b.endLevel()
 }
 
+// claim is topDown's work on an edge of the vertex read (code b.from):
+// it claims the other end, here or by a message to its home.
+func (b *storageBFS) claim(e gdi.KeyedEdge) bool {
+	if b.err = b.check(e); b.err != nil {
+		return false
+	}
+	switch c := b.code(e.Home, e.Key); {
+	case e.Direction != gdi.Undirected && !e.IsOrigin:
+	case e.Home == b.comm.Rank():
+		b.reach(b.localOf[e.Key], b.depth, b.from)
+	case b.sent[c/64]&(1<<(c%64)) == 0:
+		b.sent[c/64] |= 1 << (c % 64)
+		b.send[e.Home] = binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(b.send[e.Home], uint32(e.Key)), b.from)
+	}
+	return true
+}
+
 // bottomUp lets every unvisited local vertex look for a parent in the
 // frontier of all ranks among its in-edges.
 func (b *storageBFS) bottomUp(depth int64) error {
-	inFrontier, err := b.frontierBitmap()
-	if err != nil {
+	var err error
+	if b.inFrontier, err = b.frontierBitmap(); err != nil {
 		return err
 	}
+	b.depth = depth
 	for i := range b.keys {
 		if b.level[i] != Unreached || b.noIn[i] {
 			continue
 		}
-		err = b.kr.ReadLocalKeyed(uint64(b.keys[i]), func(a *gdi.KeyedAdjacency) error {
-			in := false
-			for e := range a.Edges {
-				if err := b.check(e); err != nil {
-					return err
-				}
-				if e.Direction != gdi.Undirected && !e.IsTarget {
-					continue
-				}
-				in = true
-				if c := b.code(e.Home, e.Key); inFrontier[c/64]&(1<<(c%64)) != 0 {
-					b.reach(int32(i), depth, c)
-					break
-				}
-			}
-			b.noIn[i] = !in
-			return nil
-		})
-		if err != nil {
+		b.at, b.hasIn = int32(i), false
+		if err = b.kr.ReadLocalKeyed(uint64(b.keys[i]), b.looksUp); err != nil {
 			break
 		}
+		b.noIn[i] = !b.hasIn
 	}
 	if err = rma.Agree(b.comm, err); err != nil {
 		return err
 	}
 	return b.endLevel()
+}
+
+// lookUp is bottomUp's work on an edge of vertex b.at: an in-edge from
+// the frontier makes its other end the parent, and ends the reading.
+func (b *storageBFS) lookUp(e gdi.KeyedEdge) bool {
+	if b.err = b.check(e); b.err != nil {
+		return false
+	}
+	if e.Direction != gdi.Undirected && !e.IsTarget {
+		return true
+	}
+	b.hasIn = true
+	if c := b.code(e.Home, e.Key); b.inFrontier[c/64]&(1<<(c%64)) != 0 {
+		b.reach(b.at, b.depth, c)
+		return false
+	}
+	return true
 }
 
 // frontierBitmap returns the frontier of all ranks as a bitmap over
