@@ -58,13 +58,25 @@ func (m MLP) Apply(x []float64) ([]float64, error) {
 // property feature of the vertices, all of one length.
 //
 // The layer reads the graph once: a collective read transaction extracts
-// it (Extract) and reads the features of every rank's local vertices, and
-// the features of remote neighbours come from their owners in one halo
-// exchange, not from a read per edge. Every rank then writes the new
-// features of its local vertices in a single-process transaction. It is
-// collective and needs a quiet database.
+// it (ExtractGraph). Then every rank, in a single-process transaction of
+// its own, reads the features of its local vertices, gets those of remote
+// neighbours from their owners in one halo exchange (not a read per
+// edge), and writes the new features of its local vertices. The
+// transaction is not retried (a retry on one rank would break the
+// exchange): on a quiet database, which the layer needs, nothing makes it
+// fail. It is collective.
 func GNNLayer(db gdi.Database, comm rma.Comm, index gdi.Index, feature gdi.PropertyType, m MLP) error {
-	g, rows, width, err := gnnRead(db, comm, index, feature)
+	g, err := ExtractGraph(db, comm, ExtractOptions{Index: index})
+	if err != nil {
+		return err
+	}
+	t, err := db.StartTransaction()
+	if err = rma.Agree(comm, err); err != nil {
+		return err
+	}
+	defer t.Abort()
+	holders := make([]gdi.VertexHolder, g.NumLocal)
+	rows, width, err := gnnFeatures(t, g, index, feature, holders)
 	if err != nil {
 		return err
 	}
@@ -72,36 +84,23 @@ func GNNLayer(db gdi.Database, comm rma.Comm, index gdi.Index, feature gdi.Prope
 		return err
 	}
 	out, err := gnnApply(g, rows, width, m)
-	if err = rma.Agree(comm, err); err != nil {
-		return err
+	for i, w := 0, len(m.B2); err == nil && i < g.NumLocal; i++ {
+		err = holders[i].UpdateProperty(feature, gdi.Doubles(out[i*w:(i+1)*w]...))
 	}
-	err = tx.Run(db, func(t gdi.Transaction) error {
-		return eachLocal(t, g, index, func(h gdi.VertexHolder, i int32) error {
-			w := len(m.B2)
-			return h.UpdateProperty(feature, gdi.Doubles(out[int(i)*w:int(i+1)*w]...))
-		})
-	})
+	if err == nil {
+		err = t.Commit()
+	}
 	return rma.Agree(comm, err) // all written before the next layer reads
 }
 
-// gnnRead extracts the graph of index and reads the features of its local
-// vertices, in a collective read transaction: rows holds a row of width
-// features per slot, those of the ghosts still empty. It is collective.
-func gnnRead(db gdi.Database, comm rma.Comm, index gdi.Index, feature gdi.PropertyType) (g *Graph, rows []float64, width int, err error) {
-	coll, err := db.StartCollectiveTransaction()
-	if err != nil {
-		return nil, nil, 0, err
-	}
-	defer func() {
-		if err != nil {
-			coll.Abort()
-		}
-	}()
-	if g, err = Extract(coll, comm, ExtractOptions{Index: index}); err != nil {
-		return nil, nil, 0, err
-	}
+// gnnFeatures reads the features of the local vertices of index in t, and
+// their holders into holders (by local index): rows holds a row of width
+// features per slot of g, those of the ghosts still empty. It is
+// collective.
+func gnnFeatures(t gdi.Transaction, g *Graph, index gdi.Index, feature gdi.PropertyType, holders []gdi.VertexHolder) (rows []float64, width int, err error) {
 	feats := make([][]float64, g.NumLocal)
-	err = eachLocal(coll, g, index, func(h gdi.VertexHolder, i int32) (err error) {
+	err = eachLocal(t, g, index, func(h gdi.VertexHolder, i int32) (err error) {
+		holders[i] = h
 		feats[i], err = features(h, feature)
 		return err
 	})
@@ -109,8 +108,8 @@ func gnnRead(db gdi.Database, comm rma.Comm, index gdi.Index, feature gdi.Proper
 	for _, f := range feats {
 		widest[0] = max(widest[0], int64(len(f)))
 	}
-	if err := comm.AllreduceInt64(widest, rma.OpMax); err != nil {
-		return nil, nil, 0, err
+	if err := g.comm.AllreduceInt64(widest, rma.OpMax); err != nil {
+		return nil, 0, err
 	}
 	width = int(widest[0])
 	rows = make([]float64, width*g.NumSlots())
@@ -120,10 +119,7 @@ func gnnRead(db gdi.Database, comm rma.Comm, index gdi.Index, feature gdi.Proper
 		}
 		copy(rows[i*width:], f)
 	}
-	if err = rma.Agree(comm, err); err != nil {
-		return nil, nil, 0, err
-	}
-	return g, rows, width, coll.Commit()
+	return rows, width, rma.Agree(g.comm, err)
 }
 
 // eachLocal calls fn for every local vertex of index in t, with its local
