@@ -78,10 +78,29 @@ type KeyedAdjacencyReader interface {
 }
 
 // KeyedEdge is an edge of a KeyedAdjacency: where its other end lives,
-// its direction, and whether the vertex is its origin and its target.
+// its direction, whether the vertex is its origin and its target, and
+// where its own holder lives.
 type KeyedEdge struct {
 	Home               int
 	Key                uint64
 	Direction          DirectionType
 	IsOrigin, IsTarget bool
+	// HolderHome and HolderKey name the holder of the edge's labels and
+	// properties, as KeyedEdgePropertyScanner hands it out on that rank;
+	// HolderKey is 0 for an edge that has no holder of its own (one of
+	// gdirma's lightweight edges, which has no properties).
+	HolderHome int
+	HolderKey  uint64
+}
+
+// KeyedEdgePropertyScanner is an optional interface of a Transaction,
+// beside KeyedAdjacencyScanner, for analytics that read a property of
+// every edge, such as a weight. In a collective read transaction,
+// ScanLocalEdgeProperty(pt, fn) calls fn once for every edge holder on
+// the calling rank, in ascending key order, with its key (as
+// KeyedEdge.HolderKey names it) and the edge's values of pt, none if it
+// has none; vals is valid only until fn returns. An invalid property
+// type is ErrPropertyType; other errors are those of ScanLocalKeyed.
+type KeyedEdgePropertyScanner interface {
+	ScanLocalEdgeProperty(pt PropertyType, fn func(key uint64, vals []Value) error) error
 }

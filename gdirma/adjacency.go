@@ -2,6 +2,7 @@ package gdirma
 
 import (
 	"encoding/binary"
+	"errors"
 	"sync"
 
 	"github.com/gdi-go/gdi/bgdl"
@@ -11,8 +12,9 @@ import (
 )
 
 var (
-	_ gdi.AdjacencyScanner      = (*Transaction)(nil)
-	_ gdi.KeyedAdjacencyScanner = (*Transaction)(nil)
+	_ gdi.AdjacencyScanner         = (*Transaction)(nil)
+	_ gdi.KeyedAdjacencyReader     = (*Transaction)(nil)
+	_ gdi.KeyedEdgePropertyScanner = (*Transaction)(nil)
 )
 
 // ScanLocalAdjacency (gdi.AdjacencyScanner) walks the calling rank's
@@ -95,6 +97,57 @@ func (tx *Transaction) ReadLocalKeyed(key uint64, fn func(v *gdi.KeyedAdjacency)
 	return k.hand(layout.NumberOf(p), nil, img.Bytes[end:], fn)
 }
 
+// ScanLocalEdgeProperty (gdi.KeyedEdgePropertyScanner) walks the calling
+// rank's primary blocks of edge holders in order, as the vertex scan
+// does, and decodes pt's values from the head of each image.
+func (tx *Transaction) ScanLocalEdgeProperty(pt gdi.PropertyType, fn func(key uint64, vals []gdi.Value) error) error {
+	if err := tx.scanning(); err != nil {
+		return err
+	}
+	ptNum, _, err := tx.db.PtypeNum(pt)
+	if err != nil {
+		return err
+	}
+	st := tx.db.st
+	var img store.Image
+	var pool []*[]byte
+	var vals []gdi.Value
+	room := make([]byte, 16*st.BlockSize())
+	return st.ScanPrimaries(st.Rank(), edgeKind, func(p bgdl.DPtr) error {
+		defer func() { st.PutImages(pool); pool = pool[:0] }()
+		ok, err := st.Read(p, &store.Request{Pool: &pool, Small: room}, &img)
+		if err != nil || !ok {
+			return err
+		}
+		if vals, err = edgeValues(img.Bytes, ptNum, vals[:0]); err != nil {
+			return gdi.Errorf(gdi.ErrIntern, "gdirma: edge holder %v: %v", p, err)
+		}
+		return fn(uint64(st.BlockIndex(p)), vals)
+	})
+}
+
+// edgeValues appends to vals the values of property type pt in the head
+// of edge image b.
+func edgeValues(b []byte, pt uint32, vals []gdi.Value) ([]gdi.Value, error) {
+	w := layout.WalkHead(b)
+	for range w.Count() {
+		w.Uvarint()
+	}
+	for n := w.Count(); n > 0 && w.OK(); n-- {
+		if p, dt, raw := w.Property(); p == pt && w.OK() {
+			v, err := gdi.NewValue(dt, raw)
+			if err != nil {
+				return nil, err
+			}
+			vals = append(vals, v)
+		}
+	}
+	if !w.OK() {
+		return nil, errors.New("a corrupt head")
+	}
+	return vals, nil
+}
+
 // keyedVertices keeps the keyedVertex of ReadLocalKeyed between calls.
 var keyedVertices = sync.Pool{New: func() any { return newKeyedVertex(nil) }}
 
@@ -130,9 +183,17 @@ func (k *keyedVertex) hand(n layout.Number, id, refs []byte, fn func(v *gdi.Keye
 // edges is the iterator of k.out.Edges.
 func (k *keyedVertex) edges(yield func(gdi.KeyedEdge) bool) {
 	st := k.tx.db.st
-	err := k.tx.walkRefs(k.n, k.refs, func(_ layout.Number, x layout.Ref, other layout.Number, isO, isT bool) bool {
+	err := k.tx.walkRefs(k.n, k.refs, func(e layout.Number, x layout.Ref, other layout.Number, isO, isT bool) bool {
 		p := other.Holder()
-		return yield(gdi.KeyedEdge{Home: p.Rank(), Key: uint64(st.BlockIndex(p)), Direction: x.Dir, IsOrigin: isO, IsTarget: isT})
+		out := gdi.KeyedEdge{Home: p.Rank(), Key: uint64(st.BlockIndex(p)), Direction: x.Dir, IsOrigin: isO, IsTarget: isT}
+		if layout.IsLight(e) {
+			e = x.Holder // 0 while it has none
+		}
+		if e != 0 {
+			h := e.Holder()
+			out.HolderHome, out.HolderKey = h.Rank(), uint64(st.BlockIndex(h))
+		}
+		return yield(out)
 	})
 	if err != nil && k.err == nil {
 		k.err = err

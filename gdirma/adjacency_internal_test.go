@@ -3,6 +3,7 @@ package gdirma
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"testing"
 
@@ -100,6 +101,16 @@ func TestScanLocalAdjacencyRules(t *testing.T) {
 			}
 		}
 		if err := keyedMatches(db, tx, idx, noEdgeUIDs); err != nil {
+			return err
+		}
+		var weights, seen []int64 // the values the heavyweight edges were given; of those with an end in idx
+		for i := 0; i < 120; i += 9 {
+			weights = append(weights, int64(i))
+			if (i*7)%40%7 != 6 || (i*13)%40%7 != 6 {
+				seen = append(seen, int64(i))
+			}
+		}
+		if err := edgePropertyMatches(tx, idx, pt, weights, seen); err != nil {
 			return err
 		}
 		if err := tx.(gdi.AdjacencyScanner).ScanLocalAdjacency(gdi.Index(nil), func(*gdi.LocalAdjacency) error { return nil }); gdi.ErrorClass(err) != gdi.ErrIndex {
@@ -243,6 +254,55 @@ func keyedReadRules(ks gdi.KeyedAdjacencyReader, keys []uint64, limit uint64) er
 	}
 	if noVertex == 0 {
 		return fmt.Errorf("ReadLocalKeyed found a vertex in each of the %d blocks: want ErrVertex for edge holders", limit-1)
+	}
+	return nil
+}
+
+// edgePropertyMatches checks ScanLocalEdgeProperty: it hands out, in
+// ascending key order, every edge holder with the values its edge was
+// given (want, sorted); the edges of the keyed scan of idx name the
+// holders of the values seen (sorted); and it refuses an invalid property
+// type.
+func edgePropertyMatches(tx gdi.Transaction, idx gdi.Index, pt gdi.PropertyType, want, seen []int64) error {
+	es := tx.(gdi.KeyedEdgePropertyScanner)
+	var keys []uint64
+	var scanned []int64
+	valueOf := map[uint64]int64{}
+	err := es.ScanLocalEdgeProperty(pt, func(key uint64, vals []gdi.Value) error {
+		if len(keys) > 0 && key <= keys[len(keys)-1] {
+			return fmt.Errorf("edge holder key %d after %d", key, keys[len(keys)-1])
+		}
+		keys = append(keys, key)
+		for _, v := range vals {
+			x, err := v.Int64Slice()
+			if err != nil || len(x) != 1 {
+				return fmt.Errorf("value %v: %v", v, err)
+			}
+			scanned, valueOf[key] = append(scanned, x[0]), x[0]
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if slices.Sort(scanned); !slices.Equal(scanned, want) {
+		return fmt.Errorf("ScanLocalEdgeProperty gives values %v, the edges were given %v", scanned, want)
+	}
+	named := map[int64]bool{}
+	err = tx.(gdi.KeyedAdjacencyScanner).ScanLocalKeyed(idx, func(v *gdi.KeyedAdjacency) error {
+		for e := range v.Edges {
+			if x, ok := valueOf[e.HolderKey]; ok && e.HolderHome == 0 {
+				named[x] = true
+			}
+		}
+		return nil
+	})
+	if got := slices.Sorted(maps.Keys(named)); err != nil || !slices.Equal(got, seen) {
+		return fmt.Errorf("the keyed scan's edges name the holders of values %v, want %v (%v)", got, seen, err)
+	}
+	err = es.ScanLocalEdgeProperty(tx.(*Transaction).db.PtypeHandle(999), func(uint64, []gdi.Value) error { return nil })
+	if gdi.ErrorClass(err) != gdi.ErrPropertyType {
+		return fmt.Errorf("ScanLocalEdgeProperty of a property type never made: %v, want ErrPropertyType", err)
 	}
 	return nil
 }
