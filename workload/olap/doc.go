@@ -30,18 +30,19 @@
 // Following RGraph and Carafe (reference/DESIGN.md), a rank keeps its
 // local vertices in a contiguous range of global numbers: rank r owns
 // [Offsets[r], Offsets[r+1]). Where the backend numbers each rank's
-// vertices densely (gdi.KeyedAdjacencyScanner, gdirma) and no weight is
-// asked for, the local vertices keep its storage order and their lists
-// are written as its scan hands them out (keyed.go: the ends are codes
-// until step 3, then translated in place). Otherwise they are put in the
-// order of application-level ID (the Graphalytics vertex id). Inside the
-// collective transaction every rank
+// vertices densely (gdi.KeyedAdjacencyScanner, gdirma), the local
+// vertices keep its storage order and their lists are written as its
+// scan hands them out (keyed.go: the ends are codes until step 3, then
+// translated in place); weights come from one scan of the edge holders
+// (gdi.KeyedEdgePropertyScanner, keyedweights.go). Otherwise they are put
+// in the order of application-level ID (the Graphalytics vertex id).
+// Inside the collective transaction every rank
 //
 //  1. reads its local vertices with their IDs and edges — only local
 //     reads: by keys as above; or, where the backend has only
 //     gdi.AdjacencyScanner, streamed in storage order with their edges
-//     kept in pieces as they come and placed once in ID order; otherwise
-//     (refdb, weights) vertex by vertex
+//     kept in pieces as they come and placed once in ID order (not with
+//     weights); otherwise (refdb) vertex by vertex
 //     (LocalVerticesOfIndex, the ID property, IncidentEdges or Edges,
 //     EdgeHolder.Vertices, Direction and the weight property);
 //  2. agrees on the ranges (one Allgather of the counts);
@@ -106,9 +107,10 @@
 // One goroutine per rank does the local work (RGraph's claiming of vertex
 // chunks by several threads is not done); BFS on an extracted graph is
 // push-only (BFSOnStorage has the bottom-up step); extraction with weights
-// reads every edge through an edge holder, which keeps parallel edges and
-// weights but costs far more than the scans; the ghosts' out-lists for LCC
-// are fetched whole, which is heavy for high-degree boundary vertices.
+// where the backend cannot scan its edge holders reads every edge through
+// an edge holder, which costs far more than the scans; the ghosts'
+// out-lists for LCC are fetched whole, which is heavy for high-degree
+// boundary vertices.
 //
 // # Semantics
 //

@@ -10,7 +10,7 @@ import (
 // local edge its slot (numberByUID), build the CSR, and agree on the edge
 // count and the halo plan (finish).
 func extractLocal(tx gdi.Transaction, comm rma.Comm, opts ExtractOptions) (*Graph, error) {
-	if ks, ok := tx.(gdi.KeyedAdjacencyScanner); ok && opts.Weight == gdi.PropertyTypeNull && !opts.NoScan && !opts.NoKeys {
+	if ks, ok := keyedScanner(tx, opts); ok {
 		return extractKeyed(ks, comm, opts)
 	}
 	part, directed, local := readLocal(tx, opts)
@@ -32,12 +32,32 @@ func extractLocal(tx gdi.Transaction, comm rma.Comm, opts ExtractOptions) (*Grap
 	return g, missing
 }
 
-// extractKeyed is extractLocal by keys (keyed.go): the local vertices in
-// the backend's order, their lists written as the scan goes.
+// keyedScanner returns tx as a gdi.KeyedAdjacencyScanner if Extract
+// reads by keys: the backend has it, and gdi.KeyedEdgePropertyScanner too
+// if a weight is asked for, and opts do not ask otherwise.
+func keyedScanner(tx gdi.Transaction, opts ExtractOptions) (gdi.KeyedAdjacencyScanner, bool) {
+	ks, ok := tx.(gdi.KeyedAdjacencyScanner)
+	if !ok || opts.NoScan || opts.NoKeys {
+		return nil, false
+	}
+	if _, ok := tx.(gdi.KeyedEdgePropertyScanner); !ok && opts.Weight != gdi.PropertyTypeNull {
+		return nil, false
+	}
+	return ks, true
+}
+
+// extractKeyed is extractLocal by keys (keyed.go, keyedweights.go): the
+// local vertices in the backend's order, their lists written as the scan
+// goes, and the weights read in one scan of the edge holders.
 func extractKeyed(ks gdi.KeyedAdjacencyScanner, comm rma.Comm, opts ExtractOptions) (*Graph, error) {
 	s, err := readKeyed(ks, comm, opts)
 	if err := rma.Agree(comm, err); err != nil {
 		return nil, err
+	}
+	if opts.Weight != gdi.PropertyTypeNull {
+		if err := s.readWeights(ks.(gdi.KeyedEdgePropertyScanner), comm, opts.Weight); err != nil {
+			return nil, err
+		}
 	}
 	g := &Graph{comm: comm, NumLocal: len(s.ids)}
 	if err := numberRanges(g, comm); err != nil {
@@ -46,7 +66,13 @@ func extractKeyed(ks gdi.KeyedAdjacencyScanner, comm rma.Comm, opts ExtractOptio
 	if err := rma.Agree(comm, numberByKey(g, comm, s)); err != nil {
 		return nil, err
 	}
-	return g, finish(g, comm, s.inOff != nil)
+	if err := finish(g, comm, s.inOff != nil); err != nil {
+		return nil, err
+	}
+	if g.OutW != nil {
+		return g, missingWeight(g) // reported after the last collective
+	}
+	return g, nil
 }
 
 // numberRanges gives every rank a contiguous range of global numbers, in

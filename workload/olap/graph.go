@@ -306,6 +306,12 @@ func weight(eh gdi.EdgeHolder, p gdi.PropertyType) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
+	return weightOf(vals)
+}
+
+// weightOf is the weight that the values vals of an edge's weight
+// property give: errNoWeight if there are none.
+func weightOf(vals []gdi.Value) (float64, error) {
 	if len(vals) == 0 {
 		return 0, errNoWeight
 	}

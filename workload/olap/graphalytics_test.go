@@ -107,8 +107,7 @@ func onGraphWith(t testing.TB, driver gdi.Driver, d *graphalytics.Dataset, ranks
 // TestGraphalytics runs every algorithm with an expected output on every
 // data set, on 1, 2 and 4 ranks, and validates with the Graphalytics rules:
 // on refdb (read vertex by vertex) and on gdirma, whose extraction scans
-// its storage (gdi.AdjacencyScanner) for every algorithm but SSSP, which
-// needs the weights and reads vertex by vertex.
+// its storage by keys, for SSSP with the weights of its edge holders.
 func TestGraphalytics(t *testing.T) {
 	for _, backend := range []struct {
 		name   string

@@ -34,6 +34,11 @@ type keyedScan struct {
 	out     []int32 // codes (as uint32), slots once translated
 	inOff   []int32 // nil while no directed edge has been seen
 	in      []int32
+	// holder, if weights are read, is the code of the holder of the edge
+	// of every entry of out (noHolder: none); weights the weight of each
+	// (keyedweights.go), compacted with out.
+	holder  []uint32
+	weights []float64
 }
 
 // readKeyed scans the local part by keys.
@@ -41,6 +46,9 @@ func readKeyed(ks gdi.KeyedAdjacencyScanner, comm rma.Comm, opts ExtractOptions)
 	s, err := newKeyedScan(ks, comm)
 	if err != nil {
 		return nil, err
+	}
+	if opts.Weight != gdi.PropertyTypeNull {
+		s.holder = []uint32{}
 	}
 	me := s.base[comm.Rank()]
 	last := int64(-1)
@@ -106,6 +114,9 @@ func (s *keyedScan) edge(e gdi.KeyedEdge) error {
 	}
 	if out {
 		s.out = push(s.out, int32(uint32(c)))
+		if s.holder != nil {
+			s.holder = append(s.holder, s.holderCode(e))
+		}
 	}
 	if in && s.inOff != nil {
 		s.in = push(s.in, int32(uint32(c)))
@@ -235,23 +246,29 @@ func (s *keyedScan) translate(g *Graph, slots []int32) {
 		w := c / 64
 		return slots[before[w]+int32(bits.OnesCount64(s.marked[w]&(1<<(c%64)-1)))]
 	}
-	g.OutOff, g.Out = s.outOff, translateList(s.outOff, s.out, slotOf)
+	g.OutOff, g.Out = s.outOff, translateList(s.outOff, s.out, s.weights, slotOf)
+	if s.weights != nil {
+		g.OutW = s.weights[:len(g.Out)]
+	}
 	g.InOff, g.In = g.OutOff, g.Out
 	if s.inOff != nil {
-		g.InOff, g.In = s.inOff, translateList(s.inOff, s.in, slotOf)
+		g.InOff, g.In = s.inOff, translateList(s.inOff, s.in, nil, slotOf)
 	}
 }
 
 // translateList replaces the codes of the lists off/list by their slots
-// in place, leaving out those of slot -1 (then moving the offsets), and
-// returns the lists.
-func translateList(off, list []int32, slotOf func(uint32) int32) []int32 {
+// in place, leaving out those of slot -1 (then moving the offsets and
+// the weights w beside list, if any), and returns the lists.
+func translateList(off, list []int32, w []float64, slotOf func(uint32) int32) []int32 {
 	at, start := int32(0), int32(0)
 	for i := 1; i < len(off); i++ {
 		end := off[i]
-		for _, c := range list[start:end] {
-			if sl := slotOf(uint32(c)); sl >= 0 {
+		for j := start; j < end; j++ {
+			if sl := slotOf(uint32(list[j])); sl >= 0 {
 				list[at] = sl
+				if w != nil {
+					w[at] = w[j]
+				}
 				at++
 			}
 		}

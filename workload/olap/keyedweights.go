@@ -1,0 +1,116 @@
+package olap
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/rma"
+)
+
+// Weights by keys (gdi.KeyedEdgePropertyScanner). Every out-entry of the
+// keyed scan keeps the code of its edge's holder. Each rank reads the
+// weights of the holders it stores in one scan of them, in an array by
+// key; an entry whose holder is on another rank asks that rank, in one
+// Alltoallv round trip for all of them. No edge holder is read per edge.
+
+// noHolder is the holder code of an edge without a holder: no weight.
+const noHolder = math.MaxUint32
+
+// holderCode is the code of the holder of edge e, noHolder if it has
+// none or names one outside the ranks' keys (then it has no weight).
+func (s *keyedScan) holderCode(e gdi.KeyedEdge) uint32 {
+	if e.HolderKey == 0 || e.HolderHome < 0 || e.HolderHome+1 >= len(s.base) || s.base[e.HolderHome]+e.HolderKey >= s.base[e.HolderHome+1] {
+		return noHolder
+	}
+	return uint32(s.base[e.HolderHome] + e.HolderKey)
+}
+
+// readWeights fills s.weights: the weight of pt of the edge of every
+// out-entry, NaN if it has none. It is collective.
+func (s *keyedScan) readWeights(es gdi.KeyedEdgePropertyScanner, comm rma.Comm, pt gdi.PropertyType) error {
+	me, p := comm.Rank(), comm.Size()
+	local := make([]float64, s.base[me+1]-s.base[me]) // by holder key of this rank
+	for k := range local {
+		local[k] = math.NaN()
+	}
+	err := es.ScanLocalEdgeProperty(pt, func(key uint64, vals []gdi.Value) error {
+		if key >= uint64(len(local)) {
+			return fmt.Errorf("olap: edge holder key %d past the limit %d", key, len(local))
+		}
+		w, err := weightOf(vals)
+		if errors.Is(err, errNoWeight) {
+			return nil
+		}
+		local[key] = w
+		return err
+	})
+	if err := rma.Agree(comm, err); err != nil {
+		return err
+	}
+	s.weights = make([]float64, len(s.holder))
+	send, asked := make([][]byte, p), make([][]int32, p) // by home: keys asked, and for which entries
+	for j, h := range s.holder {
+		s.weights[j] = math.NaN()
+		if h == noHolder {
+			continue
+		}
+		home, _ := slices.BinarySearch(s.base, uint64(h)+1)
+		home--
+		if k := uint64(h) - s.base[home]; home == me {
+			s.weights[j] = local[k]
+		} else {
+			send[home] = binary.LittleEndian.AppendUint32(send[home], uint32(k))
+			asked[home] = append(asked[home], int32(j))
+		}
+	}
+	return s.askWeights(comm, send, asked, local)
+}
+
+// askWeights sends every home the holder keys asked of it and puts the
+// weights it answers (from local, its weights by key) in the entries
+// asked. It is collective.
+func (s *keyedScan) askWeights(comm rma.Comm, send [][]byte, asked [][]int32, local []float64) error {
+	got, err := comm.Alltoallv(send)
+	if err != nil {
+		return err
+	}
+	for r, m := range got {
+		send[r] = send[r][:0]
+		for ; len(m) >= 4; m = m[4:] {
+			w := math.NaN()
+			if k := binary.LittleEndian.Uint32(m); int(k) < len(local) {
+				w = local[k]
+			}
+			send[r] = appendU64(send[r], math.Float64bits(w))
+		}
+	}
+	if got, err = comm.Alltoallv(send); err != nil {
+		return err
+	}
+	for r, m := range got {
+		if len(m) != 8*len(asked[r]) {
+			return fmt.Errorf("olap: rank %d answered %d bytes for %d weights", r, len(m), len(asked[r]))
+		}
+		for i, j := range asked[r] {
+			s.weights[j] = math.Float64frombits(u64(m[8*i:]))
+		}
+	}
+	return nil
+}
+
+// missingWeight returns the error of the first out-edge of g without a
+// weight, if any.
+func missingWeight(g *Graph) error {
+	for i := range g.NumLocal {
+		for j := g.OutOff[i]; j < g.OutOff[i+1]; j++ {
+			if math.IsNaN(g.OutW[j]) {
+				return fmt.Errorf("olap: edge %d -> %d has no weight", g.ID[i], g.ID[g.Out[j]])
+			}
+		}
+	}
+	return nil
+}
