@@ -55,6 +55,9 @@ type KeyedAdjacencyScanner interface {
 type KeyedAdjacency struct {
 	Key uint64
 	ID  []byte // as in LocalAdjacency
+	// Degree is the vertex's degree as PropertyTypeDegree gives it (its
+	// edges, a loop twice), known without ranging over Edges.
+	Degree uint64
 	// Edges yields the vertex's incident edges, decoding each as it is
 	// handed out: a reader that stops early, or never ranges over them,
 	// does not pay for the rest. Like the rest of the KeyedAdjacency it

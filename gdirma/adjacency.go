@@ -174,6 +174,11 @@ func newKeyedVertex(tx *Transaction) *keyedVertex {
 func (k *keyedVertex) hand(n layout.Number, id, refs []byte, fn func(v *gdi.KeyedAdjacency) error) error {
 	k.n, k.refs, k.err = n, refs, nil
 	k.out.Key, k.out.ID = uint64(k.tx.db.st.BlockIndex(n.Holder())), id
+	deg, _, err := layout.Degrees(refs)
+	if err != nil {
+		return gdi.Errorf(gdi.ErrIntern, "gdirma: vertex %v: %v", n.Holder(), err)
+	}
+	k.out.Degree = deg[0]
 	if err := fn(&k.out); err != nil {
 		return err
 	}

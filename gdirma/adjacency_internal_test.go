@@ -203,6 +203,9 @@ func keyedMatches(db *Database, tx gdi.Transaction, idx gdi.Index, byUID map[gdi
 		if got := describeAdjacency(v.ID, edgesOf(v)); want != got {
 			return fmt.Errorf("vertex %v: keyed %s, by UID %s", u, got, want)
 		}
+		if d, err := degreeProperty(tx, u); err != nil || d != v.Degree {
+			return fmt.Errorf("vertex %v: keyed degree %d, PropertyTypeDegree %d (%v)", u, v.Degree, d, err)
+		}
 		return ks.ReadLocalKeyed(v.Key, func(r *gdi.KeyedAdjacency) error {
 			if got := describeAdjacency(v.ID, edgesOf(r)); r.Key != v.Key || r.ID != nil || got != want {
 				return fmt.Errorf("vertex %v: ReadLocalKeyed gives key %d, ID %q, %s; the scan %d, nil, %s", u, r.Key, r.ID, got, v.Key, want)
@@ -305,4 +308,21 @@ func edgePropertyMatches(tx gdi.Transaction, idx gdi.Index, pt gdi.PropertyType,
 		return fmt.Errorf("ScanLocalEdgeProperty of a property type never made: %v, want ErrPropertyType", err)
 	}
 	return nil
+}
+
+// degreeProperty is vertex u's PropertyTypeDegree.
+func degreeProperty(tx gdi.Transaction, u gdi.VertexUID) (uint64, error) {
+	h, err := tx.AssociateVertex(u)
+	if err != nil {
+		return 0, err
+	}
+	vals, err := h.Properties(gdi.PropertyTypeDegree)
+	if err != nil || len(vals) != 1 {
+		return 0, fmt.Errorf("degree %v: %v", vals, err)
+	}
+	x, err := vals[0].Uint64Slice()
+	if err != nil || len(x) != 1 {
+		return 0, fmt.Errorf("degree %v: %v", vals[0], err)
+	}
+	return x[0], nil
 }
