@@ -26,7 +26,7 @@ import (
 
 // keyedScan is the local part read by keys.
 type keyedScan struct {
-	base    []uint64 // by home: its first code; base[Size()] is the number of codes
+	codes   codeSpace
 	ids     []uint64 // by local index: the application-level ID
 	localOf []int32  // by key of this rank: the local index, -1 if none
 	marked  []uint64 // bitmap over codes: the ends written in out and in
@@ -50,7 +50,6 @@ func readKeyed(ks gdi.KeyedAdjacencyScanner, comm rma.Comm, opts ExtractOptions)
 	if opts.Weight != gdi.PropertyTypeNull {
 		s.holder = []uint32{}
 	}
-	me := s.base[comm.Rank()]
 	last := int64(-1)
 	err = ks.ScanLocalKeyed(opts.Index, func(v *gdi.KeyedAdjacency) error {
 		if v.ID == nil {
@@ -60,7 +59,7 @@ func readKeyed(ks gdi.KeyedAdjacencyScanner, comm rma.Comm, opts ExtractOptions)
 		if err != nil {
 			return err
 		}
-		if int64(v.Key) <= last || me+v.Key >= s.base[comm.Rank()+1] {
+		if int64(v.Key) <= last || v.Key >= uint64(len(s.localOf)) {
 			return fmt.Errorf("olap: vertex key %d out of order or past the limit", v.Key)
 		}
 		last = int64(v.Key)
@@ -78,33 +77,26 @@ func readKeyed(ks gdi.KeyedAdjacencyScanner, comm rma.Comm, opts ExtractOptions)
 
 // newKeyedScan lays out the codes of all ranks and makes the empty part.
 func newKeyedScan(ks gdi.KeyedAdjacencyScanner, comm rma.Comm) (*keyedScan, error) {
-	s := &keyedScan{base: make([]uint64, comm.Size()+1), outOff: []int32{0}}
-	for r := range comm.Size() {
-		l, err := ks.KeyLimit(r)
-		if err != nil {
-			return nil, err
-		}
-		s.base[r+1] = s.base[r] + l
+	codes, err := newCodeSpace(ks, comm.Size())
+	if err != nil {
+		return nil, err
 	}
-	if n := s.base[comm.Size()]; n > 1<<32 {
-		return nil, fmt.Errorf("olap: the ranks have %d keys, past 32 bits", n)
-	}
-	mine := s.base[comm.Rank()+1] - s.base[comm.Rank()]
-	s.localOf = make([]int32, mine)
+	s := &keyedScan{codes: codes, outOff: []int32{0}}
+	s.localOf = make([]int32, codes.keys(comm.Rank()))
 	for k := range s.localOf {
 		s.localOf[k] = -1
 	}
-	s.marked = make([]uint64, (s.base[comm.Size()]+63)/64)
+	s.marked = make([]uint64, codes.size()/64)
 	return s, nil
 }
 
 // edge writes an edge of the vertex being scanned.
 func (s *keyedScan) edge(e gdi.KeyedEdge) error {
-	if e.Home < 0 || e.Home+1 >= len(s.base) || s.base[e.Home]+e.Key >= s.base[e.Home+1] {
-		return fmt.Errorf("olap: an edge end on rank %d has key %d, past the limit", e.Home, e.Key)
+	c, err := s.codes.edgeEnd(e)
+	if err != nil {
+		return err
 	}
-	c := s.base[e.Home] + e.Key
-	s.marked[c/64] |= 1 << (c % 64)
+	set(s.marked, c)
 	out, in := true, true
 	if e.Direction != gdi.Undirected {
 		out, in = e.IsOrigin, e.IsTarget
@@ -113,13 +105,13 @@ func (s *keyedScan) edge(e gdi.KeyedEdge) error {
 		}
 	}
 	if out {
-		s.out = push(s.out, int32(uint32(c)))
+		s.out = push(s.out, int32(c))
 		if s.holder != nil {
 			s.holder = append(s.holder, s.holderCode(e))
 		}
 	}
 	if in && s.inOff != nil {
-		s.in = push(s.in, int32(uint32(c)))
+		s.in = push(s.in, int32(c))
 	}
 	return nil
 }
@@ -152,8 +144,8 @@ func numberByKey(g *Graph, comm rma.Comm, s *keyedScan) error {
 	send := make([][]byte, p)
 	for r := range p {
 		if r != me {
-			s.eachMarked(s.base[r], s.base[r+1], func(c uint64) {
-				send[r] = binary.LittleEndian.AppendUint32(send[r], uint32(c-s.base[r]))
+			s.eachMarked(s.codes.base[r], s.codes.base[r+1], func(c uint64) {
+				send[r] = binary.LittleEndian.AppendUint32(send[r], uint32(c-s.codes.base[r]))
 			})
 		}
 	}
@@ -210,8 +202,8 @@ func (s *keyedScan) slots(g *Graph, me int, got [][]byte) ([]int32, error) {
 	for r := range len(got) {
 		g.ghostOff[r+1] = g.ghostOff[r]
 		if r == me {
-			s.eachMarked(s.base[r], s.base[r+1], func(c uint64) {
-				slots = append(slots, s.localOf[c-s.base[r]])
+			s.eachMarked(s.codes.base[r], s.codes.base[r+1], func(c uint64) {
+				slots = append(slots, s.localOf[c-s.codes.base[r]])
 			})
 			continue
 		}

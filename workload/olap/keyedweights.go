@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/rma"
@@ -23,17 +22,17 @@ const noHolder = math.MaxUint32
 // holderCode is the code of the holder of edge e, noHolder if it has
 // none or names one outside the ranks' keys (then it has no weight).
 func (s *keyedScan) holderCode(e gdi.KeyedEdge) uint32 {
-	if e.HolderKey == 0 || e.HolderHome < 0 || e.HolderHome+1 >= len(s.base) || s.base[e.HolderHome]+e.HolderKey >= s.base[e.HolderHome+1] {
-		return noHolder
+	if c, ok := s.codes.code(e.HolderHome, e.HolderKey); ok && e.HolderKey != 0 {
+		return c
 	}
-	return uint32(s.base[e.HolderHome] + e.HolderKey)
+	return noHolder
 }
 
 // readWeights fills s.weights: the weight of pt of the edge of every
 // out-entry, NaN if it has none. It is collective.
 func (s *keyedScan) readWeights(es gdi.KeyedEdgePropertyScanner, comm rma.Comm, pt gdi.PropertyType) error {
 	me, p := comm.Rank(), comm.Size()
-	local := make([]float64, s.base[me+1]-s.base[me]) // by holder key of this rank
+	local := make([]float64, s.codes.keys(me)) // by holder key of this rank
 	for k := range local {
 		local[k] = math.NaN()
 	}
@@ -58,9 +57,7 @@ func (s *keyedScan) readWeights(es gdi.KeyedEdgePropertyScanner, comm rma.Comm, 
 		if h == noHolder {
 			continue
 		}
-		home, _ := slices.BinarySearch(s.base, uint64(h)+1)
-		home--
-		if k := uint64(h) - s.base[home]; home == me {
+		if home, k := s.codes.home(h); home == me {
 			s.weights[j] = local[k]
 		} else {
 			send[home] = binary.LittleEndian.AppendUint32(send[home], uint32(k))

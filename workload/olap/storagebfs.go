@@ -3,7 +3,6 @@ package olap
 import (
 	"encoding/binary"
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/gdi-go/gdi/gdi"
@@ -75,7 +74,7 @@ func bfsOnStorage(kr gdi.KeyedAdjacencyReader, comm rma.Comm, idx gdi.Index, roo
 type storageBFS struct {
 	kr      gdi.KeyedAdjacencyReader
 	comm    rma.Comm
-	base    []uint64 // by home: its first code, each home's range a whole number of words
+	codes   codeSpace
 	keys    []uint32 // by local index
 	ids     []uint64 // by local index
 	localOf []int32  // by key of this rank: the local index, -1 if none
@@ -105,25 +104,19 @@ type storageBFS struct {
 
 // newStorageBFS lays out the codes and lists the local vertices of idx.
 func newStorageBFS(kr gdi.KeyedAdjacencyReader, comm rma.Comm, idx gdi.Index) (*storageBFS, error) {
-	b := &storageBFS{kr: kr, comm: comm, base: make([]uint64, comm.Size()+1)}
+	codes, err := newCodeSpace(kr, comm.Size())
+	if err != nil {
+		return nil, err
+	}
+	b := &storageBFS{kr: kr, comm: comm, codes: codes}
 	claim, lookUp := b.claim, b.lookUp
 	b.claims = func(a *gdi.KeyedAdjacency) error { a.Edges(claim); return b.err }
 	b.looksUp = func(a *gdi.KeyedAdjacency) error { a.Edges(lookUp); return b.err }
-	for r := range comm.Size() {
-		l, err := kr.KeyLimit(r)
-		if err != nil {
-			return nil, err
-		}
-		b.base[r+1] = b.base[r] + (l+63)/64*64
-	}
-	if b.base[comm.Size()] > math.MaxUint32 {
-		return nil, fmt.Errorf("olap: the ranks have %d keys, past 32 bits", b.base[comm.Size()])
-	}
-	b.localOf = make([]int32, b.base[comm.Rank()+1]-b.base[comm.Rank()])
+	b.localOf = make([]int32, codes.keys(comm.Rank()))
 	for k := range b.localOf {
 		b.localOf[k] = -1
 	}
-	err := kr.ScanLocalKeyed(idx, func(v *gdi.KeyedAdjacency) error {
+	err = kr.ScanLocalKeyed(idx, func(v *gdi.KeyedAdjacency) error {
 		id, err := ParseID(v.ID)
 		if err != nil {
 			return err
@@ -132,21 +125,15 @@ func newStorageBFS(kr gdi.KeyedAdjacencyReader, comm rma.Comm, idx gdi.Index) (*
 		b.keys, b.ids = append(b.keys, uint32(v.Key)), append(b.ids, id)
 		return nil
 	})
-	b.sent = make([]uint64, b.base[comm.Size()]/64)
+	b.sent = make([]uint64, codes.size()/64)
 	return b, err
 }
 
-// check returns the error of an edge whose other end is outside the
-// keys of the ranks.
-func (b *storageBFS) check(e gdi.KeyedEdge) error {
-	if e.Home < 0 || e.Home+1 >= len(b.base) || e.Key >= b.base[e.Home+1]-b.base[e.Home] {
-		return fmt.Errorf("olap: an edge end on rank %d has key %d, past the limit", e.Home, e.Key)
-	}
-	return nil
+// code is the code of key on this rank.
+func (b *storageBFS) code(key uint64) uint32 {
+	c, _ := b.codes.code(b.comm.Rank(), key)
+	return c
 }
-
-// code is the code of key on rank home.
-func (b *storageBFS) code(home int, key uint64) uint32 { return uint32(b.base[home] + key) }
 
 // start numbers the ranks' vertices and puts the root in the frontier.
 func (b *storageBFS) start(root uint64) error {
@@ -164,9 +151,8 @@ func (b *storageBFS) start(root uint64) error {
 	for i := range b.level {
 		b.level[i] = Unreached
 	}
-	me := b.comm.Rank()
 	if i := slices.Index(b.ids, root); i >= 0 {
-		b.level[i], b.parent[i] = 0, b.code(me, uint64(b.keys[i]))
+		b.level[i], b.parent[i] = 0, b.code(uint64(b.keys[i]))
 		b.frontier = append(b.frontier, int32(i))
 	}
 	if b.total, err = sumOver(b.comm, int64(len(b.frontier))); err != nil {
@@ -189,11 +175,10 @@ func (b *storageBFS) reach(i int32, depth int64, parent uint32) {
 
 // topDown expands the frontier along the out-edges of its vertices.
 func (b *storageBFS) topDown(depth int64) error {
-	me, p := b.comm.Rank(), b.comm.Size()
-	b.depth, b.send = depth, make([][]byte, p)
+	b.depth, b.send = depth, make([][]byte, b.comm.Size())
 	var err error
 	for _, v := range b.frontier {
-		b.from = b.code(me, uint64(b.keys[v]))
+		b.from = b.code(uint64(b.keys[v]))
 		if err = b.kr.ReadLocalKeyed(uint64(b.keys[v]), b.claims); err != nil {
 			break
 		}
@@ -218,15 +203,16 @@ func (b *storageBFS) topDown(depth int64) error {
 // claim is topDown's work on an edge of the vertex read (code b.from):
 // it claims the other end, here or by a message to its home.
 func (b *storageBFS) claim(e gdi.KeyedEdge) bool {
-	if b.err = b.check(e); b.err != nil {
+	c, err := b.codes.edgeEnd(e)
+	if b.err = err; err != nil {
 		return false
 	}
-	switch c := b.code(e.Home, e.Key); {
+	switch {
 	case e.Direction != gdi.Undirected && !e.IsOrigin:
 	case e.Home == b.comm.Rank():
 		b.reach(b.localOf[e.Key], b.depth, b.from)
-	case b.sent[c/64]&(1<<(c%64)) == 0:
-		b.sent[c/64] |= 1 << (c % 64)
+	case !has(b.sent, c):
+		set(b.sent, c)
 		b.send[e.Home] = binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(b.send[e.Home], uint32(e.Key)), b.from)
 	}
 	return true
@@ -259,14 +245,15 @@ func (b *storageBFS) bottomUp(depth int64) error {
 // lookUp is bottomUp's work on an edge of vertex b.at: an in-edge from
 // the frontier makes its other end the parent, and ends the reading.
 func (b *storageBFS) lookUp(e gdi.KeyedEdge) bool {
-	if b.err = b.check(e); b.err != nil {
+	c, err := b.codes.edgeEnd(e)
+	if b.err = err; err != nil {
 		return false
 	}
 	if e.Direction != gdi.Undirected && !e.IsTarget {
 		return true
 	}
 	b.hasIn = true
-	if c := b.code(e.Home, e.Key); b.inFrontier[c/64]&(1<<(c%64)) != 0 {
+	if has(b.inFrontier, c) {
 		b.reach(b.at, b.depth, c)
 		return false
 	}
@@ -274,27 +261,13 @@ func (b *storageBFS) lookUp(e gdi.KeyedEdge) bool {
 }
 
 // frontierBitmap returns the frontier of all ranks as a bitmap over
-// codes: every rank fills the words of its own range and gathers the
-// others'.
+// codes. It is collective.
 func (b *storageBFS) frontierBitmap() ([]uint64, error) {
-	me := b.comm.Rank()
-	mine := make([]uint64, (b.base[me+1]-b.base[me])/64)
+	mine := make([]uint64, b.codes.keys(b.comm.Rank())/64)
 	for _, v := range b.frontier {
-		k := uint64(b.keys[v])
-		mine[k/64] |= 1 << (k % 64)
+		set(mine, b.keys[v])
 	}
-	all, err := b.comm.Allgatherv(wordsToBytes(mine))
-	if err != nil {
-		return nil, err
-	}
-	bm := make([]uint64, 0, len(b.sent))
-	for _, w := range all {
-		bm = append(bm, bytesToWords(w)...)
-	}
-	if len(bm) != len(b.sent) {
-		return nil, fmt.Errorf("olap: frontier bitmaps of %d words, want %d", len(bm), len(b.sent))
-	}
-	return bm, nil
+	return b.codes.gather(b.comm, mine)
 }
 
 // endLevel makes the next frontier the frontier and agrees on its size.
@@ -317,14 +290,12 @@ func (b *storageBFS) result(root uint64) (*BFSResult, error) {
 		if l == Unreached {
 			continue
 		}
-		c := uint64(b.parent[i])
-		home, _ := slices.BinarySearch(b.base, c+1)
-		home--
+		home, key := b.codes.home(b.parent[i])
 		if home == me {
-			res.Parent[i] = b.offsets[me] + int64(b.localOf[c-b.base[me]])
+			res.Parent[i] = b.offsets[me] + int64(b.localOf[key])
 			continue
 		}
-		send[home] = binary.LittleEndian.AppendUint32(send[home], uint32(c-b.base[home]))
+		send[home] = binary.LittleEndian.AppendUint32(send[home], uint32(key))
 		asked[home] = append(asked[home], int32(i))
 	}
 	got, err := b.comm.Alltoallv(send)
