@@ -32,21 +32,7 @@ func (s *keyedScan) holderCode(e gdi.KeyedEdge) uint32 {
 // out-entry, NaN if it has none. It is collective.
 func (s *keyedScan) readWeights(es gdi.KeyedEdgePropertyScanner, comm rma.Comm, pt gdi.PropertyType) error {
 	me, p := comm.Rank(), comm.Size()
-	local := make([]float64, s.codes.keys(me)) // by holder key of this rank
-	for k := range local {
-		local[k] = math.NaN()
-	}
-	err := es.ScanLocalEdgeProperty(pt, func(key uint64, vals []gdi.Value) error {
-		if key >= uint64(len(local)) {
-			return fmt.Errorf("olap: edge holder key %d past the limit %d", key, len(local))
-		}
-		w, err := weightOf(vals)
-		if errors.Is(err, errNoWeight) {
-			return nil
-		}
-		local[key] = w
-		return err
-	})
+	local, err := localWeights(es, pt, s.codes.keys(me))
 	if err := rma.Agree(comm, err); err != nil {
 		return err
 	}
@@ -75,17 +61,7 @@ func (s *keyedScan) askWeights(comm rma.Comm, send [][]byte, asked [][]int32, lo
 	if err != nil {
 		return err
 	}
-	for r, m := range got {
-		send[r] = send[r][:0]
-		for ; len(m) >= 4; m = m[4:] {
-			w := math.NaN()
-			if k := binary.LittleEndian.Uint32(m); int(k) < len(local) {
-				w = local[k]
-			}
-			send[r] = appendU64(send[r], math.Float64bits(w))
-		}
-	}
-	if got, err = comm.Alltoallv(send); err != nil {
+	if got, err = comm.Alltoallv(answerWeights(got, local)); err != nil {
 		return err
 	}
 	for r, m := range got {
@@ -97,6 +73,43 @@ func (s *keyedScan) askWeights(comm rma.Comm, send [][]byte, asked [][]int32, lo
 		}
 	}
 	return nil
+}
+
+// localWeights reads the weight of pt of every edge holder of this rank,
+// of keys below n, into an array by key (NaN: none).
+func localWeights(es gdi.KeyedEdgePropertyScanner, pt gdi.PropertyType, n uint64) ([]float64, error) {
+	local := make([]float64, n)
+	for k := range local {
+		local[k] = math.NaN()
+	}
+	err := es.ScanLocalEdgeProperty(pt, func(key uint64, vals []gdi.Value) error {
+		if key >= n {
+			return fmt.Errorf("olap: edge holder key %d past the limit %d", key, n)
+		}
+		w, err := weightOf(vals)
+		if errors.Is(err, errNoWeight) {
+			return nil
+		}
+		local[key] = w
+		return err
+	})
+	return local, err
+}
+
+// answerWeights answers the holder keys that every rank asked (asked, by
+// rank) with their weights in local (NaN past it).
+func answerWeights(asked [][]byte, local []float64) [][]byte {
+	answers := make([][]byte, len(asked))
+	for r, m := range asked {
+		for ; len(m) >= 4; m = m[4:] {
+			w := math.NaN()
+			if k := binary.LittleEndian.Uint32(m); int(k) < len(local) {
+				w = local[k]
+			}
+			answers[r] = appendU64(answers[r], math.Float64bits(w))
+		}
+	}
+	return answers
 }
 
 // missingWeight returns the error of the first out-edge of g without a
