@@ -91,7 +91,7 @@ func TestBenchOLAP(t *testing.T) {
 		more     []string
 	}{
 		{"bfs", false, nil}, // straight on gdirma's storage
-		{"bfs", true, []string{"-extract"}},
+		{"bfs", true, []string{"-storage=false"}},
 		{"pr", true, nil}, {"wcc", true, nil}, {"khop", true, nil}, {"cdlp", true, nil}, {"lcc", true, nil},
 		{"gnn", false, nil}, // reports its layer as a whole
 	} {
@@ -129,16 +129,17 @@ func TestBenchOLAP(t *testing.T) {
 	}
 }
 
-// TestBenchOLAPWeighted runs sssp and bi on 1 and 2 ranks, each checked
-// against the plain CSR (-baseline csr fails the run on a difference), and
-// checks that the figures and answers are there and that the answers do
-// not depend on the number of ranks.
+// TestBenchOLAPWeighted runs sssp and bi on 1 and 2 ranks, and bi also
+// through holders (-storage=false), each checked against the plain CSR
+// (-baseline csr fails the run on a difference), and checks that the
+// figures and answers are there and that the answers do not depend on
+// the number of ranks or the way.
 func TestBenchOLAPWeighted(t *testing.T) {
 	for _, algo := range []string{"sssp", "bi"} {
 		var first *olapFigures
-		for _, ranks := range []string{"1", "2"} {
+		for _, run1 := range [][]string{{"-ranks", "1"}, {"-ranks", "2"}, {"-ranks", "2", "-storage=false"}} {
 			var out, errs bytes.Buffer
-			args := []string{"bench", "olap", "-algo", algo, "-scale", "8", "-ranks", ranks, "-baseline", "csr", "-json"}
+			args := append([]string{"bench", "olap", "-algo", algo, "-scale", "8", "-baseline", "csr", "-json"}, run1...)
 			if code := run(args, &out, &errs); code != 0 {
 				t.Fatalf("gdi %v exited %d: %s", args, code, errs.String())
 			}
@@ -150,7 +151,7 @@ func TestBenchOLAPWeighted(t *testing.T) {
 			if first == nil {
 				first = &f
 			} else if !reflect.DeepEqual(f.SSSP, first.SSSP) || !reflect.DeepEqual(f.BI, first.BI) {
-				t.Errorf("%s: answers on 2 ranks %+v %+v, on 1 rank %+v %+v", algo, f.SSSP, f.BI, first.SSSP, first.BI)
+				t.Errorf("%s %v: answers %+v %+v, on 1 rank %+v %+v", algo, run1, f.SSSP, f.BI, first.SSSP, first.BI)
 			}
 		}
 	}

@@ -78,7 +78,7 @@ type olapFlags struct {
 	blockSize, memory, roots                int
 	seed, minDegree                         uint64
 	minWeight                               float64
-	asJSON, validate, noScan, extract       bool
+	asJSON, validate, noScan, storage       bool
 }
 
 // parseOLAPFlags parses and checks the flags of gdi bench olap.
@@ -104,7 +104,7 @@ func parseOLAPFlags(args []string, stderr io.Writer) (*olapFlags, error) {
 	fs.IntVar(&f.roots, "roots", 0, "bfs: run this many searches from random roots of degree > 0 and report them as Graph500 does (TEPS)")
 	fs.BoolVar(&f.validate, "validate", false, "with -roots: check every search with the five Graph500 rules")
 	fs.BoolVar(&f.noScan, "noscan", false, "extract vertex by vertex even where the backend can scan its storage (gdi.AdjacencyScanner), to compare")
-	fs.BoolVar(&f.extract, "extract", false, "bfs: extract the graph and search its CSR even where the backend can search its storage (gdi.KeyedAdjacencyReader), to compare")
+	fs.BoolVar(&f.storage, "storage", true, "bfs and bi: run straight on the storage where the backend can (gdi.KeyedAdjacencyReader); false: bfs searches the extracted CSR and bi reads through holders, to compare")
 	fs.StringVar(&f.plot, "plot", "", "draw the time of every round (iteration) to this .svg, .png or .pdf file")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -165,7 +165,7 @@ func runBenchOLAP(args []string, stdout, stderr io.Writer) error {
 	// expected degree, which is in the giant component.
 	p := olap.Params{Source: g.Scramble(0), K: f.k, Damping: 0.85, Iterations: f.iterations, MaxIterations: f.iterations}
 	fig := &olapFigures{Algo: f.algo, Scale: f.scale, EdgeFactor: f.edgefactor, Ranks: f.ranks, Backend: f.backend}
-	opts := olapRankOptions{noScan: f.noScan, extract: f.extract, roots: f.roots, seed: f.seed, validate: f.validate, minDegree: f.minDegree, minWeight: f.minWeight}
+	opts := olapRankOptions{noScan: f.noScan, storage: f.storage, roots: f.roots, seed: f.seed, validate: f.validate, minDegree: f.minDegree, minWeight: f.minWeight}
 	want := &olapBaseline{} // the baseline's answers, to check the database's
 	if f.baseline == "csr" {
 		if want, fig.Baseline, err = runBaseline(g, f.algo, p, opts); err != nil {
@@ -252,7 +252,7 @@ func reportOLAP(stdout io.Writer, fig *olapFigures, iterations int, asJSON bool,
 // fills fig.
 // olapRankOptions are the flags benchOLAPRank follows.
 type olapRankOptions struct {
-	noScan, validate, extract bool
+	noScan, validate, storage bool
 	roots                     int
 	seed                      uint64
 	// bi's parameters
@@ -297,7 +297,7 @@ func benchOLAPRank(c rma.Comm, driver gdi.Driver, dbParams any, g *generator.Gra
 		err = benchGNN(c, db, idx, load, fig)
 	case algo == "sssp" || algo == "bi":
 		err = benchWeighted(c, db, idx, weight, algo, p, want, fig, opts)
-	case searchesStorage(db, algo, opts):
+	case algo == "bfs" && searchesStorage(db, opts):
 		err = benchOnStorage(c, db, idx, p, want, fig)
 	default:
 		err = benchExtracted(c, db, idx, algo, p, want, fig, opts)

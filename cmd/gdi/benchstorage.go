@@ -8,12 +8,13 @@ import (
 	"github.com/gdi-go/gdi/workload/olap"
 )
 
-// searchesStorage tells whether gdi bench olap runs algo straight on the
-// storage of db (olap.BFSOnStorage): a single bfs, on a backend whose
-// collective read transactions are gdi.KeyedAdjacencyReaders, unless
-// -extract or -noscan ask for the CSR.
-func searchesStorage(db gdi.Database, algo string, opts olapRankOptions) bool {
-	if algo != "bfs" || opts.roots > 0 || opts.extract || opts.noScan {
+// searchesStorage tells whether gdi bench olap runs a single bfs or bi
+// straight on the storage of db (olap.BFSOnStorage, olap.BIOnStorage): on
+// a backend whose transactions are gdi.KeyedAdjacencyReaders and
+// gdi.KeyedEdgePropertyScanners, unless -storage=false, -noscan or -roots
+// ask otherwise.
+func searchesStorage(db gdi.Database, opts olapRankOptions) bool {
+	if !opts.storage || opts.roots > 0 || opts.noScan {
 		return false
 	}
 	tx, err := db.StartTransaction()
@@ -21,8 +22,9 @@ func searchesStorage(db gdi.Database, algo string, opts olapRankOptions) bool {
 		return false
 	}
 	defer tx.Abort()
-	_, ok := tx.(gdi.KeyedAdjacencyReader)
-	return ok
+	_, ok1 := tx.(gdi.KeyedAdjacencyReader)
+	_, ok2 := tx.(gdi.KeyedEdgePropertyScanner)
+	return ok1 && ok2
 }
 
 // benchOnStorage times a BFS straight on the storage: the query is the

@@ -146,7 +146,8 @@ func benchWeighted(c rma.Comm, db gdi.Database, idx gdi.Index, weight gdi.Proper
 	if algo == "sssp" {
 		return benchSSSP(c, db, idx, weight, p.Source, want, fig, opts)
 	}
-	return benchBI(c, db, olap.BIQuery{Index: idx, Weight: weight, MinDegree: opts.minDegree, MinWeight: opts.minWeight}, want, fig)
+	q := olap.BIQuery{Index: idx, Weight: weight, MinDegree: opts.minDegree, MinWeight: opts.minWeight}
+	return benchBI(c, db, q, searchesStorage(db, opts), want, fig)
 }
 
 // benchSSSP times the extraction with weights and SSSP from root, checks
@@ -214,12 +215,17 @@ func summariseSSSP(c rma.Comm, dist []float64) (*ssspFigures, error) {
 	return &ssspFigures{Reached: reached[0], MaxDistance: far[0]}, nil
 }
 
-// benchBI times the BI query q (olap.BI: a collective read transaction
-// reading the graph through gdi, no extraction) and checks its answer
-// against want.bi if there is one.
-func benchBI(c rma.Comm, db gdi.Database, q olap.BIQuery, want *olapBaseline, fig *olapFigures) error {
+// benchBI times the BI query q, straight on the storage (olap.BIOnStorage)
+// if onStorage, else through holders (olap.BI); both are a collective read
+// transaction with no extraction. It checks the answer against want.bi if
+// there is one.
+func benchBI(c rma.Comm, db gdi.Database, q olap.BIQuery, onStorage bool, want *olapBaseline, fig *olapFigures) error {
 	start := time.Now()
-	res, err := olap.BI(db, c, q)
+	bi := olap.BI
+	if onStorage {
+		bi = biOnStorage
+	}
+	res, err := bi(db, c, q)
 	if err != nil {
 		return err
 	}
@@ -234,6 +240,21 @@ func benchBI(c rma.Comm, db gdi.Database, q olap.BIQuery, want *olapBaseline, fi
 		fig.Query, fig.Run = query, query
 	}
 	return nil
+}
+
+// biOnStorage is olap.BIOnStorage in a collective read transaction of
+// its own, from its start to its commit.
+func biOnStorage(db gdi.Database, c rma.Comm, q olap.BIQuery) (olap.BIResult, error) {
+	tx, err := db.StartCollectiveTransaction()
+	if err != nil {
+		return olap.BIResult{}, err
+	}
+	res, err := olap.BIOnStorage(tx, c, q)
+	if err != nil {
+		tx.Abort()
+		return res, err
+	}
+	return res, tx.Commit()
 }
 
 // timeRounds times the rounds of og on rank 0, from now on, into the slice
