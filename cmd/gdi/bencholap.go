@@ -311,6 +311,14 @@ func benchOLAPRank(c rma.Comm, driver gdi.Driver, dbParams any, g *generator.Gra
 	return idx.Free()
 }
 
+// csrBytes is the size of the arrays of og over all ranks. It is
+// collective.
+func csrBytes(c rma.Comm, og *olap.Graph) (int64, error) {
+	n := []int64{og.Bytes()}
+	err := c.AllreduceInt64(n, rma.OpSum)
+	return n[0], err
+}
+
 // queryMemoryStart is startQueryMemory on rank 0 while every rank waits
 // (local ranks share the process). It is collective.
 func queryMemoryStart(c rma.Comm) (int64, error) {
@@ -334,8 +342,8 @@ func benchExtracted(c rma.Comm, db gdi.Database, idx gdi.Index, algo string, p o
 		return err
 	}
 	extract := time.Since(queryStart)
-	csr := []int64{og.Bytes()}
-	if err := c.AllreduceInt64(csr, rma.OpSum); err != nil {
+	csr, err := csrBytes(c, og)
+	if err != nil {
 		return err
 	}
 	if opts.roots > 0 {
@@ -368,7 +376,7 @@ func benchExtracted(c rma.Comm, db gdi.Database, idx gdi.Index, algo string, p o
 		}
 	}
 	if c.Rank() == 0 {
-		fig.Query, fig.Extract, fig.Run, fig.Rounds, fig.CSRBytes = query, extract, run, *rounds, csr[0]
+		fig.Query, fig.Extract, fig.Run, fig.Rounds, fig.CSRBytes = query, extract, run, *rounds, csr
 	}
 	return nil
 }

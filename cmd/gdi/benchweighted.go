@@ -159,6 +159,10 @@ func benchSSSP(c rma.Comm, db gdi.Database, idx gdi.Index, weight gdi.PropertyTy
 		return err
 	}
 	extract := time.Since(start)
+	csr, err := csrBytes(c, og)
+	if err != nil {
+		return err
+	}
 	rounds := timeRounds(c, og)
 	dist, err := olap.SSSP(og, root)
 	if err == nil {
@@ -177,7 +181,7 @@ func benchSSSP(c rma.Comm, db gdi.Database, idx gdi.Index, weight gdi.PropertyTy
 	}
 	if c.Rank() == 0 {
 		sum.Root = root
-		fig.SSSP, fig.Query, fig.Extract, fig.Run, fig.Rounds = sum, query, extract, query-extract, *rounds
+		fig.SSSP, fig.Query, fig.Extract, fig.Run, fig.Rounds, fig.CSRBytes = sum, query, extract, query-extract, *rounds, csr
 	}
 	return nil
 }
