@@ -39,16 +39,30 @@ type keyedScan struct {
 	// (keyedweights.go), compacted with out.
 	holder  []uint32
 	weights []float64
+	err     error // of the edge at hand (yield)
 }
 
-// readKeyed scans the local part by keys.
+// readKeyed scans the local part by keys: once for the degrees, which
+// decodes no edge, to make the lists as long as they will be (growing
+// them would copy them and leave the old ones behind), then with the
+// edges.
 func readKeyed(ks gdi.KeyedAdjacencyScanner, comm rma.Comm, opts ExtractOptions) (*keyedScan, error) {
 	s, err := newKeyedScan(ks, comm)
 	if err != nil {
 		return nil, err
 	}
+	var vertices, ends uint64 // ends: at least the entries of either list, a loop counting twice
+	err = ks.ScanLocalKeyed(opts.Index, func(v *gdi.KeyedAdjacency) error {
+		vertices, ends = vertices+1, ends+v.Degree
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	s.ids, s.outOff = make([]uint64, 0, vertices), append(make([]int32, 0, vertices+1), 0)
+	s.out = make([]int32, 0, min(ends, math.MaxInt32))
 	if opts.Weight != gdi.PropertyTypeNull {
-		s.holder = []uint32{}
+		s.holder = make([]uint32, 0, cap(s.out))
 	}
 	last := int64(-1)
 	err = ks.ScanLocalKeyed(opts.Index, func(v *gdi.KeyedAdjacency) error {
@@ -65,10 +79,8 @@ func readKeyed(ks gdi.KeyedAdjacencyScanner, comm rma.Comm, opts ExtractOptions)
 		last = int64(v.Key)
 		s.localOf[v.Key] = int32(len(s.ids))
 		s.ids = append(s.ids, id)
-		for e := range v.Edges {
-			if err := s.edge(e); err != nil {
-				return err
-			}
+		if v.Edges(s.yield); s.err != nil {
+			return s.err
 		}
 		return s.endVertex()
 	})
@@ -81,13 +93,21 @@ func newKeyedScan(ks gdi.KeyedAdjacencyScanner, comm rma.Comm) (*keyedScan, erro
 	if err != nil {
 		return nil, err
 	}
-	s := &keyedScan{codes: codes, outOff: []int32{0}}
+	s := &keyedScan{codes: codes}
 	s.localOf = make([]int32, codes.keys(comm.Rank()))
 	for k := range s.localOf {
 		s.localOf[k] = -1
 	}
 	s.marked = make([]uint64, codes.size()/64)
 	return s, nil
+}
+
+// yield is edge for gdi.KeyedAdjacency.Edges, its error in s.err: a
+// method value made once, where a loop body over Edges would be a closure
+// made per vertex.
+func (s *keyedScan) yield(e gdi.KeyedEdge) bool {
+	s.err = s.edge(e)
+	return s.err == nil
 }
 
 // edge writes an edge of the vertex being scanned.
@@ -101,7 +121,7 @@ func (s *keyedScan) edge(e gdi.KeyedEdge) error {
 	if e.Direction != gdi.Undirected {
 		out, in = e.IsOrigin, e.IsTarget
 		if s.inOff == nil { // the first directed edge: the in-lists so far are the out-lists
-			s.inOff, s.in = slices.Clone(s.outOff), slices.Clone(s.out)
+			s.inOff, s.in = slices.Clone(s.outOff), append(make([]int32, 0, cap(s.out)), s.out...)
 		}
 	}
 	if out {
