@@ -39,7 +39,8 @@ type keyedScan struct {
 	// (keyedweights.go), compacted with out.
 	holder  []uint32
 	weights []float64
-	err     error // of the edge at hand (yield)
+	err     error                    // of the edge at hand (yield)
+	yields  func(gdi.KeyedEdge) bool // s.yield, made once
 }
 
 // readKeyed scans the local part by keys: once for the degrees, which
@@ -79,7 +80,7 @@ func readKeyed(ks gdi.KeyedAdjacencyScanner, comm rma.Comm, opts ExtractOptions)
 		last = int64(v.Key)
 		s.localOf[v.Key] = int32(len(s.ids))
 		s.ids = append(s.ids, id)
-		if v.Edges(s.yield); s.err != nil {
+		if v.Edges(s.yields); s.err != nil {
 			return s.err
 		}
 		return s.endVertex()
@@ -94,6 +95,7 @@ func newKeyedScan(ks gdi.KeyedAdjacencyScanner, comm rma.Comm) (*keyedScan, erro
 		return nil, err
 	}
 	s := &keyedScan{codes: codes}
+	s.yields = s.yield
 	s.localOf = make([]int32, codes.keys(comm.Rank()))
 	for k := range s.localOf {
 		s.localOf[k] = -1
@@ -102,9 +104,9 @@ func newKeyedScan(ks gdi.KeyedAdjacencyScanner, comm rma.Comm) (*keyedScan, erro
 	return s, nil
 }
 
-// yield is edge for gdi.KeyedAdjacency.Edges, its error in s.err: a
-// method value made once, where a loop body over Edges would be a closure
-// made per vertex.
+// yield is edge for gdi.KeyedAdjacency.Edges, its error in s.err; its
+// method value is made once (s.yields), where a loop body over Edges would
+// be a closure made per vertex.
 func (s *keyedScan) yield(e gdi.KeyedEdge) bool {
 	s.err = s.edge(e)
 	return s.err == nil
