@@ -14,7 +14,8 @@
 // Alltoallv for per-vertex data.
 //
 // The BI query (BI) works on gdi holders directly, as Listing 3 of the
-// paper does. The graph algorithms first extract the graph into dense
+// paper does; BIOnStorage answers it from a keyed backend's scans and
+// reads by key instead (storagebi.go). The graph algorithms first extract the graph into dense
 // per-rank arrays (Extract) and then never touch gdi again. The GNN layer
 // (GNNLayer) extracts the graph too, reads the features of the local
 // vertices through gdi, and gets those of remote neighbours by one halo
@@ -92,9 +93,9 @@
 // afterwards every iteration costs memory-speed local work plus one
 // collective, instead of a gdi holder and a possibly remote read per edge
 // per iteration. That pays off for the iterative kernels (PR, CDLP, WCC,
-// SSSP) and for BFS on large graphs; for a single shallow query (a k-hop
-// from one vertex, the BI aggregation) reading through gdi directly, as BI
-// does, avoids extracting the whole graph. The halo exchange
+// SSSP); a single query (a BFS, the BI aggregation) reads less straight
+// from the storage where the backend allows it (BFSOnStorage,
+// BIOnStorage), and through gdi holders where it does not. The halo exchange
 // sends every ghost value in every round, whether it changed or not: that
 // is simple and bounded by the edge cut, but wasteful when few values
 // change (late WCC rounds); the push batches send only changes but cost a
