@@ -386,7 +386,7 @@ func (st *graph) reindex(changes []change) (undo func(), err error) {
 				continue
 			}
 			diff(vertexKind, rank, d.keys(vertexKind, c.old), d.keys(vertexKind, c.new), c.n, c.n)
-			if lightToo && c.head == nil { // else the references stayed
+			if lightToo && c.head == nil && !refsStayed(c) {
 				oldLight, newLight := lightEdges(c.n, c.oldRefs()), lightEdges(c.n, c.new)
 				for e, r := range oldLight {
 					diff(edgeKind, rank, d.keys(edgeKind, r), d.keys(edgeKind, newLight[e]), e, e)
@@ -409,6 +409,14 @@ func (st *graph) reindex(changes []change) (undo func(), err error) {
 		}
 	}
 	return undo, nil
+}
+
+// refsStayed reports whether the vertex change c keeps its references as
+// committed, so that the index entries of its lightweight edges stay: a
+// change of labels or properties alone, which need not cost a walk of a
+// hub's edges.
+func refsStayed(c change) bool {
+	return c.old != nil && c.new != nil && len(c.undo) == 0 && c.new.refsAsRead(c.old)
 }
 
 // lightEdges returns the lightweight edges whose origin is vertex v
