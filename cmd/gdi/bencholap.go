@@ -7,8 +7,11 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime"
+	"runtime/metrics"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/gdi-go/gdi/gdi"
@@ -69,6 +72,11 @@ type olapFigures struct {
 	// ranks together. 0 where they cannot be read or nothing is built.
 	QueryRSS int64 `json:"query_added_rss_bytes"`
 	CSRBytes int64 `json:"csr_bytes,omitempty"`
+	// KeptBytes is what an extracting query left live on the Go heap of
+	// rank 0's process once it ended, over the heap before it: the
+	// extracted graph and what else it kept (a BFS's levels), without
+	// the garbage and the collector's slack that QueryRSS includes.
+	KeptBytes int64 `json:"kept_bytes,omitempty"`
 }
 
 // olapFlags are the flags of gdi bench olap.
@@ -320,7 +328,8 @@ func csrBytes(c rma.Comm, og *olap.Graph) (int64, error) {
 }
 
 // queryMemoryStart is startQueryMemory on rank 0 while every rank waits
-// (local ranks share the process). It is collective.
+// (local ranks share the process), which also notes the live heap for
+// heapKept. It is collective.
 func queryMemoryStart(c rma.Comm) (int64, error) {
 	if err := c.Barrier(); err != nil {
 		return 0, err
@@ -328,8 +337,36 @@ func queryMemoryStart(c rma.Comm) (int64, error) {
 	var resident int64
 	if c.Rank() == 0 {
 		resident = startQueryMemory()
+		liveBeforeQuery.Store(heapLive())
 	}
 	return resident, c.Barrier()
+}
+
+// liveBeforeQuery is the live heap queryMemoryStart saw.
+var liveBeforeQuery atomic.Int64
+
+// heapKept is, on rank 0, the live heap now over liveBeforeQuery, while
+// every rank waits (so their graphs are live too). It is collective.
+func heapKept(c rma.Comm) (int64, error) {
+	if err := c.Barrier(); err != nil {
+		return 0, err
+	}
+	var kept int64
+	if c.Rank() == 0 {
+		kept = heapLive() - liveBeforeQuery.Load()
+	}
+	return kept, c.Barrier()
+}
+
+// heapLive is the live Go heap after a collection, in bytes.
+func heapLive() int64 {
+	runtime.GC()
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return int64(s[0].Value.Uint64())
 }
 
 // benchExtracted times the extraction of the graph of idx and algo on it,
@@ -370,13 +407,17 @@ func benchExtracted(c rma.Comm, db gdi.Database, idx gdi.Index, algo string, p o
 		return err
 	}
 	run, query := time.Since(start), time.Since(queryStart)
+	kept, err := heapKept(c)
+	if err != nil {
+		return err
+	}
 	if res != nil {
-		if err := checkBFS(og, res, want.levels); err != nil {
+		if err := checkBFS(og, res, want.levels); err != nil { // og is live until here
 			return err
 		}
 	}
 	if c.Rank() == 0 {
-		fig.Query, fig.Extract, fig.Run, fig.Rounds, fig.CSRBytes = query, extract, run, *rounds, csr
+		fig.Query, fig.Extract, fig.Run, fig.Rounds, fig.CSRBytes, fig.KeptBytes = query, extract, run, *rounds, csr, kept
 	}
 	return nil
 }
@@ -422,7 +463,7 @@ func printOLAP(stdout io.Writer, fig *olapFigures) {
 	if fig.QueryRSS > 0 {
 		fmt.Fprintf(stdout, "the query added %.1f MiB to the resident size at its peak", float64(fig.QueryRSS)/(1<<20))
 		if fig.CSRBytes > 0 {
-			fmt.Fprintf(stdout, " (the CSR it built: %.1f MiB)", float64(fig.CSRBytes)/(1<<20))
+			fmt.Fprintf(stdout, " (the CSR it built: %.1f MiB; %.1f MiB live after it)", float64(fig.CSRBytes)/(1<<20), float64(fig.KeptBytes)/(1<<20))
 		}
 		fmt.Fprintln(stdout)
 	}
