@@ -12,10 +12,10 @@ import (
 
 // TestScanLocalAdjacencyRules: ScanLocalAdjacency gives, for every vertex
 // of the index, its ID and what IncidentEdges(EdgeAll) gives (loops,
-// directed, undirected and heavyweight edges, and a stub left by
-// SetOrigin); it leaves out vertices outside the index, and refuses to run
-// outside a collective read transaction (ErrTransaction) or on an index
-// that is not one (ErrIndex).
+// directed, undirected and heavyweight edges, a stub left by SetOrigin, and
+// a hub whose image spans blocks); it leaves out vertices outside the
+// index, and refuses to run outside a collective read transaction
+// (ErrTransaction) or on an index that is not one (ErrIndex).
 func TestScanLocalAdjacencyRules(t *testing.T) {
 	err := withLocalDB(Params{BlockSize: 256}, func(db *Database) error {
 		in, _ := db.CreateLabel("In")
@@ -56,6 +56,11 @@ func TestScanLocalAdjacencyRules(t *testing.T) {
 					if err := e.SetOrigin(vs[(i+1)%40]); err != nil {
 						return err
 					}
+				}
+			}
+			for j := range 90 { // a hub, whose image spans blocks: a scan reads its references apart
+				if _, err := tx.CreateEdge(gdi.DirectionType(1+j%2), vs[2], vs[(j*3)%40]); err != nil {
+					return err
 				}
 			}
 			return nil

@@ -58,50 +58,70 @@ func (m MLP) Apply(x []float64) ([]float64, error) {
 // property feature of the vertices, all of one length.
 //
 // The layer reads the graph once: a collective read transaction extracts
-// it (ExtractGraph). Then every rank, in a single-process transaction of
-// its own, reads the features of its local vertices, gets those of remote
-// neighbours from their owners in one halo exchange (not a read per
-// edge), and writes the new features of its local vertices. The
-// transaction is not retried (a retry on one rank would break the
-// exchange): on a quiet database, which the layer needs, nothing makes it
-// fail. It is collective.
+// it (Extract) and reads the features, first label and ID of every rank's
+// local vertices; the features of remote neighbours come from their
+// owners in one halo exchange, not from a read per edge. Every rank then
+// writes the new features of its local vertices in a single-process
+// transaction, finding each by its ID under its first label (UIDs do not
+// outlive their transaction), so that the transaction holds no scan of
+// the index to check again at its commit. It is collective and needs a
+// quiet database.
 func GNNLayer(db gdi.Database, comm rma.Comm, index gdi.Index, feature gdi.PropertyType, m MLP) error {
-	g, err := ExtractGraph(db, comm, ExtractOptions{Index: index})
+	coll, err := db.StartCollectiveTransaction()
 	if err != nil {
 		return err
 	}
-	t, err := db.StartTransaction()
-	if err = rma.Agree(comm, err); err != nil {
+	g, err := Extract(coll, comm, ExtractOptions{Index: index})
+	if err != nil {
+		coll.Abort()
 		return err
 	}
-	defer t.Abort()
-	holders := make([]gdi.VertexHolder, g.NumLocal)
-	rows, width, err := gnnFeatures(t, g, index, feature, holders)
+	keys := make([]VertexKey, g.NumLocal)
+	rows, width, err := gnnFeatures(coll, g, index, feature, keys)
 	if err != nil {
+		coll.Abort()
+		return err
+	}
+	if err := coll.Commit(); err != nil {
 		return err
 	}
 	if err := exchangeRows(g, rows, width); err != nil {
 		return err
 	}
 	out, err := gnnApply(g, rows, width, m)
-	for i, w := 0, len(m.B2); err == nil && i < g.NumLocal; i++ {
-		err = holders[i].UpdateProperty(feature, gdi.Doubles(out[i*w:(i+1)*w]...))
+	if err = rma.Agree(comm, err); err != nil {
+		return err
 	}
-	if err == nil {
-		err = t.Commit()
-	}
+	err = tx.Run(db, func(t gdi.Transaction) error {
+		w := len(m.B2)
+		for i, k := range keys {
+			uid, ok, err := t.TranslateVertexID(k.Label, k.ID)
+			if err != nil || !ok {
+				return fmt.Errorf("olap: vertex %q not found again (%v)", k.ID, err)
+			}
+			h, err := t.AssociateVertex(uid)
+			if err == nil {
+				err = h.UpdateProperty(feature, gdi.Doubles(out[i*w:(i+1)*w]...))
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 	return rma.Agree(comm, err) // all written before the next layer reads
 }
 
 // gnnFeatures reads the features of the local vertices of index in t, and
-// their holders into holders (by local index): rows holds a row of width
+// their keys into keys (by local index): rows holds a row of width
 // features per slot of g, those of the ghosts still empty. It is
 // collective.
-func gnnFeatures(t gdi.Transaction, g *Graph, index gdi.Index, feature gdi.PropertyType, holders []gdi.VertexHolder) (rows []float64, width int, err error) {
+func gnnFeatures(t gdi.Transaction, g *Graph, index gdi.Index, feature gdi.PropertyType, keys []VertexKey) (rows []float64, width int, err error) {
 	feats := make([][]float64, g.NumLocal)
 	err = eachLocal(t, g, index, func(h gdi.VertexHolder, i int32) (err error) {
-		holders[i] = h
-		feats[i], err = features(h, feature)
+		if keys[i], err = vertexKey(h); err == nil {
+			feats[i], err = features(h, feature)
+		}
 		return err
 	})
 	widest := []int64{0}

@@ -1,7 +1,9 @@
 package olap
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/rma"
@@ -98,26 +100,33 @@ func LocalVertexKeys(db gdi.Database, index gdi.Index) ([]VertexKey, error) {
 	if err != nil {
 		return nil, err
 	}
-	keys := make([]VertexKey, 0, len(uids))
-	for _, u := range uids {
+	keys := make([]VertexKey, len(uids))
+	for i, u := range uids {
 		h, err := t.AssociateVertex(u)
+		if err == nil {
+			keys[i], err = vertexKey(h)
+		}
 		if err != nil {
 			return nil, err
 		}
-		labels, err := h.Labels()
-		if err != nil {
-			return nil, err
-		}
-		id, err := h.Properties(gdi.PropertyTypeID)
-		if err != nil {
-			return nil, err
-		}
-		if len(labels) == 0 || len(id) != 1 {
-			return nil, fmt.Errorf("vertex %v has no label or no application-level ID to find it by", u)
-		}
-		keys = append(keys, VertexKey{labels[0], id[0].Raw()})
 	}
 	return keys, nil
+}
+
+// vertexKey returns the key of vertex h.
+func vertexKey(h gdi.VertexHolder) (VertexKey, error) {
+	labels, err := h.Labels()
+	if err != nil {
+		return VertexKey{}, err
+	}
+	id, err := h.Properties(gdi.PropertyTypeID)
+	if err != nil {
+		return VertexKey{}, err
+	}
+	if len(labels) == 0 || len(id) != 1 {
+		return VertexKey{}, errors.New("olap: a vertex has no label or no application-level ID to find it by")
+	}
+	return VertexKey{labels[0], slices.Clone(id[0].Raw())}, nil // the key outlives the transaction
 }
 
 // weighBatch weighs the edges of the vertices of keys, from the first,
