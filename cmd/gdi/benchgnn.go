@@ -31,11 +31,10 @@ var gnnMLP = func() olap.MLP {
 	return m
 }()
 
-// benchGNN times one GNN layer (olap.GNNLayer: aggregation through gdi in
-// a collective read transaction, then the write-back) on the vertices of
-// idx, once every vertex has a feature vector; rank 0 fills fig. The layer
-// reads the graph through gdi itself: there is no extraction, and its time
-// is the query's.
+// benchGNN times one GNN layer (olap.GNNLayer: extraction and the local
+// features in a collective read transaction, a halo exchange, then the
+// write-back) on the vertices of idx, once every vertex has a feature
+// vector; rank 0 fills fig. The layer as a whole is the query.
 func benchGNN(c rma.Comm, db gdi.Database, idx gdi.Index, load time.Duration, fig *olapFigures) error {
 	feat, err := db.CreatePropertyType(gdi.PropertyTypeInfo{Name: "feature", Entity: gdi.SingleEntity, Datatype: gdi.Double, Size: gdi.FixedSize, Count: gnnFeatures})
 	if err != nil {
