@@ -1,0 +1,77 @@
+package count_test
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+
+	"github.com/gdi-go/gdi/rma"
+	"github.com/gdi-go/gdi/rma/count"
+	"github.com/gdi-go/gdi/rma/local"
+	"github.com/gdi-go/gdi/rma/rmatest"
+)
+
+// counted launches ranks of rma/local whose Comm counts.
+func counted(n int, fn func(rma.Comm) error) error {
+	return local.Run(n, func(c rma.Comm) error { return fn(count.Wrap(c)) })
+}
+
+// TestSuite: a counted Comm passes the rma conformance suite, optional
+// capabilities included.
+func TestSuite(t *testing.T) { rmatest.Run(t, counted, 1, 2, 3) }
+
+// TestCounts: every kind of call is counted once, with its bytes, by the
+// rank that makes it, over all its windows; snapshots and prefetches are
+// not counted.
+func TestCounts(t *testing.T) {
+	err := local.Run(2, func(c rma.Comm) error {
+		cc := count.Wrap(c)
+		w, err := cc.NewWindow(64)
+		if err != nil {
+			return err
+		}
+		defer w.Free()
+		v, err := cc.NewWindow(16)
+		if err != nil {
+			return err
+		}
+		defer v.Free()
+		other := 1 - c.Rank()
+		buf := make([]byte, 24)
+		steps := []func() error{
+			func() error { return w.Get(buf, other, 8) },
+			func() error { return w.Put(buf[:16], other, 0) },
+			func() error { return v.Get(buf[:4], c.Rank(), 0) },
+			func() error { return w.Flush(other) },
+			func() error { return v.FlushAll() },
+			func() error { _, err := w.CompareAndSwap(other, 0, 0, 1); return err },
+			func() error { _, err := w.FetchAndAdd(other, 8, 1); return err },
+			func() error { _, err := v.AtomicGet(c.Rank(), 0); return err },
+			func() error { return v.AtomicPut(c.Rank(), 8, 5) },
+			func() error { return rma.SaveWindow(w, c.Rank(), new(bytes.Buffer)) },
+			func() error {
+				if pf, ok := w.(rma.Prefetcher); ok {
+					pf.Prefetch(other, 0, 8)
+					return nil
+				}
+				return fmt.Errorf("a counted window of rma/local is no Prefetcher")
+			},
+		}
+		for _, step := range steps {
+			if err := step(); err != nil {
+				return err
+			}
+		}
+		want := count.Counts{Gets: 2, Puts: 1, Atomics: 4, Flushes: 2, Bytes: 24 + 16 + 4 + 4*8}
+		if got := cc.Counts(); got != want || got.Calls() != 9 {
+			return fmt.Errorf("rank %d counted %+v (%d calls), want %+v (9)", c.Rank(), got, got.Calls(), want)
+		}
+		if d := cc.Counts().Sub(count.Counts{Gets: 1, Bytes: 4}); d.Gets != 1 || d.Bytes != want.Bytes-4 {
+			return fmt.Errorf("Sub gives %+v", d)
+		}
+		return c.Barrier()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
