@@ -11,6 +11,7 @@ import (
 	"github.com/gdi-go/gdi/gdirma"
 	"github.com/gdi-go/gdi/generator"
 	"github.com/gdi-go/gdi/rma"
+	rmacount "github.com/gdi-go/gdi/rma/count"
 	"github.com/gdi-go/gdi/rma/launch"
 	"github.com/gdi-go/gdi/workload/oltp"
 )
@@ -50,6 +51,7 @@ func runBenchOLTP(args []string, stdout, stderr io.Writer) error {
 	plotFile := fs.String("plot", "", "draw the latency percentiles to this .svg, .png or .pdf file")
 	logMode := fs.String("log", "off", "gdirma: redo log mode: off, async or sync")
 	logDir := fs.String("logdir", "", "gdirma: directory of the redo log and its checkpoints (with -log async or sync)")
+	rmaStats := fs.Bool("rmastats", false, "count the one-sided calls (gets, puts, atomics, flushes, bytes) of each operation type in the timed phase (needs -goroutines 1)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -73,6 +75,8 @@ func runBenchOLTP(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("-scale must be in [1, 40], not %d", *scale)
 	case *edgefactor < 1 || *ranks < 1 || *goroutines < 1:
 		return errors.New("-edgefactor, -ranks and -goroutines must be positive")
+	case *rmaStats && *goroutines != 1:
+		return errors.New("-rmastats counts the calls of each operation, which needs -goroutines 1")
 	case *count < 0 || *count == 0 && *duration <= 0:
 		return errors.New("give a positive -duration or -count")
 	}
@@ -97,6 +101,11 @@ func runBenchOLTP(args []string, stdout, stderr io.Writer) error {
 	}
 	var report *oltp.Report
 	err = launch.Run(*ranks, func(c rma.Comm) error {
+		var calls func() rmacount.Counts
+		if *rmaStats { // every window the database makes counts
+			cc := rmacount.Wrap(c)
+			c, calls = cc, cc.Counts
+		}
 		db, err := driver.CreateDatabase(c, dbParams)
 		if err != nil {
 			return err
@@ -106,7 +115,7 @@ func runBenchOLTP(args []string, stdout, stderr io.Writer) error {
 			return errors.Join(err, db.Free())
 		}
 		cfg := oltp.Config{Mix: mix, Graph: g, Meta: m, Goroutines: *goroutines, Count: *count,
-			Duration: *duration, Zipf: *zipf, Seed: *seed, NoPrefetch: !*prefetch}
+			Duration: *duration, Zipf: *zipf, Seed: *seed, NoPrefetch: !*prefetch, Calls: calls}
 		if c.Rank() == 0 {
 			cfg.Progress = benchProgress(stderr, *count, *duration)
 		}

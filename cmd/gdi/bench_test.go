@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gdi-go/gdi/workload/oltp"
 )
 
 func TestBenchOLTPTable(t *testing.T) {
@@ -61,6 +63,35 @@ func TestBenchOLTPPlot(t *testing.T) {
 		if head := string(data[:min(len(data), 200)]); !strings.Contains(head, "<svg") && !strings.HasPrefix(head, "\x89PNG") {
 			t.Errorf("%s does not look like an SVG or PNG: %q", name, head[:20])
 		}
+	}
+}
+
+// TestBenchOLTPRMAStats: -rmastats adds the calls per operation to the
+// JSON and the table, and refuses more than one goroutine per rank.
+func TestBenchOLTPRMAStats(t *testing.T) {
+	var out, errs bytes.Buffer
+	args := []string{"bench", "oltp", "-scale", "6", "-count", "300", "-ranks", "2", "-rmastats", "-json"}
+	if code := run(args, &out, &errs); code != 0 {
+		t.Fatalf("gdi %v exited %d: %s", args, code, errs.String())
+	}
+	var r oltp.Report
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, out.String())
+	}
+	if r.Calls == nil || r.Calls.Calls < 1 || r.Calls.Bytes <= 0 || r.Calls.Calls != r.Calls.Gets+r.Calls.Puts+r.Calls.Atomics+r.Calls.Flushes {
+		t.Errorf("calls per operation %+v", r.Calls)
+	}
+	for _, o := range r.Ops {
+		if o.Committed+o.NotFound+o.Failed > 0 && (o.Calls == nil || o.Calls.Calls <= 0) {
+			t.Errorf("%s: calls per operation %+v", o.Op, o.Calls)
+		}
+	}
+	out.Reset()
+	if code := run([]string{"bench", "oltp", "-scale", "6", "-count", "300", "-rmastats"}, &out, &errs); code != 0 || !strings.Contains(out.String(), "one-sided calls per operation") {
+		t.Errorf("the table lacks the calls (exit %d):\n%s", code, out.String())
+	}
+	if code := run([]string{"bench", "oltp", "-rmastats", "-goroutines", "2"}, &out, &errs); code == 0 {
+		t.Errorf("-rmastats with -goroutines 2 was accepted")
 	}
 }
 

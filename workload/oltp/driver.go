@@ -16,6 +16,7 @@ import (
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/generator"
 	"github.com/gdi-go/gdi/rma"
+	"github.com/gdi-go/gdi/rma/count"
 )
 
 // Config describes a run. It must be the same on every rank, except
@@ -43,6 +44,12 @@ type Config struct {
 	// Progress, if not nil, is called now and then on every rank with the
 	// operations that rank has finished so far.
 	Progress func(done int64)
+	// Calls, if not nil, returns the one-sided calls this rank has made
+	// so far (a count.Comm's Counts, the Comm db runs on): it is read
+	// before and after every operation, and the report gives the calls
+	// per operation type (OpReport.Calls). It needs one goroutine per
+	// rank, so that no other operation's calls fall in between.
+	Calls func() count.Counts
 }
 
 // outcome of one operation.
@@ -64,6 +71,7 @@ const (
 type stats struct {
 	count [3]int64 // by outcome
 	hist  *hdrhistogram.Histogram
+	calls count.Counts // with Config.Calls: of all its operations
 }
 
 // Run runs the workload on every rank of c against db, whose contents cfg
@@ -80,6 +88,9 @@ func Run(c rma.Comm, db gdi.Database, cfg Config) (*Report, error) {
 		return nil, errors.New("oltp: Config needs a Count or a Duration")
 	}
 	gs := max(cfg.Goroutines, 1)
+	if cfg.Calls != nil && gs > 1 {
+		return nil, fmt.Errorf("oltp: counting calls per operation needs one goroutine per rank, not %d", gs)
+	}
 	var reads, writes *zipf
 	if cfg.Zipf {
 		n := cfg.Graph.NumVertices()
@@ -176,7 +187,8 @@ type worker struct {
 	// IDs of the next one are hinted while the current one runs.
 	pf      gdi.VertexIDPrefetcher
 	next    plan
-	hintBuf []byte // hintRoom at first
+	calls   func() count.Counts // Config.Calls
+	hintBuf []byte              // hintRoom at first
 	// The buffers start in the worker, padded with it: allocated apart,
 	// two ranks' buffers may share a cache line that both write every
 	// operation.
@@ -189,7 +201,7 @@ func newWorker(c rma.Comm, db gdi.Database, cfg Config, g int, reads, writes *zi
 	n := gr.NumVertices()
 	s := gr.Scheme()
 	w := &worker{
-		db: db, g: gr, m: cfg.Meta,
+		db: db, g: gr, m: cfg.Meta, calls: cfg.Calls,
 		pcg:    *rand.NewPCG(cfg.Seed^uint64(c.Rank())<<32, uint64(g)+1),
 		choose: newChooser(cfg.Mix),
 		reads:  reads, writes: writes,
@@ -339,8 +351,15 @@ func (w *worker) step() error {
 	// Both ends are read as time since the worker's base, which reads
 	// only the monotonic clock: time.Now would read the wall clock too.
 	start := time.Since(w.base)
+	var before count.Counts
+	if w.calls != nil {
+		before = w.calls()
+	}
 	out := w.run(p)
 	st := &w.stats[op]
+	if w.calls != nil {
+		st.calls = st.calls.Add(w.calls().Sub(before))
+	}
 	st.count[out]++
 	if out == committed {
 		_ = st.hist.RecordValue(max(int64(time.Since(w.base)-start), histLow))

@@ -10,6 +10,7 @@ import (
 	"github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/gdi-go/gdi/rma"
+	"github.com/gdi-go/gdi/rma/count"
 )
 
 // Report holds the figures of a run, summed over all ranks.
@@ -26,6 +27,9 @@ type Report struct {
 	// FailedPercent is failed operations in percent of all operations.
 	FailedPercent float64    `json:"failed_percent"`
 	Ops           []OpReport `json:"ops"`
+	// Calls are the one-sided calls per operation of all types, with
+	// Config.Calls; nil without.
+	Calls *CallsPerOp `json:"calls_per_op,omitempty"`
 
 	hists [NumOps]*hdrhistogram.Histogram
 }
@@ -43,6 +47,54 @@ type OpReport struct {
 	P99       time.Duration `json:"p99_ns"`
 	P999      time.Duration `json:"p999_ns"`
 	Max       time.Duration `json:"max_ns"`
+	// Calls are its one-sided calls per operation (all outcomes), with
+	// Config.Calls.
+	Calls *CallsPerOp `json:"calls_per_op,omitempty"`
+}
+
+// CallsPerOp are one-sided calls per operation, summed over all ranks
+// and divided by the operations of all ranks.
+type CallsPerOp struct {
+	Gets    float64 `json:"gets"`
+	Puts    float64 `json:"puts"`
+	Atomics float64 `json:"atomics"`
+	Flushes float64 `json:"flushes"`
+	Calls   float64 `json:"calls"` // the four above
+	Bytes   float64 `json:"bytes"`
+}
+
+// perOp divides the counts c of ops operations.
+func perOp(c count.Counts, ops int64) *CallsPerOp {
+	if ops == 0 {
+		return &CallsPerOp{}
+	}
+	n := float64(ops)
+	return &CallsPerOp{float64(c.Gets) / n, float64(c.Puts) / n, float64(c.Atomics) / n, float64(c.Flushes) / n, float64(c.Calls()) / n, float64(c.Bytes) / n}
+}
+
+// gatherCalls sums the calls of every operation type over the workers and
+// all ranks and puts them per operation in r. It is collective.
+func gatherCalls(c rma.Comm, r *Report, workers []*worker) error {
+	sums := make([]int64, 0, 5*NumOps)
+	for op := range NumOps {
+		var t count.Counts
+		for _, w := range workers {
+			t = t.Add(w.stats[op].calls)
+		}
+		sums = append(sums, int64(t.Gets), int64(t.Puts), int64(t.Atomics), int64(t.Flushes), int64(t.Bytes))
+	}
+	if err := c.AllreduceInt64(sums, rma.OpSum); err != nil {
+		return err
+	}
+	var all count.Counts
+	for op := range r.Ops {
+		x := sums[5*op : 5*op+5]
+		t := count.Counts{Gets: uint64(x[0]), Puts: uint64(x[1]), Atomics: uint64(x[2]), Flushes: uint64(x[3]), Bytes: uint64(x[4])}
+		o := &r.Ops[op]
+		o.Calls, all = perOp(t, o.Committed+o.NotFound+o.Failed), all.Add(t)
+	}
+	r.Calls = perOp(all, r.Committed+r.NotFound+r.Failed)
+	return nil
 }
 
 // Histogram returns the merged latency histogram of op, in nanoseconds.
@@ -99,6 +151,9 @@ func gather(c rma.Comm, cfg Config, workers []*worker, elapsed time.Duration) (*
 	if total := r.Committed + r.NotFound + r.Failed; total > 0 {
 		r.FailedPercent = 100 * float64(r.Failed) / float64(total)
 	}
+	if cfg.Calls != nil {
+		return r, gatherCalls(c, r, workers)
+	}
 	return r, nil
 }
 
@@ -116,6 +171,26 @@ func (r *Report) WriteTable(w io.Writer) error {
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%v\t%v\t%v\t%v\t%v\t%v\t\n", o.Op, o.Committed, o.NotFound, o.Failed,
 			o.Mean.Round(10*time.Nanosecond), o.P50, o.P90, o.P99, o.P999, o.Max)
 	}
+	if err := tw.Flush(); err != nil || r.Calls == nil {
+		return err
+	}
+	return r.writeCalls(w)
+}
+
+// writeCalls prints the one-sided calls per operation as a table.
+func (r *Report) writeCalls(w io.Writer) error {
+	fmt.Fprintln(w, "\none-sided calls per operation (all outcomes, every rank's calls, its own part of a window included)")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "operation\tgets\tputs\tatomics\tflushes\tcalls\tbytes\t")
+	row := func(name string, c *CallsPerOp) {
+		fmt.Fprintf(tw, "%s\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.0f\t\n", name, c.Gets, c.Puts, c.Atomics, c.Flushes, c.Calls, c.Bytes)
+	}
+	for _, o := range r.Ops {
+		if o.Committed+o.NotFound+o.Failed > 0 {
+			row(o.Op, o.Calls)
+		}
+	}
+	row("all", r.Calls)
 	return tw.Flush()
 }
 
