@@ -270,6 +270,12 @@ func (st *graph) newDropPlan(n layout.Number, h *restHint) (p *dropPlan, ok bool
 	if !ok {
 		return nil, false, nil // the head goes on past the primary block
 	}
+	if uint64(h.Length-at) <= d.cd.BS {
+		// References of a block or less are moved up over a dropped one,
+		// not left a tombstone (record.delRef): a long image of short
+		// references, of long properties, is read whole and dropped so.
+		return nil, false, nil
+	}
 	p.counts, p.oldCounts, p.count = end, img0[end:at], count
 	return p, true, nil
 }

@@ -6,16 +6,9 @@
 package oltp
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/gdi-go/gdi/gdirma"
-	"github.com/gdi-go/gdi/generator"
-	"github.com/gdi-go/gdi/rma"
-	"github.com/gdi-go/gdi/rma/count"
-	"github.com/gdi-go/gdi/rma/local"
 )
 
 // pinnedCalls are the one-sided calls per operation of each type that
@@ -27,14 +20,14 @@ var pinnedCalls = map[string]float64{
 	"LB add edge":              37.125,
 	"LB add vertex":            23.074,
 	"LB count edges":           10.013,
-	"LB delete vertex":         307.222,
+	"LB delete vertex":         307.815,
 	"LB get edges":             9.953,
 	"LB get vertex properties": 8.663,
 	"LB update property":       20.491,
-	"WI add edge":              18.758,
-	"WI add vertex":            23.233,
-	"WI delete vertex":         171.933,
-	"WI get edges":             7.476,
+	"WI add edge":              18.755,
+	"WI add vertex":            23.230,
+	"WI delete vertex":         172.231,
+	"WI get edges":             7.470,
 	"WI get vertex properties": 5.890,
 	"WI update property":       13.917,
 }
@@ -42,38 +35,7 @@ var pinnedCalls = map[string]float64{
 // TestCallsPerOperation pins the one-sided calls per operation type of an
 // LB and a WI run on gdirma (Config.Calls over a count.Comm).
 func TestCallsPerOperation(t *testing.T) {
-	g, err := generator.New(generator.Config{Scale: 8, EdgeFactor: 8, Seed: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := map[string]float64{}
-	err = local.Run(1, func(c rma.Comm) error {
-		cc := count.Wrap(c)
-		db, err := gdirma.Driver{}.CreateDatabase(cc, nil)
-		if err != nil {
-			return err
-		}
-		m, err := g.Scheme().CreateMetadata(db)
-		if err == nil {
-			err = g.Insert(cc, db, m, generator.InsertOptions{})
-		}
-		for _, mix := range []Mix{LB, WI} {
-			if err != nil {
-				break
-			}
-			var r *Report
-			r, err = Run(cc, db, Config{Mix: mix, Graph: g, Meta: m, Count: 3000, Seed: 11, Calls: cc.Counts})
-			for _, o := range r.Ops {
-				if o.Committed+o.NotFound+o.Failed > 0 && err == nil {
-					got[mix.Name+" "+o.Op] = o.Calls.Calls
-				}
-			}
-		}
-		return errors.Join(err, db.Free())
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	got := runOnGdirma(t)
 	var diff []string
 	for k, v := range got {
 		if w, ok := pinnedCalls[k]; !ok || fmt.Sprintf("%.3f", w) != fmt.Sprintf("%.3f", v) {
