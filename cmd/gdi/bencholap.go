@@ -412,7 +412,7 @@ func benchExtracted(c rma.Comm, db gdi.Database, idx gdi.Index, algo string, p o
 		return err
 	}
 	if res != nil {
-		if err := checkBFS(og, res, want.levels); err != nil { // og is live until here
+		if err := rma.Agree(c, checkBFS(og, res, want.levels)); err != nil { // og is live until here
 			return err
 		}
 	}

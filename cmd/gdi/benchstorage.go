@@ -62,7 +62,7 @@ func benchOnStorage(c rma.Comm, db gdi.Database, idx gdi.Index, p olap.Params, w
 		if err := olap.Validate(og, res); err != nil {
 			return err
 		}
-		if err := checkBFS(og, res, want.levels); err != nil {
+		if err := rma.Agree(c, checkBFS(og, res, want.levels)); err != nil {
 			return err
 		}
 	}
