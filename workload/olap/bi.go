@@ -70,13 +70,17 @@ func BI(db gdi.Database, comm rma.Comm, q BIQuery) (BIResult, error) {
 	if err := tx.Commit(); err != nil {
 		return res, err
 	}
-	counts := []int64{local.Sources, local.Edges}
-	sum := []float64{local.WeightSum}
+	return sumBI(comm, local)
+}
+
+// sumBI sums the partial answers of all ranks. It is collective.
+func sumBI(comm rma.Comm, local BIResult) (BIResult, error) {
+	counts, sum := []int64{local.Sources, local.Edges}, []float64{local.WeightSum}
 	if err := comm.AllreduceInt64(counts, rma.OpSum); err != nil {
-		return res, err
+		return BIResult{}, err
 	}
 	if err := comm.AllreduceFloat64(sum, rma.OpSum); err != nil {
-		return res, err
+		return BIResult{}, err
 	}
 	return BIResult{counts[0], counts[1], sum[0]}, nil
 }

@@ -65,13 +65,15 @@ func (cs codeSpace) edgeEnd(e gdi.KeyedEdge) (uint32, error) {
 // gather returns the bitmap over all codes whose words of this rank's
 // range are mine (by key of this rank). It is collective.
 func (cs codeSpace) gather(comm rma.Comm, mine []uint64) ([]uint64, error) {
-	all, err := comm.Allgatherv(wordsToBytes(mine))
+	all, err := comm.Allgatherv(appendU64(make([]byte, 0, 8*len(mine)), mine...))
 	if err != nil {
 		return nil, err
 	}
 	bm := make([]uint64, 0, cs.size()/64)
-	for _, w := range all {
-		bm = append(bm, bytesToWords(w)...)
+	for _, b := range all {
+		for ; len(b) >= 8; b = b[8:] {
+			bm = append(bm, u64(b))
+		}
 	}
 	if uint64(len(bm)) != cs.size()/64 {
 		return nil, fmt.Errorf("olap: gathered bitmaps of %d words, want %d", len(bm), cs.size()/64)

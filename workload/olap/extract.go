@@ -77,18 +77,26 @@ func extractKeyed(ks gdi.KeyedAdjacencyScanner, comm rma.Comm, opts ExtractOptio
 
 // numberRanges gives every rank a contiguous range of global numbers, in
 // rank order (g.Offsets, g.N).
-func numberRanges(g *Graph, comm rma.Comm) error {
-	all, err := allgatherInt64(comm, []int64{int64(g.NumLocal)})
+func numberRanges(g *Graph, comm rma.Comm) (err error) {
+	if g.Offsets, err = rankOffsets(comm, g.NumLocal); err == nil {
+		g.N = g.Offsets[comm.Size()]
+	}
+	return err
+}
+
+// rankOffsets returns the first global number of every rank, and their
+// number in all at the end, for n local vertices on this rank. It is
+// collective.
+func rankOffsets(comm rma.Comm, n int) ([]int64, error) {
+	all, err := allgatherInt64(comm, []int64{int64(n)})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	p := comm.Size()
-	g.Offsets = make([]int64, p+1)
-	for r := 0; r < p; r++ {
-		g.Offsets[r+1] = g.Offsets[r] + all[r]
+	offsets := make([]int64, len(all)+1)
+	for r, c := range all {
+		offsets[r+1] = offsets[r] + c
 	}
-	g.N = g.Offsets[p]
-	return nil
+	return offsets, nil
 }
 
 // finish agrees on the edge count and kind over all ranks, and tells

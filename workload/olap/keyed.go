@@ -127,24 +127,15 @@ func (s *keyedScan) edge(e gdi.KeyedEdge) error {
 		}
 	}
 	if out {
-		s.out = push(s.out, int32(c))
+		s.out = append(s.out, int32(c))
 		if s.holder != nil {
 			s.holder = append(s.holder, s.holderCode(e))
 		}
 	}
 	if in && s.inOff != nil {
-		s.in = push(s.in, int32(c))
+		s.in = append(s.in, int32(c))
 	}
 	return nil
-}
-
-// push appends x to list, doubling its room when it is full: append
-// grows a long slice by a quarter, and would copy it over and over.
-func push(list []int32, x int32) []int32 {
-	if len(list) == cap(list) {
-		list = slices.Grow(list, max(len(list), 1<<10))
-	}
-	return append(list, x)
 }
 
 // endVertex closes the lists of the vertex being scanned.

@@ -137,15 +137,11 @@ func (b *storageBFS) code(key uint64) uint32 {
 
 // start numbers the ranks' vertices and puts the root in the frontier.
 func (b *storageBFS) start(root uint64) error {
-	counts, err := allgatherInt64(b.comm, []int64{int64(len(b.keys))})
-	if err != nil {
+	var err error
+	if b.offsets, err = rankOffsets(b.comm, len(b.keys)); err != nil {
 		return err
 	}
-	b.offsets = make([]int64, len(counts)+1)
-	for r, c := range counts {
-		b.offsets[r+1] = b.offsets[r] + c
-	}
-	b.n = b.offsets[len(counts)]
+	b.n = b.offsets[b.comm.Size()]
 	b.level, b.parent = make([]int64, len(b.keys)), make([]uint32, len(b.keys))
 	b.noIn = make([]bool, len(b.keys))
 	for i := range b.level {
@@ -320,20 +316,4 @@ func (b *storageBFS) result(root uint64) (*BFSResult, error) {
 		}
 	}
 	return res, nil
-}
-
-func wordsToBytes(ws []uint64) []byte {
-	b := make([]byte, 0, 8*len(ws))
-	for _, w := range ws {
-		b = binary.LittleEndian.AppendUint64(b, w)
-	}
-	return b
-}
-
-func bytesToWords(b []byte) []uint64 {
-	ws := make([]uint64, len(b)/8)
-	for i := range ws {
-		ws[i] = binary.LittleEndian.Uint64(b[8*i:])
-	}
-	return ws
 }

@@ -49,14 +49,7 @@ func BIOnStorage(tx gdi.Transaction, comm rma.Comm, q BIQuery) (BIResult, error)
 			b.res.Sources++
 		}
 	}
-	counts, sum := []int64{b.res.Sources, b.res.Edges}, []float64{b.res.WeightSum}
-	if err := comm.AllreduceInt64(counts, rma.OpSum); err != nil {
-		return BIResult{}, err
-	}
-	if err := comm.AllreduceFloat64(sum, rma.OpSum); err != nil {
-		return BIResult{}, err
-	}
-	return BIResult{counts[0], counts[1], sum[0]}, nil
+	return sumBI(comm, b.res)
 }
 
 // storageBI is one rank's state of BIOnStorage.
