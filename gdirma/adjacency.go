@@ -108,21 +108,31 @@ func (tx *Transaction) ScanLocalEdgeProperty(pt gdi.PropertyType, fn func(key ui
 	if err != nil {
 		return err
 	}
+	var vals []gdi.Value
+	return tx.eachImage(edgeKind, func(p bgdl.DPtr, b []byte) (err error) {
+		if vals, err = edgeValues(b, ptNum, vals[:0]); err != nil {
+			return gdi.Errorf(gdi.ErrIntern, "gdirma: edge holder %v: %v", p, err)
+		}
+		return fn(uint64(tx.db.st.BlockIndex(p)), vals)
+	})
+}
+
+// eachImage calls fn with every holder of kind k whose primary block is on
+// the calling rank, in block order, and its image, which is valid until
+// fn returns: the scans read their blocks a megabyte at a time
+// (store.ScanPrimaries) and each image into one room.
+func (tx *Transaction) eachImage(k kind, fn func(p bgdl.DPtr, b []byte) error) error {
 	st := tx.db.st
 	var img store.Image
 	var pool []*[]byte
-	var vals []gdi.Value
-	room := make([]byte, 16*st.BlockSize())
-	return st.ScanPrimaries(st.Rank(), edgeKind, func(p bgdl.DPtr) error {
+	room := make([]byte, 16*st.BlockSize()) // for every image but long ones
+	return st.ScanPrimaries(st.Rank(), k, func(p bgdl.DPtr) error {
 		defer func() { st.PutImages(pool); pool = pool[:0] }()
 		ok, err := st.Read(p, &store.Request{Pool: &pool, Small: room}, &img)
 		if err != nil || !ok {
 			return err
 		}
-		if vals, err = edgeValues(img.Bytes, ptNum, vals[:0]); err != nil {
-			return gdi.Errorf(gdi.ErrIntern, "gdirma: edge holder %v: %v", p, err)
-		}
-		return fn(uint64(st.BlockIndex(p)), vals)
+		return fn(p, img.Bytes)
 	})
 }
 
@@ -233,22 +243,13 @@ func (tx *Transaction) scanIndex(idx gdi.Index, fn func(n layout.Number, id, ref
 		return err
 	}
 	h := headFilter{db: tx.db, labels: labels, ptypes: ptypes, idNum: idNum}
-	st := tx.db.st
-	var img store.Image
-	var pool []*[]byte
-	room := make([]byte, 16*st.BlockSize()) // for every image but long ones: fn is done with it before the next
-	return st.ScanPrimaries(st.Rank(), vertexKind, func(p bgdl.DPtr) error {
-		ok, err := st.Read(p, &store.Request{Pool: &pool, Small: room}, &img)
-		if err == nil && ok {
-			n := layout.NumberOf(p)
-			var id, refs []byte
-			if id, refs, ok, err = h.check(n, img.Bytes); ok {
-				err = fn(n, id, refs)
-			}
+	return tx.eachImage(vertexKind, func(p bgdl.DPtr, b []byte) error {
+		n := layout.NumberOf(p)
+		id, refs, in, err := h.check(n, b)
+		if err != nil || !in {
+			return err
 		}
-		st.PutImages(pool)
-		pool = pool[:0]
-		return err
+		return fn(n, id, refs)
 	})
 }
 
