@@ -330,16 +330,12 @@ func csrBytes(c rma.Comm, og *olap.Graph) (int64, error) {
 // queryMemoryStart is startQueryMemory on rank 0 while every rank waits
 // (local ranks share the process), which also notes the live heap for
 // heapKept. It is collective.
-func queryMemoryStart(c rma.Comm) (int64, error) {
-	if err := c.Barrier(); err != nil {
-		return 0, err
-	}
-	var resident int64
-	if c.Rank() == 0 {
+func queryMemoryStart(c rma.Comm) (resident int64, err error) {
+	err = onRankZero(c, func() {
 		resident = startQueryMemory()
 		liveBeforeQuery.Store(heapLive())
-	}
-	return resident, c.Barrier()
+	})
+	return resident, err
 }
 
 // liveBeforeQuery is the live heap queryMemoryStart saw.
@@ -347,15 +343,21 @@ var liveBeforeQuery atomic.Int64
 
 // heapKept is, on rank 0, the live heap now over liveBeforeQuery, while
 // every rank waits (so their graphs are live too). It is collective.
-func heapKept(c rma.Comm) (int64, error) {
+func heapKept(c rma.Comm) (kept int64, err error) {
+	err = onRankZero(c, func() { kept = heapLive() - liveBeforeQuery.Load() })
+	return kept, err
+}
+
+// onRankZero runs f on rank 0 between two barriers: no rank runs on
+// meanwhile. It is collective.
+func onRankZero(c rma.Comm, f func()) error {
 	if err := c.Barrier(); err != nil {
-		return 0, err
+		return err
 	}
-	var kept int64
 	if c.Rank() == 0 {
-		kept = heapLive() - liveBeforeQuery.Load()
+		f()
 	}
-	return kept, c.Barrier()
+	return c.Barrier()
 }
 
 // heapLive is the live Go heap after a collection, in bytes.
