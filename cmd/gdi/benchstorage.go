@@ -39,12 +39,7 @@ func benchOnStorage(c rma.Comm, db gdi.Database, idx gdi.Index, p olap.Params, w
 		return err
 	}
 	defer tx.Abort()
-	rounds := new([]time.Duration)
-	last := time.Now()
-	onRound := func() {
-		now := time.Now()
-		*rounds, last = append(*rounds, now.Sub(last)), now
-	}
+	rounds, onRound := roundTimer(c)
 	start := time.Now()
 	res, err := olap.BFSOnStorage(tx.(gdi.KeyedAdjacencyReader), c, idx, p.Source, olap.Unreached, onRound)
 	if err != nil {

@@ -264,14 +264,21 @@ func biOnStorage(db gdi.Database, c rma.Comm, q olap.BIQuery) (olap.BIResult, er
 // timeRounds times the rounds of og on rank 0, from now on, into the slice
 // it returns.
 func timeRounds(c rma.Comm, og *olap.Graph) *[]time.Duration {
-	rounds := new([]time.Duration)
-	if c.Rank() == 0 {
-		last := time.Now()
-		og.OnRound = func() {
-			now := time.Now()
-			*rounds = append(*rounds, now.Sub(last))
-			last = now
-		}
-	}
+	rounds, onRound := roundTimer(c)
+	og.OnRound = onRound
 	return rounds
+}
+
+// roundTimer returns the times of the rounds from now on, and the
+// function that ends a round: on rank 0; nil on the others.
+func roundTimer(c rma.Comm) (*[]time.Duration, func()) {
+	rounds := new([]time.Duration)
+	if c.Rank() != 0 {
+		return rounds, nil
+	}
+	last := time.Now()
+	return rounds, func() {
+		now := time.Now()
+		*rounds, last = append(*rounds, now.Sub(last)), now
+	}
 }
