@@ -38,6 +38,16 @@ func newCodeSpace(ks gdi.KeyedAdjacencyScanner, ranks int) (codeSpace, error) {
 func (cs codeSpace) size() uint64      { return cs.base[len(cs.base)-1] }
 func (cs codeSpace) keys(r int) uint64 { return cs.base[r+1] - cs.base[r] }
 
+// noLocal returns an array by key of rank r for the local index of each
+// key's vertex, -1 (none) in every entry so far.
+func (cs codeSpace) noLocal(r int) []int32 {
+	localOf := make([]int32, cs.keys(r))
+	for k := range localOf {
+		localOf[k] = -1
+	}
+	return localOf
+}
+
 // code is the code of key on rank home; ok is false if there is none.
 func (cs codeSpace) code(home int, key uint64) (c uint32, ok bool) {
 	if home < 0 || home+1 >= len(cs.base) || key >= cs.keys(home) {

@@ -96,10 +96,7 @@ func newKeyedScan(ks gdi.KeyedAdjacencyScanner, comm rma.Comm) (*keyedScan, erro
 	}
 	s := &keyedScan{codes: codes}
 	s.yields = s.yield
-	s.localOf = make([]int32, codes.keys(comm.Rank()))
-	for k := range s.localOf {
-		s.localOf[k] = -1
-	}
+	s.localOf = codes.noLocal(comm.Rank())
 	s.marked = make([]uint64, codes.size()/64)
 	return s, nil
 }

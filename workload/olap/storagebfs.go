@@ -112,10 +112,7 @@ func newStorageBFS(kr gdi.KeyedAdjacencyReader, comm rma.Comm, idx gdi.Index) (*
 	claim, lookUp := b.claim, b.lookUp
 	b.claims = func(a *gdi.KeyedAdjacency) error { a.Edges(claim); return b.err }
 	b.looksUp = func(a *gdi.KeyedAdjacency) error { a.Edges(lookUp); return b.err }
-	b.localOf = make([]int32, codes.keys(comm.Rank()))
-	for k := range b.localOf {
-		b.localOf[k] = -1
-	}
+	b.localOf = codes.noLocal(comm.Rank())
 	err = kr.ScanLocalKeyed(idx, func(v *gdi.KeyedAdjacency) error {
 		id, err := ParseID(v.ID)
 		if err != nil {
