@@ -62,6 +62,15 @@ func SetHeadPatchHook(f func()) (restore func()) {
 	return func() { testHookHeadPatch = old }
 }
 
+// SetGuessHook makes f replace the value of every guess of the DHT that
+// TranslateVertexID and the ID checks take, until the returned function
+// is called.
+func SetGuessHook(f func(v uint64) uint64) (restore func()) {
+	old := testHookGuess
+	testHookGuess = f
+	return func() { testHookGuess = old }
+}
+
 // SetRereadHook makes f see every plan of sparse drops that reads the
 // rest of a primary block for the count, until the returned function is
 // called.

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gdi-go/gdi/dht"
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/gdirma/internal/layout"
 	"github.com/gdi-go/gdi/gdirma/internal/store"
@@ -130,18 +131,46 @@ var noneCommitted = map[layout.Number]struct{}{}
 // committed is nil if the fast path does not apply (the key needs a scan,
 // or the transaction holds a copy already, which may differ from the
 // committed holder).
+//
+// The DHT is first asked for a guess (dht.Table.Guess, one round trip),
+// which the copy checks as it checks any answer: only a guess the copy
+// does not bear out costs the whole lookup.
 func (tx *Transaction) dhtLookup(k kind, key idKey) (hit layout.Number, committed map[layout.Number]struct{}, err error) {
 	if k != vertexKind || key.label == uint32(gdi.LabelNone) {
 		return 0, nil, nil
 	}
-	v, found, err := tx.db.st.IDs().LookupBuf(key.label, dhtKey(key.id), tx.scratchSpace().dht[:])
-	n := layout.Number(v)
+	ids, dk, scratch := tx.db.st.IDs(), dhtKey(key.id), tx.scratchSpace().dht[:]
+	v, answer, err := ids.Guess(key.label, dk, scratch)
+	switch {
+	case err != nil:
+		return 0, nil, internal(err)
+	case answer == dht.Absent:
+		return 0, noneCommitted, nil
+	case answer == dht.Likely:
+		if testHookGuess != nil {
+			v = testHookGuess(v)
+		}
+		hit, committed, err = tx.dhtHit(k, key, layout.Number(v))
+		if err != nil || hit != 0 || committed == nil {
+			return hit, committed, err
+		}
+	}
+	v, found, err := ids.LookupBuf(key.label, dk, scratch)
 	if err != nil {
 		return 0, nil, internal(err)
 	}
 	if !found {
 		return 0, noneCommitted, nil
 	}
+	return tx.dhtHit(k, key, layout.Number(v))
+}
+
+// testHookGuess, if set, replaces the value of every Likely guess of the
+// DHT, as a torn read of the bucket slot could.
+var testHookGuess func(v uint64) uint64
+
+// dhtHit ends dhtLookup once the DHT named vertex n.
+func (tx *Transaction) dhtHit(k kind, key idKey, n layout.Number) (hit layout.Number, committed map[layout.Number]struct{}, err error) {
 	if tx.objs[k].get(n) != nil {
 		return 0, nil, nil
 	}

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 
 	"github.com/gdi-go/gdi/bgdl"
+	"github.com/gdi-go/gdi/dht"
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/gdirma/internal/layout"
 )
@@ -117,6 +118,9 @@ func (st *graph) all(k kind) (map[layout.Number]*record, error) {
 // bytes, so a digest never equals a short ID). A DHT hit is always checked
 // against the ID stored in the holder.
 const idKeyLen = sha256.Size
+
+// dhtScratch is room for what a DHT lookup of an ID key copies.
+const dhtScratch = dht.SlotHeader + idKeyLen
 
 func dhtKey(id string) []byte {
 	if len(id) < idKeyLen {

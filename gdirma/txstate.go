@@ -42,9 +42,10 @@ type txState struct {
 // txScratch is room a transaction writes into and no one keeps past
 // its end: it is not zeroed between transactions.
 type txScratch struct {
-	// dht is where TranslateVertexID copies DHT entries
-	// (dht.LookupBuf): an entry of keys of idKeyLen bytes.
-	dht [32 + idKeyLen]byte
+	// dht is where TranslateVertexID copies DHT entries (dht.Guess and
+	// dht.LookupBuf): a bucket slot's first part, or an entry, for keys
+	// of idKeyLen bytes.
+	dht [dhtScratch]byte
 	// heads holds the labels and properties a commit writes over in
 	// place (headSpace); used up to headsUsed.
 	heads     [256]byte

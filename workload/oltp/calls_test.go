@@ -17,19 +17,19 @@ import (
 // adds a round trip to an operation changes them and fails the test; one
 // that saves calls updates them, on purpose.
 var pinnedCalls = map[string]float64{
-	"LB add edge":              37.125,
-	"LB add vertex":            23.074,
-	"LB count edges":           10.013,
-	"LB delete vertex":         307.815,
-	"LB get edges":             9.953,
-	"LB get vertex properties": 8.663,
-	"LB update property":       20.491,
-	"WI add edge":              18.755,
-	"WI add vertex":            23.230,
-	"WI delete vertex":         172.231,
-	"WI get edges":             7.470,
-	"WI get vertex properties": 5.890,
-	"WI update property":       13.917,
+	"LB add edge":              33.478,
+	"LB add vertex":            24.074,
+	"LB count edges":           8.088,
+	"LB delete vertex":         305.926,
+	"LB get edges":             8.093,
+	"LB get vertex properties": 6.790,
+	"LB update property":       18.619,
+	"WI add edge":              17.355,
+	"WI add vertex":            24.159,
+	"WI delete vertex":         171.215,
+	"WI get edges":             6.553,
+	"WI get vertex properties": 5.033,
+	"WI update property":       13.072,
 }
 
 // TestCallsPerOperation pins the one-sided calls per operation type of an
