@@ -91,17 +91,23 @@ func TryRead(w rma.Window, rank, off int) (bool, error) {
 // TryWrite takes a write lock on the word at (rank, off) of w once: it
 // fails if there is a reader or a writer.
 func TryWrite(w rma.Window, rank, off int) (bool, error) {
+	_, ok, err := tryWrite(w, rank, off)
+	return ok, err
+}
+
+// tryWrite is TryWrite that also returns the word it found.
+func tryWrite(w rma.Window, rank, off int) (prev uint64, ok bool, err error) {
 	// A word never locked for writing is 0; otherwise the failed swap
 	// returns it, and the second one takes it unless it changed meanwhile.
-	prev, err := w.CompareAndSwap(rank, off, 0, taken(0))
+	prev, err = w.CompareAndSwap(rank, off, 0, taken(0))
 	if err != nil || prev == 0 {
-		return err == nil, err
+		return 0, err == nil, err
 	}
 	if prev&(Writer|readers) != 0 {
-		return false, nil
+		return prev, false, nil
 	}
 	now, err := w.CompareAndSwap(rank, off, prev, taken(prev))
-	return err == nil && now == prev, err
+	return prev, err == nil && now == prev, err
 }
 
 // ReadBegin starts an optimistic read of what the lock word at (rank,
@@ -184,6 +190,9 @@ type held struct {
 	id uint64
 	a  Addr
 	m  Mode
+	// took is the word a write lock was taken from, without readers: the
+	// stamp (ReadBegin) of a reader who read just before.
+	took uint64
 }
 
 const fewLocks = 16
@@ -275,35 +284,103 @@ func (s *LockSet) Lock(id uint64, a Addr, m Mode) error {
 		if s.held[i].m >= m {
 			return nil
 		}
-		// Upgrade: only possible if we are the single reader.
-		for j := 0; j < Attempts; j++ {
-			prev, err := s.w.AtomicGet(a.Rank, a.Off)
+		return s.upgrade(i)
+	}
+	took, err := s.take(a, m)
+	if err != nil {
+		return err
+	}
+	s.add(held{id, a, m, took})
+	return nil
+}
+
+// LockStamped takes the write lock of object id, at a, from stamp, the
+// word that a reader without a lock saw (ReadBegin): one compare-and-swap,
+// if no one took the word since. unchanged reports whether that is so,
+// which is what validating the read would tell; if it is not, the lock is
+// not taken (unless readers were in the way, whom it waits for as Lock
+// does), and the caller gives up at once.
+func (s *LockSet) LockStamped(id uint64, a Addr, stamp uint64) (unchanged bool, err error) {
+	if i := s.find(id); i >= 0 {
+		if err := s.Lock(id, a, Write); err != nil {
+			return false, err
+		}
+		return s.held[i].took == stamp, nil
+	}
+	prev, err := s.w.CompareAndSwap(a.Rank, a.Off, stamp, taken(stamp))
+	switch {
+	case err != nil:
+		return false, err
+	case prev == stamp:
+		s.add(held{id, a, Write, stamp})
+		return true, nil
+	case prev&^readers != stamp:
+		return false, nil
+	}
+	if err := s.Lock(id, a, Write); err != nil {
+		return false, err
+	}
+	return s.held[s.find(id)].took == stamp, nil
+}
+
+// take takes the lock at a in mode m, trying up to Attempts times, and
+// returns the word a write lock was taken from, without readers.
+func (s *LockSet) take(a Addr, m Mode) (took uint64, err error) {
+	for i := 0; i < Attempts; i++ {
+		var ok bool
+		if m == Write {
+			took, ok, err = tryWrite(s.w, a.Rank, a.Off)
+		} else {
+			ok, err = TryRead(s.w, a.Rank, a.Off)
+		}
+		if err != nil {
+			return 0, err
+		}
+		if ok {
+			return took &^ readers, nil
+		}
+		pause(s.w, i)
+	}
+	return 0, fmt.Errorf("%w: word %d on rank %d", ErrBusy, a.Off, a.Rank)
+}
+
+// upgrade makes the read lock held[i] a write lock: only possible while
+// no other reader holds it.
+func (s *LockSet) upgrade(i int) error {
+	a := s.held[i].a
+	for j := 0; j < Attempts; j++ {
+		prev, err := s.w.AtomicGet(a.Rank, a.Off)
+		if err != nil {
+			return err
+		}
+		if prev&(Writer|readers) == 1 {
+			now, err := s.w.CompareAndSwap(a.Rank, a.Off, prev, taken(prev)-1)
 			if err != nil {
 				return err
 			}
-			if prev&(Writer|readers) == 1 {
-				now, err := s.w.CompareAndSwap(a.Rank, a.Off, prev, taken(prev)-1)
-				if err != nil {
-					return err
-				}
-				if now == prev {
-					s.held[i].m = Write
-					return nil
-				}
+			if now == prev {
+				s.held[i].m, s.held[i].took = Write, prev&^readers
+				return nil
 			}
-			pause(s.w, j)
 		}
-		return fmt.Errorf("%w: upgrade of word %d on rank %d", ErrBusy, a.Off, a.Rank)
+		pause(s.w, j)
 	}
-	if err := Lock(s.w, a.Rank, a.Off, m); err != nil {
-		return err
-	}
-	s.add(held{id, a, m})
-	return nil
+	return fmt.Errorf("%w: upgrade of word %d on rank %d", ErrBusy, a.Off, a.Rank)
 }
 
 // Holds reports whether the set holds a lock of object id.
 func (s *LockSet) Holds(id uint64) bool { return s.find(id) >= 0 }
+
+// Took returns the word the write lock of object id was taken from,
+// without readers, if the set holds it for writing: a reader whose stamp
+// is that word read what the lock now guards.
+func (s *LockSet) Took(id uint64) (word uint64, ok bool) {
+	i := s.find(id)
+	if i < 0 || s.held[i].m != Write {
+		return 0, false
+	}
+	return s.held[i].took, true
+}
 
 // Len is the number of locks held.
 func (s *LockSet) Len() int { return len(s.held) }
