@@ -162,11 +162,33 @@ func (tx *Transaction) lockWrites(st *graph, ls *txn.LockSet, writes []writeItem
 		scanGate = true
 	}
 	for _, it := range writes {
-		if err := ls.Lock(uint64(it.n), st.LockAddr(it.n.Holder()), txn.Write); err != nil {
-			return scanGate, gdi.Errorf(gdi.ErrTransactionCommitFail, "%v %v: %w", it.k, it.n.Holder(), err)
+		if err := lockWrite(st, ls, it); err != nil {
+			return scanGate, err
 		}
 	}
 	return scanGate, nil
+}
+
+// lockWrite takes the write lock of holder it. A holder read without a
+// lock is locked from the lock word it was read under: one atomic, which
+// also proves the copy still committed (validate skips it), or fails the
+// commit at once if another transaction wrote it since.
+func lockWrite(st *graph, ls *txn.LockSet, it writeItem) error {
+	id, a := uint64(it.n), st.LockAddr(it.n.Holder())
+	if it.o.stamped && !it.o.created {
+		unchanged, err := ls.LockStamped(id, a, it.o.stamp)
+		if err == nil && !unchanged {
+			return errValidation
+		}
+		if err != nil {
+			return gdi.Errorf(gdi.ErrTransactionCommitFail, "%v %v: %w", it.k, it.n.Holder(), err)
+		}
+		return nil
+	}
+	if err := ls.Lock(id, a, txn.Write); err != nil {
+		return gdi.Errorf(gdi.ErrTransactionCommitFail, "%v %v: %w", it.k, it.n.Holder(), err)
+	}
+	return nil
 }
 
 func unlockWrites(st *graph, ls *txn.LockSet, scanGate bool) {

@@ -239,6 +239,7 @@ func (st *graph) decodePart(r *record, n layout.Number, img *store.Image) (whole
 // image says besides its bytes.
 func (r *record) readFrom(img *store.Image, n layout.Number) {
 	r.version, r.home = img.Version, homeOf(n)
+	r.stamp, r.stamped = img.Stamp, img.Stamped
 	if img.Fences != nil {
 		r.long = &longRefs{fences: img.Fences}
 	}

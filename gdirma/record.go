@@ -24,7 +24,11 @@ const (
 // and the direction and ends of an edge (edgeEnds).
 type record struct {
 	version store.Version // of the image it was read from (store only)
-	home    int32         // home rank
+	// stamp is the lock word the image was checked against, if stamped
+	// (store.Image.Stamp): a read under the lock has none.
+	stamp   uint64
+	stamped bool
+	home    int32 // home rank
 	// imgLen is the length of the whole image, if it was read whole.
 	imgLen int32
 	// partial: a vertex read from its primary block alone, whose edge

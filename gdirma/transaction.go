@@ -63,8 +63,13 @@ import (
 
 // txObj is a transaction's private copy of a vertex or edge.
 type txObj struct {
-	rec     *record
-	base    store.Version // of the committed record copied; 0 if created here
+	rec  *record
+	base store.Version // of the committed record copied; 0 if created here
+	// stamp is the lock word the copy of version base was read under,
+	// if stamped: a commit that finds the word unchanged need not read
+	// the version (validate.go).
+	stamp   uint64
+	stamped bool
 	created bool
 	dirty   bool // rec differs from the committed record: install at commit
 	deleted bool // freed in this transaction

@@ -189,7 +189,7 @@ func (tx *Transaction) orphan(e layout.Number) error {
 		return err
 	}
 	n := o.ptr
-	no := &txObj{rec: o.rec, base: o.base, created: o.created, dirty: true, ptr: n, eh: o.eh}
+	no := &txObj{rec: o.rec, base: o.base, stamp: o.stamp, stamped: o.stamped, created: o.created, dirty: true, ptr: n, eh: o.eh}
 	if no.eh != nil {
 		no.eh.num = n
 	}

@@ -40,7 +40,7 @@ func (tx *Transaction) get(k kind, n layout.Number) (*txObj, error) {
 			if r == nil {
 				return nil, tx.fail("the holder of edge %d vanished: a concurrent transaction changed it", n)
 			}
-			o = &txObj{rec: r, base: r.version, ptr: x.Holder}
+			o = &txObj{rec: r, base: r.version, stamp: r.stamp, stamped: r.stamped, ptr: x.Holder}
 		}
 		tx.keep(k, n, o)
 		return o, nil
@@ -65,7 +65,7 @@ func (tx *Transaction) get(k kind, n layout.Number) (*txObj, error) {
 		return tx.spanning(n, c, &rest)
 	}
 	o := &c.o
-	*o = txObj{rec: &c.r, base: c.r.version, ptr: n, img: single, room: c, rest: rest}
+	*o = txObj{rec: &c.r, base: c.r.version, stamp: c.r.stamp, stamped: c.r.stamped, ptr: n, img: single, room: c, rest: rest}
 	tx.keep(k, n, o)
 	return o, nil
 }
@@ -153,7 +153,7 @@ func (tx *Transaction) keepWhole(n layout.Number, lo *loadedObj, committed *reco
 	r := &lo.r
 	r.headRaw, r.headLen = committed.headRaw, committed.headLen
 	r.version, r.home = committed.version, committed.home
-	lo.o = txObj{rec: r, base: committed.version, ptr: n, room: lo}
+	lo.o = txObj{rec: r, base: committed.version, stamp: committed.stamp, stamped: committed.stamped, ptr: n, room: lo}
 	tx.takeRefs(&lo.o, committed, chain)
 	tx.keep(vertexKind, n, &lo.o)
 	return &lo.o
@@ -228,6 +228,9 @@ func (tx *Transaction) full(n layout.Number, r *record) error {
 		return tx.fail("vertex %d changed by a concurrent commit", n)
 	}
 	if o != nil {
+		// Read again whole, the copy is of the same version under a
+		// lock word that may have moved on: validation checks that one.
+		o.stamp, o.stamped = c.stamp, c.stamped
 		tx.takeRefs(o, c, chain)
 		return tx.applyDrops(n, o)
 	}

@@ -6,21 +6,40 @@ import (
 
 // conflicted reports whether a committed object the transaction copied
 // has changed since, is about to change (another transaction holds its
-// lock for writing), or cannot be read now. Only the lock, marker and
-// version words are read.
+// lock for writing), or cannot be read now. A copy read under a lock word
+// (stamped) is checked against that word alone: every writer moves it. A
+// copy the commit locked is checked against the word it locked it from,
+// with no access at all. Of other copies the lock, marker and version
+// words are read.
 func (tx *Transaction) conflicted(st *graph) bool {
 	for k := range tx.objs {
 		for _, o := range tx.objs[k].all() {
 			if o.created || o.ptr == 0 {
 				continue // a lightweight edge is validated with its origin
 			}
-			ik, version, ok, locked, err := st.Stamp(o.ptr.Holder(), st.held)
-			if err != nil || !ok || locked || ik != kind(k) || version != o.base {
+			if !stillCommitted(st, kind(k), o) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// stillCommitted reports whether copy o of a holder of kind k is of the
+// committed holder, which no other transaction holds for writing.
+func stillCommitted(st *graph, k kind, o *txObj) bool {
+	p := o.ptr.Holder()
+	if !o.stamped {
+		ik, version, ok, locked, err := st.Stamp(p, st.held)
+		return err == nil && ok && !locked && ik == k && version == o.base
+	}
+	if st.held != nil {
+		if took, held := st.held.Took(uint64(o.ptr)); held {
+			return took == o.stamp
+		}
+	}
+	valid, err := st.StillValid(p, o.stamp)
+	return err == nil && valid
 }
 
 // pendingScans reports whether a query of the transaction must be asked
