@@ -17,19 +17,19 @@ import (
 // adds a round trip to an operation changes them and fails the test; one
 // that saves calls updates them, on purpose.
 var pinnedCalls = map[string]float64{
-	"LB add edge":              28.041,
-	"LB add vertex":            24.074,
+	"LB add edge":              27.042,
+	"LB add vertex":            23.853,
 	"LB count edges":           8.088,
-	"LB delete vertex":         265.926,
+	"LB delete vertex":         260.630,
 	"LB get edges":             8.093,
 	"LB get vertex properties": 6.790,
-	"LB update property":       15.826,
-	"WI add edge":              14.974,
-	"WI add vertex":            24.159,
-	"WI delete vertex":         148.369,
+	"LB update property":       15.261,
+	"WI add edge":              14.516,
+	"WI add vertex":            23.960,
+	"WI delete vertex":         145.862,
 	"WI get edges":             6.553,
 	"WI get vertex properties": 5.033,
-	"WI update property":       11.282,
+	"WI update property":       10.845,
 }
 
 // TestCallsPerOperation pins the one-sided calls per operation type of an

@@ -6,6 +6,7 @@ import (
 	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/gdirma/internal/layout"
+	"github.com/gdi-go/gdi/rma"
 )
 
 // Parts is an image given as two pieces, Head then Tail, written as one.
@@ -114,6 +115,14 @@ func (s *Store) write(k Kind, v Version, chain []bgdl.DPtr, img Parts, dirty Dir
 		return bgdl.Null
 	}
 	fw := walkFences(img, s.Codec(chain[0]), len(chain))
+	// Each continuation block is put from a buffer of its own: the puts
+	// are completed together, by one flush.
+	var conts flushSet
+	var cbuf *[]byte
+	if len(chain) > 1 {
+		cbuf = s.images.get((len(chain) - 1) * s.bs)
+		defer s.PutImages([]*[]byte{cbuf})
+	}
 	for i, off := 1, first; i < len(chain); i, off = i+1, off+c {
 		var fence uint16
 		if len(fences) == len(chain)-1 {
@@ -124,13 +133,19 @@ func (s *Store) write(k Kind, v Version, chain []bgdl.DPtr, img Parts, dirty Dir
 		if !dirty.Covers(off, off+c) {
 			continue
 		}
-		blk := (*bp)[:ContHeader+min(max(size-off, 0), c)]
+		blk := (*cbuf)[(i-1)*s.bs:][:ContHeader+min(max(size-off, 0), c)]
 		binary.LittleEndian.PutUint64(blk, markerCont|uint64(fence))
 		binary.LittleEndian.PutUint64(blk[nextWord:], uint64(next(i)))
 		img.CopyAt(blk[ContHeader:], off)
-		if err := s.Put(blk, chain[i], 0); err != nil {
-			return err
+		if err := s.data.Put(blk, chain[i].Rank(), chain[i].Offset()); err != nil {
+			return Internal(err)
 		}
+		conts.add(chain[i].Rank())
+	}
+	// The continuation blocks are complete before the primary block is
+	// put: one flush for all of them.
+	if err := conts.flush(s.data); err != nil {
+		return Internal(err)
 	}
 	blk := (*bp)[:PrimaryHeader+first]
 	binary.LittleEndian.PutUint64(blk, markerPrimary|uint64(k))
@@ -166,10 +181,41 @@ func (s *Store) patchBlocks(p bgdl.DPtr, v Version, patches []Patch) error {
 			return Internal(err)
 		}
 	}
-	if err := s.data.FlushAll(); err != nil {
+	// The version is put last, as an atomic: the flush of its rank
+	// completes the patches of that rank too.
+	var others flushSet
+	for _, x := range patches {
+		if r := x.At.Rank(); r != p.Rank() {
+			others.add(r)
+		}
+	}
+	if err := others.flush(s.data); err != nil {
 		return Internal(err)
 	}
 	return s.setVersion(p, v)
+}
+
+// flushSet is the ranks that puts went to, which one flush completes:
+// Flush of the one rank, or FlushAll if there were several.
+type flushSet struct {
+	rank, n int
+}
+
+func (f *flushSet) add(rank int) {
+	if f.n == 0 || f.rank != rank {
+		f.rank = rank
+		f.n++
+	}
+}
+
+func (f *flushSet) flush(w rma.Window) error {
+	switch f.n {
+	case 0:
+		return nil
+	case 1:
+		return w.Flush(f.rank)
+	}
+	return w.FlushAll()
 }
 
 func (s *Store) setVersion(p bgdl.DPtr, v Version) error {

@@ -1,0 +1,68 @@
+package store
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/gdi-go/gdi/bgdl"
+	"github.com/gdi-go/gdi/rma"
+	"github.com/gdi-go/gdi/rma/count"
+	"github.com/gdi-go/gdi/rma/local"
+)
+
+// withCounted runs fn on a Store of one local rank whose windows count
+// their calls.
+func withCounted(t *testing.T, fn func(s *Store, cc *count.Comm) error) {
+	t.Helper()
+	err := local.Run(1, func(c rma.Comm) error {
+		cc := count.Wrap(c)
+		s, err := New(cc, testConfig)
+		if err != nil {
+			return err
+		}
+		defer s.Free()
+		return fn(s, cc)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestWriteCalls pins the calls of writes: an image of n blocks on one
+// rank is n puts and two flushes (the continuation blocks, then the
+// primary block), and patches on the holder's rank are completed by the
+// flush after the version.
+func TestWriteCalls(t *testing.T) {
+	withCounted(t, func(s *Store, cc *count.Comm) error {
+		const blocks = 5
+		img := pattern(firstBytes+(blocks-1)*contBytes, 3)
+		chain := make([]bgdl.DPtr, blocks)
+		for i := range chain {
+			p, err := s.Acquire(0)
+			if err != nil {
+				return err
+			}
+			chain[i] = p
+		}
+		before := cc.Counts()
+		if err := s.Install(1, &Plan{Kind: Vertex, Holder: chain[0], Chain: chain, Image: Parts{Head: img, Refs: -1}}); err != nil {
+			return err
+		}
+		if got := cc.Counts().Sub(before); got.Puts != blocks || got.Flushes != 2 || got.Calls() != blocks+2 {
+			return fmt.Errorf("an image of %d blocks: %+v; want %d puts and 2 flushes", blocks, got, blocks)
+		}
+		before = cc.Counts()
+		patches := []Patch{{At: chain[1], Off: ContHeader, B: []byte{1}}, {At: chain[3], Off: ContHeader, B: []byte{2}}}
+		if err := s.Install(2, &Plan{Kind: Vertex, Holder: chain[0], Patches: patches}); err != nil {
+			return err
+		}
+		if got := cc.Counts().Sub(before); got.Calls() != 4 {
+			return fmt.Errorf("two patches: %+v; want 2 puts, the version's atomic and one flush", got)
+		}
+		got, ok, err := readImg(s, chain[0], &Request{})
+		if err != nil || !ok || got.Version != 2 || got.Bytes[firstBytes] != 1 || got.Bytes[firstBytes+2*contBytes] != 2 {
+			return fmt.Errorf("after the patches: version %d, ok %v, %v", got.Version, ok, err)
+		}
+		return nil
+	})
+}
