@@ -110,7 +110,8 @@ func (s *Store) SetPrefetcher(p rma.Prefetcher) { s.pf = p }
 
 // Acquire takes a block, from rank target if it has one, else from the
 // other ranks in turn, and raises its rank's high-water mark to it. Its
-// marker word is cleared.
+// marker word is not a primary block's: Release cleared it, or the block
+// was never used.
 func (s *Store) Acquire(target int) (bgdl.DPtr, error) {
 	for i := range s.size {
 		r := (target + i) % s.size
@@ -119,9 +120,6 @@ func (s *Store) Acquire(target int) (bgdl.DPtr, error) {
 			continue
 		}
 		if err != nil {
-			return 0, Internal(err)
-		}
-		if err := s.data.AtomicPut(r, p.Offset(), 0); err != nil {
 			return 0, Internal(err)
 		}
 		return p, s.RaiseHighWater(r, s.BlockIndex(p))

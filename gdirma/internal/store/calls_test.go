@@ -66,3 +66,38 @@ func TestWriteCalls(t *testing.T) {
 		return nil
 	})
 }
+
+// TestHighWaterCalls: raising the high-water mark block by block reads
+// and raises it once in hwStep blocks, and the mark always covers the
+// block; after SetHighWater (recovery) what was known of it is forgotten.
+func TestHighWaterCalls(t *testing.T) {
+	withCounted(t, func(s *Store, cc *count.Comm) error {
+		check := func(b int) error {
+			if hw, err := s.HighWater(0); err != nil || hw < b {
+				return fmt.Errorf("high-water mark %d (%v) below block %d raised to", hw, err, b)
+			}
+			return nil
+		}
+		var raising count.Counts
+		for b := 1; b <= testConfig.Blocks; b++ {
+			before := cc.Counts()
+			if err := s.RaiseHighWater(0, b); err != nil {
+				return err
+			}
+			raising = raising.Add(cc.Counts().Sub(before))
+			if err := check(b); err != nil {
+				return err
+			}
+		}
+		if steps := (testConfig.Blocks + hwStep - 1) / hwStep; raising.Calls() > uint64(2*steps) {
+			return fmt.Errorf("%d raises: %d calls; want at most 2 a step of %d blocks", testConfig.Blocks, raising.Calls(), hwStep)
+		}
+		if err := s.SetHighWater(3); err != nil {
+			return err
+		}
+		if err := s.RaiseHighWater(0, 10); err != nil {
+			return err
+		}
+		return check(10)
+	})
+}

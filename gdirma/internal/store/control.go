@@ -53,19 +53,23 @@ func (s *Store) Commits() (uint64, error) {
 
 // RaiseCommits raises this rank's commit counter to at least count, so
 // that versions drawn later are above those found in restored holders.
-func (s *Store) RaiseCommits(count uint64) error { return s.raise(s.rank, ctlCommits, count) }
+func (s *Store) RaiseCommits(count uint64) error {
+	_, err := s.raise(s.rank, ctlCommits, count)
+	return err
+}
 
 // raise raises word off of rank's control words to at least x; it never
-// lowers it, whatever others do meanwhile.
-func (s *Store) raise(rank, off int, x uint64) error {
+// lowers it, whatever others do meanwhile. now is what the word held
+// after: x, or more.
+func (s *Store) raise(rank, off int, x uint64) (now uint64, err error) {
 	for {
 		cur, err := s.ctl.AtomicGet(rank, off)
 		if err != nil || cur >= x {
-			return Internal(err)
+			return cur, Internal(err)
 		}
 		prev, err := s.ctl.CompareAndSwap(rank, off, cur, x)
 		if err != nil || prev == cur {
-			return Internal(err)
+			return x, Internal(err)
 		}
 	}
 }
@@ -76,11 +80,33 @@ func (s *Store) HighWater(rank int) (int, error) {
 	return int(hw), Internal(err)
 }
 
-// RaiseHighWater raises rank's high-water mark to block b.
-func (s *Store) RaiseHighWater(rank, b int) error { return s.raise(rank, ctlHighWater, uint64(b)) }
+// hwStep is how far past a block a raise of the high-water mark goes:
+// scans read up to that many free blocks more, and only one acquire in
+// so many of fresh blocks reads and raises the mark.
+const hwStep = 64
 
-// SetHighWater sets this rank's high-water mark (recovery).
+// RaiseHighWater raises rank's high-water mark to block b at least. It
+// reads the mark only if this rank has not seen it reach b.
+func (s *Store) RaiseHighWater(rank, b int) error {
+	known := &s.hw[rank]
+	if uint64(b) <= known.Load() {
+		return nil
+	}
+	now, err := s.raise(rank, ctlHighWater, uint64(min(b+hwStep, s.pool.Blocks())))
+	if err != nil {
+		return err
+	}
+	for k := known.Load(); k < now && !known.CompareAndSwap(k, now); k = known.Load() {
+	}
+	return nil
+}
+
+// SetHighWater sets this rank's high-water mark (recovery, on every rank
+// at once): the marks known of every rank are forgotten.
 func (s *Store) SetHighWater(b int) error {
+	for i := range s.hw {
+		s.hw[i].Store(0)
+	}
 	return Internal(s.ctl.AtomicPut(s.rank, ctlHighWater, uint64(b)))
 }
 

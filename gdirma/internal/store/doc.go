@@ -37,8 +37,13 @@
 //   - Writers hold the holder's write lock. Install puts the continuation
 //     blocks first and the primary block last, so that a reader never
 //     sees a new primary block over old continuations it would then read.
-//   - A block belongs to at most one holder; Acquire clears its marker
-//     and Release clears it again before the block goes back to the pool.
+//   - A block belongs to at most one holder. Release clears its marker
+//     before the block goes back to the pool, so a free block is never a
+//     primary block (recovery frees only blocks no chain names, and every
+//     primary block is the start of its own chain).
+//   - The high-water mark of a rank is at or above every block handed out
+//     on it; it may be a little above (hwStep), and this rank may know it
+//     to be higher than it last read (Store.hw) until recovery sets it.
 //
 // # Operations
 //

@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/dht"
@@ -37,6 +38,9 @@ type Store struct {
 	ctl   rma.Window
 	ids   *dht.Table
 	pf    rma.Prefetcher // data's, if it has the capability
+	// hw is, per rank, a high-water mark that rank's is known to have
+	// reached: acquires of blocks below it need not read the mark.
+	hw []atomic.Uint64
 
 	bufs   *sync.Pool // of *[]byte, one block each
 	images *imagePool
@@ -44,7 +48,8 @@ type Store struct {
 
 // New creates the windows of a Store (collective over comm).
 func New(comm rma.Comm, c Config) (*Store, error) {
-	s := &Store{tag: c.Tag, rank: comm.Rank(), size: comm.Size(), bs: c.BlockSize, bufs: new(sync.Pool), images: new(imagePool)}
+	s := &Store{tag: c.Tag, rank: comm.Rank(), size: comm.Size(), bs: c.BlockSize, bufs: new(sync.Pool), images: new(imagePool),
+		hw: make([]atomic.Uint64, comm.Size())}
 	var err error
 	s.pool, err = bgdl.NewPool(comm, bgdl.Config{BlockSize: c.BlockSize, Blocks: c.Blocks})
 	if err != nil {
