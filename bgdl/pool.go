@@ -46,6 +46,9 @@ type Pool struct {
 	// ranks is comm.Size(), and shift log2(blockSize) if that is a
 	// power of two (else -1): block runs on every access to a holder.
 	ranks, shift int
+	// heads are the head words of every rank's free list as last seen
+	// (headguess.go).
+	heads []headGuess
 }
 
 // NewPool allocates a pool's windows and fills every rank's free list with
@@ -59,7 +62,7 @@ func NewPool(c rma.Comm, cfg Config) (*Pool, error) {
 		return nil, fmt.Errorf("%w: %d blocks of %d bytes on %d ranks do not fit 48-bit offsets and 16-bit ranks",
 			ErrConfig, cfg.Blocks, cfg.BlockSize, c.Size())
 	}
-	p := &Pool{comm: c, blockSize: cfg.BlockSize, blocks: cfg.Blocks, ranks: c.Size(), shift: -1}
+	p := &Pool{comm: c, blockSize: cfg.BlockSize, blocks: cfg.Blocks, ranks: c.Size(), shift: -1, heads: make([]headGuess, c.Size())}
 	if cfg.BlockSize&(cfg.BlockSize-1) == 0 {
 		p.shift = bits.TrailingZeros(uint(cfg.BlockSize))
 	}
@@ -148,13 +151,22 @@ func (p *Pool) Valid(ptr DPtr) bool {
 // target has none left. The block's contents are whatever its last owner
 // left there.
 func (p *Pool) Acquire(target int) (DPtr, error) {
-	head, err := p.system.AtomicGet(target, headWord)
+	head, guessed, err := p.head(target)
 	if err != nil {
 		return Null, fmt.Errorf("bgdl: acquire on rank %d: %w", target, err)
 	}
 	for {
 		b := head & idxMask
+		if b == 0 && guessed {
+			// An empty list is not believed on a guess.
+			if head, err = p.system.AtomicGet(target, headWord); err != nil {
+				return Null, fmt.Errorf("bgdl: acquire on rank %d: %w", target, err)
+			}
+			guessed = false
+			continue
+		}
 		if b == 0 {
+			p.saw(target, head)
 			return Null, fmt.Errorf("%w on rank %d (%d blocks of %d bytes)", ErrExhausted, target, p.blocks, p.blockSize)
 		}
 		next, err := p.usage.AtomicGet(target, int(b)*8)
@@ -167,6 +179,7 @@ func (p *Pool) Acquire(target int) (DPtr, error) {
 			return Null, err
 		}
 		if prev == head {
+			p.saw(target, retag(head, next))
 			// The block is ours. Mark it in use, so that releasing it twice
 			// is caught. Until the mark lands the usage word still holds a
 			// list link, which no one follows: b is no longer the head, and
@@ -176,7 +189,7 @@ func (p *Pool) Acquire(target int) (DPtr, error) {
 			}
 			return dptr(target, int(b)*p.blockSize), nil
 		}
-		head = prev
+		head, guessed = prev, false
 	}
 }
 
@@ -189,7 +202,7 @@ func (p *Pool) Release(ptr DPtr) error {
 		return err
 	}
 	target, slot := ptr.Rank(), b*8
-	head, err := p.system.AtomicGet(target, headWord)
+	head, _, err := p.head(target)
 	if err != nil {
 		return err
 	}
@@ -209,6 +222,7 @@ func (p *Pool) Release(ptr DPtr) error {
 			return err
 		}
 		if prev == head {
+			p.saw(target, retag(head, uint64(b)))
 			return nil
 		}
 		head = prev

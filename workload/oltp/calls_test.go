@@ -17,19 +17,19 @@ import (
 // adds a round trip to an operation changes them and fails the test; one
 // that saves calls updates them, on purpose.
 var pinnedCalls = map[string]float64{
-	"LB add edge":              26.873,
-	"LB add vertex":            20.295,
+	"LB add edge":              26.807,
+	"LB add vertex":            18.905,
 	"LB count edges":           8.088,
-	"LB delete vertex":         260.630,
+	"LB delete vertex":         258.185,
 	"LB get edges":             8.093,
 	"LB get vertex properties": 6.790,
-	"LB update property":       15.133,
-	"WI add edge":              14.431,
-	"WI add vertex":            20.396,
-	"WI delete vertex":         145.862,
+	"LB update property":       15.014,
+	"WI add edge":              14.398,
+	"WI add vertex":            18.974,
+	"WI delete vertex":         144.303,
 	"WI get edges":             6.553,
 	"WI get vertex properties": 5.033,
-	"WI update property":       10.755,
+	"WI update property":       10.703,
 }
 
 // TestCallsPerOperation pins the one-sided calls per operation type of an
