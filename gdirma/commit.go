@@ -20,11 +20,14 @@ import (
 //  1. writeSet: the holders it changed, created or deleted, in the order
 //     of their numbers;
 //  2. lockWrites: the index gate, the scan gate if it rescans, and the
-//     write lock of every holder of the write set; a lock that stays busy
-//     fails the commit;
-//  3. validate (transaction.go): every other holder copied still has the
-//     version seen and is not locked for writing by another transaction,
-//     and every query would return the same holders;
+//     write lock of every holder of the write set, taken from the lock
+//     word it was read under where it was read (lockWrite); a lock that
+//     stays busy, or was taken by another writer since the read, fails the
+//     commit;
+//  3. validate (validate.go): every other holder copied still has the
+//     lock word it was read under (or, copied under a lock, the version
+//     seen) and is not locked for writing by another transaction, and
+//     every query would return the same holders;
 //  4. plan: for each holder written, a change: the committed record it
 //     replaces (read under the lock) and what replaces it;
 //  5. install: implicit index, blocks, images with a fresh version, and

@@ -59,11 +59,14 @@
 // A transaction copies every holder it touches into a private cache and
 // works on the copies, so nothing it does is visible before commit and
 // abort just drops them. Reads take no locks: a holder is copied while no
-// writer holds its lock word and copied again if one took it meanwhile.
-// Commit locks the holders it changes, validates that every other holder
-// it read still has the version it saw and every query still has the same
-// answer, installs the new images and releases the locks (the steps are
-// in transaction.go). Committed transactions are serializable. A lock
+// writer holds its lock word and copied again if one took it meanwhile;
+// the copy keeps that lock word, which every writer moves. Commit locks
+// the holders it changes from the lock words they were read under (one
+// compare-and-swap, which also proves them unchanged, or fails the commit
+// before anything is written), validates that every other holder it read
+// still has the lock word it was read under and every query still has
+// the same answer, installs the new images and releases the locks (the
+// steps are in transaction.go). Committed transactions are serializable. A lock
 // that stays busy fails the commit at once (ErrTransactionCommitFail)
 // rather than waiting, so there is no deadlock, and a transaction that
 // read a state mixing two commits cannot commit.
