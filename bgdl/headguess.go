@@ -15,10 +15,13 @@ import (
 // A guess is taken only while fresh (guessTTL). That keeps the tag's
 // guard against ABA: a swap that succeeds from a guess found the word
 // unchanged since it was seen, tag and all, and a 32-bit tag does not
-// wrap around within a millisecond.
+// wrap around within a second (2^32 swaps of one word take tens of
+// seconds even in local memory).
 
-// guessTTL is how long a head word seen stays a guess.
-const guessTTL = time.Millisecond
+// guessTTL is how long a head word seen stays a guess. It is long enough
+// that a burst never outlives it, so the calls an operation makes do not
+// depend on timing (TestCallsPerOperation pins them).
+const guessTTL = time.Second
 
 // headGuess is the head word of one rank's free list as this rank last
 // saw it, and when (nanoseconds of clock, 0 for never). Padded to a
