@@ -20,6 +20,7 @@ fmt-check:
 test: vet fmt-check
 	$(GO) test -race -short ./...
 	$(GO) test -short ./rma/local # rma/local's plain word stores (not in -race builds)
+	$(GO) test -short -run 'ReadsNotTorn' ./gdirma ./gdirma/internal/store # torn copies: -race builds complete puts whole
 	$(GO) test -short -run 'TestReadAllocations|TestWriteAllocations|TestBulkLoadMatchesInsert' ./gdirma # allocation counts (pools drop entries under -race); bulk loads on plain word stores
 	$(GO) test -short -run 'TestVertexPropertiesAllocations' ./generator # allocation counts (other under -race)
 	$(GO) test -short -run 'TestCallsPerOperation' ./workload/oltp # one-sided calls per operation (the invariants of -race read more)

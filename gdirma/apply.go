@@ -10,6 +10,7 @@ import (
 	"github.com/gdi-go/gdi/gdirma/internal/layout"
 	"github.com/gdi-go/gdi/gdirma/internal/store"
 	"github.com/gdi-go/gdi/internal/invariants"
+	"github.com/gdi-go/gdi/txn"
 )
 
 // change is one object to install: new == nil deletes it; old is the
@@ -313,6 +314,12 @@ func (st *graph) writeChange(c change, version store.Version, bp *blockPlan) err
 		return err
 	}
 	p := &store.Plan{Kind: c.k, Holder: c.n.Holder(), Gone: c.new == nil, Head: c.head, Chain: bp.chain, Image: bp.img, Dirty: bp.dirty}
+	// An image the primary block holds whole gets the lock word the
+	// commit leaves, and a check (store.Plan.Stamp). A replay holds no
+	// lock and knows no lock word.
+	if took, ok := st.heldWord(c.n); ok {
+		p.Stamp, p.Stamped = txn.Released(took), true
+	}
 	if !p.Gone && p.Head == nil && p.Dirty.Some {
 		p.Fences = c.new.fences() // the layout is the one read
 	}

@@ -133,7 +133,7 @@ func (b *bulk) writeHolder(i int, refs []bulkRef, dir byte, imgBuf *[]byte, chai
 		}
 		chain = append(chain, nb)
 	}
-	if err := b.st.Install(b.version, &store.Plan{Kind: vertexKind, Holder: chain[0], Chain: chain, Image: store.Parts{Head: img, Refs: refsAt}}); err != nil {
+	if err := b.st.Install(b.version, &store.Plan{Kind: vertexKind, Holder: chain[0], Chain: chain, Image: store.Parts{Head: img, Refs: refsAt}, Stamped: true}); err != nil {
 		return err
 	}
 	return nil
@@ -141,6 +141,12 @@ func (b *bulk) writeHolder(i int, refs []bulkRef, dir byte, imgBuf *[]byte, chai
 
 // writeNew writes a new holder of kind k with image img into fresh blocks
 // and returns its number.
+//
+// Holders are written stamped with 0 (store.Plan.Stamp), the lock word of
+// a block never locked, which blocks of an empty part of the database
+// most often are. Where a block was locked in an earlier life the stamp is
+// stale: validations that compare lock words then fail and compare
+// versions instead (validate.go), until the holder is written again.
 func (b *bulk) writeNew(k kind, img []byte) (bgdl.DPtr, error) {
 	chain := make([]bgdl.DPtr, 0, 1)
 	for len(chain) < b.st.BlocksFor(len(img)) {
@@ -150,7 +156,7 @@ func (b *bulk) writeNew(k kind, img []byte) (bgdl.DPtr, error) {
 		}
 		chain = append(chain, nb)
 	}
-	return chain[0], b.st.Install(b.version, &store.Plan{Kind: k, Holder: chain[0], Chain: chain, Image: store.Parts{Head: img, Refs: -1}})
+	return chain[0], b.st.Install(b.version, &store.Plan{Kind: k, Holder: chain[0], Chain: chain, Image: store.Parts{Head: img, Refs: -1}, Stamped: true})
 }
 
 // block takes a block, on this rank while it has one. Blocks of this rank

@@ -174,24 +174,36 @@ func (tx *Transaction) lockWrites(st *graph, ls *txn.LockSet, writes []writeItem
 
 // lockWrite takes the write lock of holder it. A holder read without a
 // lock is locked from the lock word it was read under: one atomic, which
-// also proves the copy still committed (validate skips it), or fails the
-// commit at once if another transaction wrote it since.
+// also proves the copy still committed (validate skips it). If the word
+// moved, another transaction wrote the holder since, or took its lock and
+// let it go without writing (which leaves a stamp taken from a checked
+// block stale): the lock is taken anyway, and the version decides.
 func lockWrite(st *graph, ls *txn.LockSet, it writeItem) error {
 	id, a := uint64(it.n), st.LockAddr(it.n.Holder())
 	if it.o.stamped && !it.o.created {
 		unchanged, err := ls.LockStamped(id, a, it.o.stamp)
-		if err == nil && !unchanged {
-			return errValidation
+		if err != nil || unchanged {
+			return lockErr(it, err)
 		}
-		if err != nil {
-			return gdi.Errorf(gdi.ErrTransactionCommitFail, "%v %v: %w", it.k, it.n.Holder(), err)
-		}
-		return nil
 	}
 	if err := ls.Lock(id, a, txn.Write); err != nil {
-		return gdi.Errorf(gdi.ErrTransactionCommitFail, "%v %v: %w", it.k, it.n.Holder(), err)
+		return lockErr(it, err)
+	}
+	if it.o.stamped && !it.o.created {
+		if !stillCommitted(st, it.k, &txObj{base: it.o.base, ptr: it.o.ptr}) {
+			return errValidation
+		}
+		it.o.stamp, _ = ls.Took(id)
 	}
 	return nil
+}
+
+// lockErr is the commit failure of a lock of holder it that failed.
+func lockErr(it writeItem, err error) error {
+	if err == nil {
+		return nil
+	}
+	return gdi.Errorf(gdi.ErrTransactionCommitFail, "%v %v: %w", it.k, it.n.Holder(), err)
 }
 
 func unlockWrites(st *graph, ls *txn.LockSet, scanGate bool) {
@@ -377,11 +389,8 @@ func (tx *Transaction) planSingleBlock(st *graph, it writeItem, c *change, insta
 	}
 	old.version, old.home = o.base, homeOf(it.n)
 	c.old, c.chain = old, append(chain, it.n.Holder())
-	if it.k == vertexKind && !o.deleted && o.rec.refsAsRead(old) {
-		if head := appendHead(tx.headSpace(int(old.headLen)+16), o.rec); len(head) == int(old.headLen) {
-			c.head = head
-		}
-	}
+	// It is written whole, not its labels and properties in place: one put
+	// either way, and the block keeps its check (store's checked.go).
 	return nil
 }
 

@@ -64,6 +64,15 @@ func (st *graph) free() error {
 // internal wraps a failure of the RMA layer.
 func internal(err error) error { return store.Internal(err) }
 
+// heldWord returns the word the lock of holder n was taken from, if the
+// graph's caller holds it for writing (txn.LockSet.Took).
+func (st *graph) heldWord(n layout.Number) (uint64, bool) {
+	if st.held == nil {
+		return 0, false
+	}
+	return st.held.Took(uint64(n))
+}
+
 // read reads holder n as rq says, with the graph's held lock words.
 func (st *graph) read(n layout.Number, rq *store.Request, img *store.Image) (bool, error) {
 	rq.Held = st.held

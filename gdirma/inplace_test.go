@@ -14,10 +14,12 @@ import (
 // TestUpdateInPlace changes the labels and properties of a vertex whose
 // image is longer than a prefix read, so that its edge references are
 // never read, and of one whose image fits its primary block, so that they
-// are: changes that keep the length of the labels and properties, and not
-// the references, are written over them in place, the others rewrite the
-// holder. Either way the committed vertex must read back as written, with
-// its edges, and its image must re-encode byte for byte.
+// are. Of the long one, changes that keep the length of the labels and
+// properties, and not the references, are written over them in place, the
+// others rewrite the holder. The short one is always written whole, which
+// keeps its block checked (store's checked.go). Either way the committed
+// vertex must read back as written, with its edges, and its image must
+// re-encode byte for byte.
 func TestUpdateInPlace(t *testing.T) {
 	for _, degree := range []int{60, 5} {
 		for _, ranks := range []int{1, 2} {
@@ -196,7 +198,7 @@ func updateInPlace(c rma.Comm, db gdi.Database, degree int) error {
 			return fmt.Errorf("%s: %w", ch.name, err)
 		}
 		// The same length, and the same edges: written over in place.
-		inPlace := strings.HasPrefix(ch.name, "same-length") && !strings.Contains(ch.name, "edge")
+		inPlace := degree > 5 && strings.HasPrefix(ch.name, "same-length") && !strings.Contains(ch.name, "edge")
 		if got := patches.Load() - before; got != 0 != inPlace || got > 1 {
 			return fmt.Errorf("%s: %d labels and properties written over in place, want %v", ch.name, got, inPlace)
 		}

@@ -26,20 +26,25 @@ func (tx *Transaction) conflicted(st *graph) bool {
 }
 
 // stillCommitted reports whether copy o of a holder of kind k is of the
-// committed holder, which no other transaction holds for writing.
+// committed holder, which no other transaction holds for writing. A copy
+// stamped with its lock word is checked against that word; if the word
+// moved, or o has no stamp, its version decides (the word may move with
+// no write, and a stamp taken from a checked block may be stale: see
+// store's checked.go).
 func stillCommitted(st *graph, k kind, o *txObj) bool {
 	p := o.ptr.Holder()
-	if !o.stamped {
-		ik, version, ok, locked, err := st.Stamp(p, st.held)
-		return err == nil && ok && !locked && ik == k && version == o.base
-	}
-	if st.held != nil {
-		if took, held := st.held.Took(uint64(o.ptr)); held {
-			return took == o.stamp
+	if o.stamped {
+		if st.held != nil {
+			if took, held := st.held.Took(uint64(o.ptr)); held && took == o.stamp {
+				return true
+			}
+		}
+		if valid, err := st.StillValid(p, o.stamp); err == nil && valid {
+			return true
 		}
 	}
-	valid, err := st.StillValid(p, o.stamp)
-	return err == nil && valid
+	ik, version, ok, locked, err := st.Stamp(p, st.held)
+	return err == nil && ok && !locked && ik == k && version == o.base
 }
 
 // pendingScans reports whether a query of the transaction must be asked

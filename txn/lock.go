@@ -368,6 +368,11 @@ func (s *LockSet) upgrade(i int) error {
 	return fmt.Errorf("%w: upgrade of word %d on rank %d", ErrBusy, a.Off, a.Rank)
 }
 
+// Released is the lock word a writer leaves when it lets go of the write
+// lock it took from word took (LockSet.Took), no reader being in the way:
+// the stamp (ReadBegin) under which what it wrote is read.
+func Released(took uint64) uint64 { return taken(took) &^ Writer }
+
 // Holds reports whether the set holds a lock of object id.
 func (s *LockSet) Holds(id uint64) bool { return s.find(id) >= 0 }
 

@@ -17,19 +17,19 @@ import (
 // adds a round trip to an operation changes them and fails the test; one
 // that saves calls updates them, on purpose.
 var pinnedCalls = map[string]float64{
-	"LB add edge":              26.807,
+	"LB add edge":              26.145,
 	"LB add vertex":            18.905,
-	"LB count edges":           8.088,
-	"LB delete vertex":         258.148,
-	"LB get edges":             8.093,
-	"LB get vertex properties": 6.790,
-	"LB update property":       15.014,
-	"WI add edge":              14.398,
-	"WI add vertex":            18.969,
-	"WI delete vertex":         144.297,
-	"WI get edges":             6.553,
-	"WI get vertex properties": 5.033,
-	"WI update property":       10.703,
+	"LB count edges":           7.673,
+	"LB delete vertex":         268.074,
+	"LB get edges":             7.719,
+	"LB get vertex properties": 6.575,
+	"LB update property":       14.752,
+	"WI add edge":              14.224,
+	"WI add vertex":            18.931,
+	"WI delete vertex":         146.159,
+	"WI get edges":             6.541,
+	"WI get vertex properties": 4.790,
+	"WI update property":       10.525,
 }
 
 // TestCallsPerOperation pins the one-sided calls per operation type of an

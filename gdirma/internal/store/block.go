@@ -40,7 +40,7 @@ func PrimaryOf(blk []byte) (k Kind, v Version, length int, ok bool) {
 		return 0, 0, 0, false
 	}
 	return Kind(m & 0xff), Version(binary.LittleEndian.Uint64(blk[versionWord:])),
-		int(binary.LittleEndian.Uint64(blk[lengthWord:])), true
+		int(binary.LittleEndian.Uint64(blk[lengthWord:]) & lengthMask), true
 }
 
 // ContOf returns, if blk (a block read from its start, at least
@@ -160,8 +160,11 @@ func (s *Store) Glance(p bgdl.DPtr) (length int, next bgdl.DPtr, ok bool) {
 		return 0, 0, false
 	}
 	l, err := s.data.AtomicGet(p.Rank(), p.Offset()+lengthWord)
-	if err != nil || l >= uint64(s.pool.Blocks()*s.bs) {
+	if l &= lengthMask; err != nil || l >= uint64(s.pool.Blocks()*s.bs) {
 		return 0, 0, false
+	}
+	if int(l) <= s.bs-PrimaryHeader {
+		return int(l), bgdl.Null, true // the next word names no block (checked.go)
 	}
 	n, err := s.data.AtomicGet(p.Rank(), p.Offset()+nextWord)
 	return int(l), bgdl.DPtr(n), err == nil

@@ -214,7 +214,7 @@ func TestScanPrimariesHighWaterRelease(t *testing.T) {
 	}
 	hw, _ := s.HighWater(0)
 	beyond := s.BlockAt(0, hw+5)
-	if err := s.write(Vertex, 1, []bgdl.DPtr{beyond}, Parts{Head: []byte("x"), Refs: -1}, Dirty{}, nil); err != nil {
+	if err := s.writeImage(Vertex, 1, []bgdl.DPtr{beyond}, Parts{Head: []byte("x"), Refs: -1}, Dirty{}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if got := scan(t, s, Vertex); slices.Contains(got, beyond) {
@@ -309,7 +309,7 @@ func TestFencesOfMatchRead(t *testing.T) {
 	for i := range given {
 		given[i] = uint16(i + 1)
 	}
-	if err := s.write(Vertex, 99, chain, whole, Dirty{}, given); err != nil {
+	if err := s.writeImage(Vertex, 99, chain, whole, Dirty{}, given); err != nil {
 		t.Fatal(err)
 	}
 	if got := mustRead(t, s, p, Request{}); !slices.Equal(got.Fences, given) {
@@ -347,7 +347,7 @@ func TestConcurrentReadsSeeWholeImages(t *testing.T) {
 	var versions sync.Map // Version → index in imgs
 	v, _ := s.NextVersion()
 	versions.Store(v, 0)
-	if err := s.write(Edge, v, chain[:s.BlocksFor(len(imgs[0]))], Parts{Head: imgs[0], Refs: -1}, Dirty{}, nil); err != nil {
+	if err := s.writeImage(Edge, v, chain[:s.BlocksFor(len(imgs[0]))], Parts{Head: imgs[0], Refs: -1}, Dirty{}, nil); err != nil {
 		t.Fatal(err)
 	}
 	var stop atomic.Bool
@@ -424,7 +424,7 @@ func TestConcurrentReadsSeeWholeImages(t *testing.T) {
 		v, err := s.NextVersion()
 		if err == nil {
 			versions.Store(v, which)
-			err = s.write(Edge, v, chain[:s.BlocksFor(len(imgs[which]))], Parts{Head: imgs[which], Refs: -1}, Dirty{}, nil)
+			err = s.writeImage(Edge, v, chain[:s.BlocksFor(len(imgs[which]))], Parts{Head: imgs[which], Refs: -1}, Dirty{}, nil)
 		}
 		txn.Unlock(s.Locks(), a.Rank, a.Off, txn.Write)
 		if err != nil {

@@ -9,9 +9,14 @@
 // whole life. Every block starts with a marker word and the DPtr of the
 // next block (Null ends the chain):
 //
-//	primary       marker "GDIPRIM" | kind, next, version, image length,
-//	              then the first bytes of the image
+//	primary       marker "GDIPRIM" | kind, next, version, image length
+//	              (low half) | check (high half), then the first bytes
+//	              of the image
 //	continuation  marker "GDICON" | fence, next, then the image goes on
+//
+// A primary block that holds its image whole may be checked: its check is
+// a CRC of the block, and its next word, naming no block, holds the lock
+// word its writer left, so that one access reads it (checked.go).
 //
 // The fence of a continuation block is where in it the first edge
 // reference that starts there begins (NoFence if none does); only images
@@ -30,10 +35,12 @@
 //
 //   - A holder's version changes with every write of it and is never 0;
 //     two images with the same version are the same image.
-//   - Readers take no lock. Read copies the blocks and checks the copy
-//     against the holder's lock word (txn.ReadBegin, txn.ReadValid); a
-//     copy a writer overlapped is made again. A reader that holds the
-//     lock word itself (Request.Held) reads without the check.
+//   - Readers take no lock. Read copies a checked block in one access, and
+//     takes its stamp from it; it copies any other holder and checks the
+//     copy against the holder's lock word (txn.ReadBegin, txn.ReadValid).
+//     A copy a writer overlapped fails either check and is made again the
+//     long way. A reader that holds the lock word itself (Request.Held)
+//     reads without the check.
 //   - Writers hold the holder's write lock. Install puts the continuation
 //     blocks first and the primary block last, so that a reader never
 //     sees a new primary block over old continuations it would then read.

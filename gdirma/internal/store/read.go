@@ -78,10 +78,12 @@ func (img *Image) Whole() bool { return len(img.Bytes) == img.Length }
 // block, or, with On, if a writer changed the holder since the read
 // before.
 //
-// The holder is copied without taking its lock: the copy is checked
-// against the lock word afterwards (txn.ReadValid), and made again if a
-// writer took the word meanwhile, up to txn.Attempts times. What a torn
-// copy says, errors included, counts only if the copy is not torn.
+// The holder is copied without taking its lock. A holder its primary
+// block holds whole with a check is copied in one access (checked.go);
+// any other copy is checked against the lock word afterwards
+// (txn.ReadValid), and made again if a writer took the word meanwhile, up
+// to txn.Attempts times. What a torn copy says, errors included, counts
+// only if the copy is not torn.
 func (s *Store) Read(p bgdl.DPtr, rq *Request, img *Image) (ok bool, err error) {
 	switch {
 	case !s.Valid(p):
@@ -93,10 +95,13 @@ func (s *Store) Read(p bgdl.DPtr, rq *Request, img *Image) (ok bool, err error) 
 	case rq.Held != nil && rq.Held.Holds(uint64(p)):
 		return s.copyImage(p, rq, img)
 	}
-	a := s.LockAddr(p)
-	// The lock word and the block are in different windows: the block
-	// is on its way while the word is read.
+	// A block that is no checked one is on its way while the lock word
+	// is read.
 	s.Prefetch(p, min(s.bs, PrefixLead))
+	if done, err := s.readChecked(p, rq, img); done || err != nil {
+		return done, err
+	}
+	a := s.LockAddr(p)
 	for range txn.Attempts {
 		stamp, err := txn.ReadBegin(s.locks, a.Rank, a.Off)
 		if err != nil {
@@ -143,8 +148,11 @@ func (s *Store) copyImage(p bgdl.DPtr, rq *Request, img *Image) (ok bool, err er
 	if length < 0 || length > s.pool.Blocks()*s.size*s.bs {
 		return false, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v has a corrupt length %d", p, length)
 	}
-	img.Kind, img.Version, img.Length, img.Next = k, v, length, NextOf(blk)
+	img.Kind, img.Version, img.Length = k, v, length
 	first := min(length, s.bs-PrimaryHeader)
+	if length > first { // else the next word names no block (checked.go)
+		img.Next = NextOf(blk)
+	}
 	if prefix {
 		return true, s.copyPrefix(p, img, blk, lead, rq)
 	}

@@ -109,7 +109,7 @@ func put(s *Store, target int, k Kind, img Parts) ([]bgdl.DPtr, Version, error) 
 	if err != nil {
 		return nil, 0, err
 	}
-	return chain, v, s.write(k, v, chain, img, Dirty{}, nil)
+	return chain, v, s.writeImage(k, v, chain, img, Dirty{}, nil)
 }
 
 func mustPut(t *testing.T, s *Store, k Kind, img []byte) ([]bgdl.DPtr, Version) {
@@ -165,7 +165,7 @@ func rewrite(s *Store, k Kind, chain []bgdl.DPtr, img Parts) (Version, error) {
 	if err != nil {
 		return 0, err
 	}
-	return v, s.write(k, v, chain, img, Dirty{}, nil)
+	return v, s.writeImage(k, v, chain, img, Dirty{}, nil)
 }
 
 // vertexImage returns a vertex image for holder p: a head with a property
@@ -330,7 +330,7 @@ func TestDirtyWriteSkipsCleanBlocks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.write(Edge, v2, chain, Parts{Head: img, Refs: -1}, Dirty{Some: true, Head: 8, Lo: 500, Hi: 510}, nil); err != nil {
+	if err := s.writeImage(Edge, v2, chain, Parts{Head: img, Refs: -1}, Dirty{Some: true, Head: 8, Lo: 500, Hi: 510}, nil); err != nil {
 		t.Fatal(err)
 	}
 	want := slices.Clone(img)
@@ -458,7 +458,7 @@ func TestReadAfterPrefixOn(t *testing.T) {
 	}
 	parts := Parts{Head: want, Refs: refs}
 	v, _ := s.NextVersion()
-	if err := s.write(Vertex, v, chain, parts, Dirty{}, nil); err != nil {
+	if err := s.writeImage(Vertex, v, chain, parts, Dirty{}, nil); err != nil {
 		t.Fatal(err)
 	}
 	fences := s.FencesOf(p, parts)
@@ -488,4 +488,9 @@ func TestReadAfterPrefixOn(t *testing.T) {
 	if img, ok, err := readAfter(s, p, Request{Mode: Prefix}, pre); ok || err != nil {
 		t.Errorf("reading on from a prefix that a writer overtook: ok %v, err %v, %d bytes; want ok false", ok, err, len(img.Bytes))
 	}
+}
+
+// writeImage is write of img over chain, unchecked.
+func (s *Store) writeImage(k Kind, v Version, chain []bgdl.DPtr, img Parts, dirty Dirty, fences []uint16) error {
+	return s.write(&Plan{Kind: k, Holder: chain[0], Chain: chain, Image: img, Dirty: dirty, Fences: fences}, v)
 }

@@ -62,8 +62,14 @@ func (d Dirty) Covers(from, to int) bool {
 //     Dirty says are unchanged; Fences, if set, are those of the
 //     continuation blocks, else they are found.
 type Plan struct {
-	Kind    Kind
-	Holder  bgdl.DPtr
+	Kind   Kind
+	Holder bgdl.DPtr
+	// Stamp, if Stamped, is the lock word the holder's writer leaves when
+	// it lets the lock go: an image written whole into the primary block
+	// gets it with a check, and readers copy it in one access
+	// (checked.go).
+	Stamp   uint64
+	Stamped bool
 	Gone    bool
 	Head    []byte
 	Patches []Patch
@@ -88,7 +94,7 @@ func (s *Store) Install(v Version, p *Plan) error {
 	if len(p.Chain) == 0 || p.Chain[0] != p.Holder {
 		return gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: an image planned over blocks %v", p.Holder, p.Chain)
 	}
-	return s.write(p.Kind, v, p.Chain, p.Image, p.Dirty, p.Fences)
+	return s.write(p, v)
 }
 
 // Codec is the codec of the edge references of vertex p.
@@ -97,12 +103,14 @@ func (s *Store) Codec(p bgdl.DPtr) layout.Codec {
 	return layout.Codec{Self: v, Base: layout.LightNumber(v, 0, s.bs), BS: uint64(s.bs)}
 }
 
-// write writes img, of a holder of kind k with version v, over the blocks
-// chain (primary first, as many as BlocksFor says): the continuation
-// blocks first, the primary block last. Continuation blocks that dirty
-// says are unchanged are left as they are. fences, if set, are those of
-// the continuation blocks, else they are found.
-func (s *Store) write(k Kind, v Version, chain []bgdl.DPtr, img Parts, dirty Dirty, fences []uint16) error {
+// write writes p.Image, of a holder of kind p.Kind, with version v over
+// the blocks p.Chain (primary first, as many as BlocksFor says): the
+// continuation blocks first, the primary block last. Continuation blocks
+// that p.Dirty says are unchanged are left as they are. p.Fences, if set,
+// are those of the continuation blocks, else they are found. An image the
+// primary block holds whole is checked if p.Stamped (checked.go).
+func (s *Store) write(p *Plan, v Version) error {
+	k, chain, img, dirty, fences := p.Kind, p.Chain, p.Image, p.Dirty, p.Fences
 	bp := s.BlockBuf()
 	defer s.PutBlockBuf(bp)
 	size := img.Len()
@@ -153,12 +161,16 @@ func (s *Store) write(k Kind, v Version, chain []bgdl.DPtr, img Parts, dirty Dir
 	binary.LittleEndian.PutUint64(blk[versionWord:], uint64(v))
 	binary.LittleEndian.PutUint64(blk[lengthWord:], uint64(size))
 	img.CopyAt(blk[PrimaryHeader:], 0)
+	if len(chain) == 1 && p.Stamped {
+		setCheck(blk, size, p.Stamp)
+	}
 	return s.Put(blk, chain[0], 0)
 }
 
 // patchHead writes head over the labels and properties of holder p, which
 // it replaces byte for byte within the primary block, and sets the
-// holder's version to v.
+// holder's version to v. A check the block had no longer holds
+// (checked.go): reads take the long way until it is written whole again.
 func (s *Store) patchHead(p bgdl.DPtr, v Version, head []byte) error {
 	if err := s.data.Put(head, p.Rank(), p.Offset()+PrimaryHeader); err != nil {
 		return Internal(err)

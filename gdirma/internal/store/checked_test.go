@@ -1,0 +1,136 @@
+package store
+
+import (
+	"bytes"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/gdi-go/gdi/rma/count"
+)
+
+// TestCheckedRead: an image its primary block holds whole, written with a
+// stamp, is read in one access and comes with that stamp; a multi-block
+// image, an unstamped one, a block changed in place and a block with a
+// byte flipped are not, and Read then reads them the long way.
+func TestCheckedRead(t *testing.T) {
+	withCounted(t, func(s *Store, cc *count.Comm) error {
+		chain, err := acquire(s, 0, 3)
+		if err != nil {
+			return err
+		}
+		p := chain[0]
+		write := func(img []byte, blocks int, stamped bool) error {
+			return s.write(&Plan{Kind: Vertex, Holder: p, Chain: chain[:blocks], Image: Parts{Head: img, Refs: -1}, Stamp: 7 << 32, Stamped: stamped}, 3)
+		}
+		checkedRead := func() (Image, bool, error) {
+			var img Image
+			ok, err := s.readChecked(p, &Request{}, &img)
+			return img, ok, err
+		}
+		short := pattern(100, 1)
+		if err := write(short, 1, true); err != nil {
+			return err
+		}
+		before := cc.Counts()
+		img, ok, err := readImg(s, p, &Request{})
+		if got := cc.Counts().Sub(before); err != nil || !ok || !bytes.Equal(img.Bytes, short) || img.Stamp != 7<<32 || !img.Stamped || got.Atomics != 0 || got.Gets != 1 {
+			return fmt.Errorf("a checked block: ok %v, %v, image right %v, stamp %x (%v), calls %+v; want the image, stamp %x, one get and no atomic",
+				ok, err, bytes.Equal(img.Bytes, short), img.Stamp, img.Stamped, got, uint64(7<<32))
+		}
+		for _, c := range []struct {
+			name  string
+			setup func() error
+		}{
+			{"unstamped", func() error { return write(short, 1, false) }},
+			{"multi-block", func() error { return write(pattern(firstBytes+10, 2), 2, true) }},
+			{"written over in place", func() error {
+				if err := write(short, 1, true); err != nil {
+					return err
+				}
+				return s.patchHead(p, 4, []byte{9})
+			}},
+			{"a byte flipped", func() error {
+				if err := write(short, 1, true); err != nil {
+					return err
+				}
+				return s.Put([]byte{0xff}, p, PrimaryHeader+50)
+			}},
+		} {
+			if err := c.setup(); err != nil {
+				return err
+			}
+			if _, ok, err := checkedRead(); ok || err != nil {
+				return fmt.Errorf("%s: read as checked (%v)", c.name, err)
+			}
+			if _, ok, err := readImg(s, p, &Request{}); !ok || err != nil {
+				return fmt.Errorf("%s: the long read failed: %v, %v", c.name, ok, err)
+			}
+		}
+		return nil
+	})
+}
+
+// TestCheckedReadsNotTorn: a writer rewrites a holder, without a lock,
+// with images of one byte repeated (each value its own length, all within
+// the primary block), while readers copy it in one access. Every copy
+// that passes the check must be one image whole.
+func TestCheckedReadsNotTorn(t *testing.T) {
+	withCounted(t, func(s *Store, _ *count.Comm) error {
+		chain, err := acquire(s, 0, 1)
+		if err != nil {
+			return err
+		}
+		p := chain[0]
+		image := func(b byte) []byte { return bytes.Repeat([]byte{b}, 20+int(b)%200) }
+		put := func(b byte) error {
+			return s.write(&Plan{Kind: Vertex, Holder: p, Chain: chain, Image: Parts{Head: image(b), Refs: -1}, Stamp: uint64(b) << 32, Stamped: true}, Version(b)+1)
+		}
+		if err := put(0); err != nil {
+			return err
+		}
+		var done atomic.Bool
+		var checked atomic.Int64
+		var wg sync.WaitGroup
+		errs := make(chan error, 3)
+		wg.Go(func() {
+			defer done.Store(true)
+			for i := range 20000 {
+				if err := put(byte(i)); err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+		for range 2 {
+			wg.Go(func() {
+				for !done.Load() {
+					var img Image
+					ok, err := s.readChecked(p, &Request{Mode: Prefix}, &img)
+					if err != nil {
+						errs <- err
+						return
+					}
+					if !ok {
+						continue
+					}
+					checked.Add(1)
+					if b := img.Bytes[0]; !bytes.Equal(img.Bytes, image(b)) || img.Stamp != uint64(b)<<32 || img.Version != Version(b)+1 {
+						errs <- fmt.Errorf("a torn copy passed the check: %d bytes of %d, stamp %x, version %d", len(img.Bytes), b, img.Stamp, img.Version)
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			return err
+		}
+		if checked.Load() == 0 {
+			return fmt.Errorf("no copy passed the check")
+		}
+		return nil
+	})
+}
