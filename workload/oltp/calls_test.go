@@ -17,19 +17,19 @@ import (
 // adds a round trip to an operation changes them and fails the test; one
 // that saves calls updates them, on purpose.
 var pinnedCalls = map[string]float64{
-	"LB add edge":              26.145,
+	"LB add edge":              24.686,
 	"LB add vertex":            18.905,
-	"LB count edges":           7.673,
-	"LB delete vertex":         268.074,
-	"LB get edges":             7.719,
-	"LB get vertex properties": 6.575,
-	"LB update property":       14.752,
-	"WI add edge":              14.224,
-	"WI add vertex":            18.931,
-	"WI delete vertex":         146.159,
-	"WI get edges":             6.541,
-	"WI get vertex properties": 4.790,
-	"WI update property":       10.525,
+	"LB count edges":           6.943,
+	"LB delete vertex":         248.889,
+	"LB get edges":             6.976,
+	"LB get vertex properties": 5.751,
+	"LB update property":       13.972,
+	"WI add edge":              13.376,
+	"WI add vertex":            18.927,
+	"WI delete vertex":         136.651,
+	"WI get edges":             5.932,
+	"WI get vertex properties": 4.327,
+	"WI update property":       10.020,
 }
 
 // TestCallsPerOperation pins the one-sided calls per operation type of an

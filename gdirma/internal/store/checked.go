@@ -3,6 +3,7 @@ package store
 import (
 	"encoding/binary"
 	"hash/crc32"
+	"sync/atomic"
 
 	"github.com/gdi-go/gdi/bgdl"
 )
@@ -90,6 +91,9 @@ func (s *Store) readChecked(p bgdl.DPtr, rq *Request, img *Image) (done bool, er
 		return false, err
 	}
 	_, _, length, ok := PrimaryOf(blk)
+	if ok {
+		s.sawLength(p, length)
+	}
 	if end := PrimaryHeader + length; ok && end > lead && end <= s.bs {
 		if err := s.Get(blk[lead:end], p, lead); err != nil {
 			return false, err
@@ -107,4 +111,39 @@ func (s *Store) readChecked(p bgdl.DPtr, rq *Request, img *Image) (done bool, er
 	img.Bytes = s.imageBuf(length, rq)
 	copy(img.Bytes, image)
 	return true, nil
+}
+
+// Long hints. A holder whose image spans blocks has no check, and trying
+// one costs its reader a get in vain. Each Store remembers, in a bitmap
+// hashed by block, the holders its reads found spanning blocks, and reads
+// them the long way at once. A hint is only a guess: a wrong one costs
+// either the get in vain or a read the long way, and is mended by the
+// next read of the holder; colliding holders share their bit.
+
+// longHintWords is the size of the hint bitmap in words (512 Kbit).
+const longHintWords = 1 << 13
+
+// longHint returns the word and bit of holder p's hint.
+func (s *Store) longHint(p bgdl.DPtr) (*atomic.Uint64, uint64) {
+	h := uint64(p) * 0x9e3779b97f4a7c15
+	h ^= h >> 29
+	return &s.hints[h%longHintWords], 1 << (h >> 58)
+}
+
+// seemsLong reports whether holder p was last seen spanning blocks.
+func (s *Store) seemsLong(p bgdl.DPtr) bool {
+	w, bit := s.longHint(p)
+	return w.Load()&bit != 0
+}
+
+// sawLength notes the length of holder p's image, as a read found it.
+func (s *Store) sawLength(p bgdl.DPtr, length int) {
+	w, bit := s.longHint(p)
+	if long := length > s.bs-PrimaryHeader; long != (w.Load()&bit != 0) {
+		if long {
+			w.Or(bit)
+		} else {
+			w.And(^bit)
+		}
+	}
 }

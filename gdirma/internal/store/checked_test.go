@@ -134,3 +134,56 @@ func TestCheckedReadsNotTorn(t *testing.T) {
 		return nil
 	})
 }
+
+// TestLongHint: a holder that spans blocks costs its first reader a get in
+// vain, and no reader after that; once it fits its primary block again,
+// the read that finds so is the last the long way.
+func TestLongHint(t *testing.T) {
+	withCounted(t, func(s *Store, cc *count.Comm) error {
+		chain, err := acquire(s, 0, 2)
+		if err != nil {
+			return err
+		}
+		p := chain[0]
+		write := func(n, blocks int) error {
+			return s.write(&Plan{Kind: Vertex, Holder: p, Chain: chain[:blocks], Image: Parts{Head: pattern(n, 5), Refs: -1}, Stamped: true}, 3)
+		}
+		gets := func() (string, error) {
+			before := cc.Counts()
+			_, ok, err := readImg(s, p, &Request{})
+			if err == nil && !ok {
+				err = fmt.Errorf("holder not found")
+			}
+			got := cc.Counts().Sub(before)
+			return fmt.Sprintf("%d/%d", got.Gets, got.Atomics), err
+		}
+		if err := write(firstBytes+10, 2); err != nil {
+			return err
+		}
+		var got []string
+		for range 2 {
+			n, err := gets()
+			if err != nil {
+				return err
+			}
+			got = append(got, n)
+		}
+		if err := write(50, 1); err != nil {
+			return err
+		}
+		for range 2 {
+			n, err := gets()
+			if err != nil {
+				return err
+			}
+			got = append(got, n)
+		}
+		// Gets/atomics. Two blocks: a get in vain, then the long way (the
+		// lock word, two blocks, the lock word), then the long way at once.
+		// One block: the long way once more, then checked.
+		if want := []string{"3/2", "2/2", "1/2", "1/0"}; fmt.Sprint(got) != fmt.Sprint(want) {
+			return fmt.Errorf("gets/atomics of four reads = %v, want %v", got, want)
+		}
+		return nil
+	})
+}

@@ -98,8 +98,10 @@ func (s *Store) Read(p bgdl.DPtr, rq *Request, img *Image) (ok bool, err error) 
 	// A block that is no checked one is on its way while the lock word
 	// is read.
 	s.Prefetch(p, min(s.bs, PrefixLead))
-	if done, err := s.readChecked(p, rq, img); done || err != nil {
-		return done, err
+	if !s.seemsLong(p) {
+		if done, err := s.readChecked(p, rq, img); done || err != nil {
+			return done, err
+		}
 	}
 	a := s.LockAddr(p)
 	for range txn.Attempts {
@@ -149,6 +151,7 @@ func (s *Store) copyImage(p bgdl.DPtr, rq *Request, img *Image) (ok bool, err er
 		return false, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v has a corrupt length %d", p, length)
 	}
 	img.Kind, img.Version, img.Length = k, v, length
+	s.sawLength(p, length)
 	first := min(length, s.bs-PrimaryHeader)
 	if length > first { // else the next word names no block (checked.go)
 		img.Next = NextOf(blk)
