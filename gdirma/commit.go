@@ -191,6 +191,7 @@ func lockWrite(st *graph, ls *txn.LockSet, it writeItem) error {
 	}
 	if it.o.stamped && !it.o.created {
 		if !stillCommitted(st, it.k, &txObj{base: it.o.base, ptr: it.o.ptr}) {
+			st.MarkBusy(it.n.Holder())
 			return errValidation
 		}
 		it.o.stamp, _ = ls.Took(id)

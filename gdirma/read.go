@@ -143,10 +143,11 @@ type restHint struct {
 // on until they end if the image is long (store.On), so that a hub
 // with long properties is not read whole for them; otherwise, or if that
 // fails, it returns the hint with spans set and r empty, for the caller
-// to read the rest (loadRest) as a whole record.
-func (st *graph) loadPrefix(r *record, n layout.Number, into *[]*[]byte, small []byte) (ok bool, single []byte, hint restHint, err error) {
+// to read the rest (loadRest) as a whole record. checked is 0 or
+// store.Checked (Transaction.checked).
+func (st *graph) loadPrefix(r *record, n layout.Number, checked store.Mode, into *[]*[]byte, small []byte) (ok bool, single []byte, hint restHint, err error) {
 	img := &hint.Image // read into the hint, which keeps it if r is partial
-	ok, err = st.read(n, &store.Request{Mode: store.Prefix, Pool: into, Small: small}, img)
+	ok, err = st.read(n, &store.Request{Mode: store.Prefix | checked, Pool: into, Small: small}, img)
 	if err != nil || !ok || img.Kind != vertexKind {
 		return false, nil, restHint{}, err
 	}
@@ -250,9 +251,10 @@ func (r *record) readFrom(img *store.Image, n layout.Number) {
 // left encoded (record.headRaw) until decodeHeadNow. It returns nil if
 // there is no such vertex. A long image lies in a buffer from st.images,
 // appended to *pooled: the record is valid until it is given back.
-func (st *graph) loadRefs(n layout.Number, pooled *[]*[]byte, r *record, chainBuf []bgdl.DPtr) (*record, []bgdl.DPtr, error) {
+// checked is 0 or store.Checked (Transaction.checked).
+func (st *graph) loadRefs(n layout.Number, checked store.Mode, pooled *[]*[]byte, r *record, chainBuf []bgdl.DPtr) (*record, []bgdl.DPtr, error) {
 	var img store.Image
-	ok, err := st.read(n, &store.Request{Mode: store.Chain, Pool: pooled, Chain: chainBuf}, &img)
+	ok, err := st.read(n, &store.Request{Mode: store.Chain | checked, Pool: pooled, Chain: chainBuf}, &img)
 	if err != nil || !ok || img.Kind != vertexKind {
 		return nil, nil, err
 	}

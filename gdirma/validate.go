@@ -18,6 +18,7 @@ func (tx *Transaction) conflicted(st *graph) bool {
 				continue // a lightweight edge is validated with its origin
 			}
 			if !stillCommitted(st, kind(k), o) {
+				st.MarkBusy(o.ptr.Holder())
 				return true
 			}
 		}

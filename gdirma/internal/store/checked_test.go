@@ -7,11 +7,14 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/gdi-go/gdi/bgdl"
+
 	"github.com/gdi-go/gdi/rma/count"
 )
 
 // TestCheckedRead: an image its primary block holds whole, written with a
-// stamp, is read in one access and comes with that stamp; a multi-block
+// stamp, is read in one access (by a reader that takes checked blocks)
+// and comes with that stamp; a multi-block
 // image, an unstamped one, a block changed in place and a block with a
 // byte flipped are not, and Read then reads them the long way.
 func TestCheckedRead(t *testing.T) {
@@ -34,7 +37,7 @@ func TestCheckedRead(t *testing.T) {
 			return err
 		}
 		before := cc.Counts()
-		img, ok, err := readImg(s, p, &Request{})
+		img, ok, err := readImg(s, p, &Request{Mode: Checked})
 		if got := cc.Counts().Sub(before); err != nil || !ok || !bytes.Equal(img.Bytes, short) || img.Stamp != 7<<32 || !img.Stamped || got.Atomics != 0 || got.Gets != 1 {
 			return fmt.Errorf("a checked block: ok %v, %v, image right %v, stamp %x (%v), calls %+v; want the image, stamp %x, one get and no atomic",
 				ok, err, bytes.Equal(img.Bytes, short), img.Stamp, img.Stamped, got, uint64(7<<32))
@@ -64,7 +67,7 @@ func TestCheckedRead(t *testing.T) {
 			if _, ok, err := checkedRead(); ok || err != nil {
 				return fmt.Errorf("%s: read as checked (%v)", c.name, err)
 			}
-			if _, ok, err := readImg(s, p, &Request{}); !ok || err != nil {
+			if _, ok, err := readImg(s, p, &Request{Mode: Checked}); !ok || err != nil {
 				return fmt.Errorf("%s: the long read failed: %v, %v", c.name, ok, err)
 			}
 		}
@@ -150,7 +153,7 @@ func TestLongHint(t *testing.T) {
 		}
 		gets := func() (string, error) {
 			before := cc.Counts()
-			_, ok, err := readImg(s, p, &Request{})
+			_, ok, err := readImg(s, p, &Request{Mode: Checked})
 			if err == nil && !ok {
 				err = fmt.Errorf("holder not found")
 			}
@@ -183,6 +186,52 @@ func TestLongHint(t *testing.T) {
 		// One block: the long way once more, then checked.
 		if want := []string{"3/2", "2/2", "1/2", "1/0"}; fmt.Sprint(got) != fmt.Sprint(want) {
 			return fmt.Errorf("gets/atomics of four reads = %v, want %v", got, want)
+		}
+		return nil
+	})
+}
+
+// TestBusyHint: a holder marked busy (a copy of it failed validation) is
+// read the long way, waiting for writers, until busyDecay marks later.
+func TestBusyHint(t *testing.T) {
+	withCounted(t, func(s *Store, cc *count.Comm) error {
+		chain, err := acquire(s, 0, 1)
+		if err != nil {
+			return err
+		}
+		p := chain[0]
+		if err := s.write(&Plan{Kind: Vertex, Holder: p, Chain: chain, Image: Parts{Head: pattern(50, 6), Refs: -1}, Stamped: true}, 3); err != nil {
+			return err
+		}
+		atomics := func() (uint64, error) {
+			before := cc.Counts()
+			_, ok, err := readImg(s, p, &Request{Mode: Checked})
+			if err == nil && !ok {
+				err = fmt.Errorf("holder not found")
+			}
+			return cc.Counts().Sub(before).Atomics, err
+		}
+		var got []uint64
+		step := func() error {
+			n, err := atomics()
+			got = append(got, n)
+			return err
+		}
+		if err := step(); err != nil {
+			return err
+		}
+		s.MarkBusy(p)
+		if err := step(); err != nil {
+			return err
+		}
+		for range busyDecay - 1 {
+			s.MarkBusy(bgdl.Null)
+		}
+		if err := step(); err != nil {
+			return err
+		}
+		if want := []uint64{0, 2, 0}; fmt.Sprint(got) != fmt.Sprint(want) {
+			return fmt.Errorf("atomics of a read: before the mark, after, after the decay = %v, want %v", got, want)
 		}
 		return nil
 	})

@@ -31,6 +31,13 @@ const (
 	// false if a writer came in between (the caller then reads the
 	// holder afresh), and Held is not consulted.
 	On
+	// Checked lets Read copy a checked block in one access (checked.go),
+	// without waiting for a writer that holds the holder's lock: the copy
+	// may be of the image that writer is about to replace. That suits a
+	// reader that validates nothing against later writes, as the first
+	// read of a transaction may not have to; a reader that will validate
+	// what it read does better to wait, as the long way does.
+	Checked
 )
 
 // Request is what a Read is asked to do besides its Mode, and where it
@@ -98,7 +105,7 @@ func (s *Store) Read(p bgdl.DPtr, rq *Request, img *Image) (ok bool, err error) 
 	// A block that is no checked one is on its way while the lock word
 	// is read.
 	s.Prefetch(p, min(s.bs, PrefixLead))
-	if !s.seemsLong(p) {
+	if rq.Mode&Checked != 0 && !s.skipsCheck(p) {
 		if done, err := s.readChecked(p, rq, img); done || err != nil {
 			return done, err
 		}

@@ -41,9 +41,8 @@ type Store struct {
 	// hw is, per rank, a high-water mark that rank's is known to have
 	// reached: acquires of blocks below it need not read the mark.
 	hw []atomic.Uint64
-	// hints says which holders this rank's reads found spanning blocks
-	// (checked.go).
-	hints *[longHintWords]atomic.Uint64
+	// hints say which holders are read the long way at once (checked.go).
+	hints *hints
 
 	bufs   *sync.Pool // of *[]byte, one block each
 	images *imagePool
@@ -52,7 +51,7 @@ type Store struct {
 // New creates the windows of a Store (collective over comm).
 func New(comm rma.Comm, c Config) (*Store, error) {
 	s := &Store{tag: c.Tag, rank: comm.Rank(), size: comm.Size(), bs: c.BlockSize, bufs: new(sync.Pool), images: new(imagePool),
-		hw: make([]atomic.Uint64, comm.Size()), hints: new([longHintWords]atomic.Uint64)}
+		hw: make([]atomic.Uint64, comm.Size()), hints: new(hints)}
 	var err error
 	s.pool, err = bgdl.NewPool(comm, bgdl.Config{BlockSize: c.BlockSize, Blocks: c.Blocks})
 	if err != nil {
