@@ -144,7 +144,7 @@ type restHint struct {
 // with long properties is not read whole for them; otherwise, or if that
 // fails, it returns the hint with spans set and r empty, for the caller
 // to read the rest (loadRest) as a whole record. checked is 0 or
-// store.Checked (Transaction.checked).
+// store.Checked (a transaction's reads).
 func (st *graph) loadPrefix(r *record, n layout.Number, checked store.Mode, into *[]*[]byte, small []byte) (ok bool, single []byte, hint restHint, err error) {
 	img := &hint.Image // read into the hint, which keeps it if r is partial
 	ok, err = st.read(n, &store.Request{Mode: store.Prefix | checked, Pool: into, Small: small}, img)
@@ -251,7 +251,7 @@ func (r *record) readFrom(img *store.Image, n layout.Number) {
 // left encoded (record.headRaw) until decodeHeadNow. It returns nil if
 // there is no such vertex. A long image lies in a buffer from st.images,
 // appended to *pooled: the record is valid until it is given back.
-// checked is 0 or store.Checked (Transaction.checked).
+// checked is 0 or store.Checked (a transaction's reads).
 func (st *graph) loadRefs(n layout.Number, checked store.Mode, pooled *[]*[]byte, r *record, chainBuf []bgdl.DPtr) (*record, []bgdl.DPtr, error) {
 	var img store.Image
 	ok, err := st.read(n, &store.Request{Mode: store.Chain | checked, Pool: pooled, Chain: chainBuf}, &img)

@@ -51,9 +51,9 @@ func (tx *Transaction) get(k kind, n layout.Number) (*txObj, error) {
 	var rest restHint
 	var err error
 	if k == vertexKind {
-		ok, single, rest, err = tx.db.st.loadPrefix(&c.r, n, tx.checked(), tx.imageList(), c.small[:])
+		ok, single, rest, err = tx.db.st.loadPrefix(&c.r, n, store.Checked, tx.imageList(), c.small[:])
 	} else {
-		ok, _, single, err = tx.db.st.loadInto(&c.r, k, n, store.Prefix|tx.checked(), tx.imageList(), c.small[:])
+		ok, _, single, err = tx.db.st.loadInto(&c.r, k, n, store.Prefix|store.Checked, tx.imageList(), c.small[:])
 	}
 	if err != nil || !ok {
 		if gdi.ErrorClass(err) == gdi.ErrTransactionCritical {
@@ -90,19 +90,6 @@ func (tx *Transaction) spanning(n layout.Number, c *loadedObj, h *restHint) (*tx
 		return tx.getWhole(n)
 	}
 	return tx.keepWhole(n, c, committed, chain), nil
-}
-
-// checked is store.Checked for the first holder the transaction reads,
-// and 0 for the others. A transaction that reads one holder alone needs
-// no validation, and may take a checked block as it finds it, even while
-// a writer holds its lock; one that reads more validates them at commit,
-// and under contention does better to wait for such a writer, which the
-// long read does, than to read what it is about to replace.
-func (tx *Transaction) checked() store.Mode {
-	if tx.objs[vertexKind].len()+tx.objs[edgeKind].len() > 0 {
-		return 0
-	}
-	return store.Checked
 }
 
 // keep makes o the transaction's copy of object n of kind k.
@@ -150,7 +137,7 @@ func (tx *Transaction) getWhole(n layout.Number) (*txObj, error) {
 		return o, tx.full(n, o.rec)
 	}
 	lo := tx.db.st.loaded.get()
-	c, chain, err := tx.loadRefs(n, tx.checked(), &lo.orig, lo.chain[:0])
+	c, chain, err := tx.loadRefs(n, store.Checked, &lo.orig, lo.chain[:0])
 	if err != nil || c == nil {
 		tx.db.st.loaded.put(&lo.o)
 		return nil, err

@@ -17,16 +17,16 @@ import (
 // adds a round trip to an operation changes them and fails the test; one
 // that saves calls updates them, on purpose.
 var pinnedCalls = map[string]float64{
-	"LB add edge":              25.682,
+	"LB add edge":              24.689,
 	"LB add vertex":            18.905,
 	"LB count edges":           6.943,
-	"LB delete vertex":         254.222,
+	"LB delete vertex":         248.889,
 	"LB get edges":             6.976,
 	"LB get vertex properties": 5.751,
 	"LB update property":       13.972,
-	"WI add edge":              13.765,
-	"WI add vertex":            18.969,
-	"WI delete vertex":         140.990,
+	"WI add edge":              13.378,
+	"WI add vertex":            18.927,
+	"WI delete vertex":         136.651,
 	"WI get edges":             5.932,
 	"WI get vertex properties": 4.327,
 	"WI update property":       10.020,

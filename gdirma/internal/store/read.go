@@ -33,10 +33,9 @@ const (
 	On
 	// Checked lets Read copy a checked block in one access (checked.go),
 	// without waiting for a writer that holds the holder's lock: the copy
-	// may be of the image that writer is about to replace. That suits a
-	// reader that validates nothing against later writes, as the first
-	// read of a transaction may not have to; a reader that will validate
-	// what it read does better to wait, as the long way does.
+	// may be of the image that writer is about to replace, which a
+	// transaction that validates it then finds out. Holders where that
+	// happened are read the long way, which waits, for a while (MarkBusy).
 	Checked
 )
 
