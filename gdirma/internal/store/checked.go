@@ -3,7 +3,6 @@ package store
 import (
 	"encoding/binary"
 	"hash/crc32"
-	"sync/atomic"
 
 	"github.com/gdi-go/gdi/bgdl"
 )
@@ -21,9 +20,13 @@ import (
 //     (txn.Released of the word it took it from).
 //
 // A reader that gets the block and finds the check right holds an image
-// that was committed whole, and the lock word under which it is current:
-// it takes that as its stamp, as if it had read the lock word before and
-// after. A torn copy fails the check (but for a chance of 2^-32), and so
+// that was committed whole (a writer installs only what its commit has
+// decided, so an image installed under a lock still held is committed),
+// and the lock word under which it is current: it takes that as its
+// stamp, as if it had read the lock word before and after. It does not
+// wait for a writer that holds the lock, as the long way does; where
+// writers contend, that costs validations, and the holders concerned are
+// read the long way for a while (hints.go). A torn copy fails the check (but for a chance of 2^-32), and so
 // does a block written over in place (patchHead, patchBlocks), whose
 // version at least changed: such reads go the long way until the block
 // is written whole again.
@@ -111,66 +114,4 @@ func (s *Store) readChecked(p bgdl.DPtr, rq *Request, img *Image) (done bool, er
 	img.Bytes = s.imageBuf(length, rq)
 	copy(img.Bytes, image)
 	return true, nil
-}
-
-// Hints. Each Store keeps two bitmaps, hashed by block, of holders whose
-// checked read is not worth trying; such holders are read the long way
-// at once. A hint is only a guess: a wrong one costs a get in vain or a
-// read the long way, and colliding holders share their bit.
-//
-//   - long: holders its reads last found spanning blocks, which have no
-//     check (a try costs a get in vain). The next read mends a hint.
-//   - busy: holders whose copies failed validation (MarkBusy). A checked
-//     read does not wait for a writer that holds the lock, so where
-//     writers contend it copies images about to be replaced, and the
-//     transaction fails; the long read waits. The bitmap is cleared after
-//     every busyDecay marks, so that contention that has passed stops
-//     costing the wait.
-type hints struct {
-	long, busy [hintWords]atomic.Uint64
-	marks      atomic.Uint64
-}
-
-// hintWords is the size of a hint bitmap in words (512 Kbit).
-const hintWords = 1 << 13
-
-// busyDecay is how many marks clear the busy bitmap.
-const busyDecay = 1 << 12
-
-// hintBit returns the word index and bit of holder p's hints.
-func hintBit(p bgdl.DPtr) (int, uint64) {
-	h := uint64(p) * 0x9e3779b97f4a7c15
-	h ^= h >> 29
-	return int(h % hintWords), 1 << (h >> 58)
-}
-
-// skipsCheck reports whether holder p is better read the long way.
-func (s *Store) skipsCheck(p bgdl.DPtr) bool {
-	i, bit := hintBit(p)
-	return (s.hints.long[i].Load()|s.hints.busy[i].Load())&bit != 0
-}
-
-// sawLength notes the length of holder p's image, as a read found it.
-func (s *Store) sawLength(p bgdl.DPtr, length int) {
-	i, bit := hintBit(p)
-	w := &s.hints.long[i]
-	if long := length > s.bs-PrimaryHeader; long != (w.Load()&bit != 0) {
-		if long {
-			w.Or(bit)
-		} else {
-			w.And(^bit)
-		}
-	}
-}
-
-// MarkBusy notes that a copy of holder p failed validation: its readers
-// wait for its writers for a while.
-func (s *Store) MarkBusy(p bgdl.DPtr) {
-	if s.hints.marks.Add(1)%busyDecay == 0 {
-		for i := range s.hints.busy {
-			s.hints.busy[i].Store(0)
-		}
-	}
-	i, bit := hintBit(p)
-	s.hints.busy[i].Or(bit)
 }
