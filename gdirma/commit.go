@@ -2,6 +2,7 @@ package gdirma
 
 import (
 	"cmp"
+	"errors"
 	"slices"
 	"sync"
 
@@ -174,14 +175,19 @@ func (tx *Transaction) lockWrites(st *graph, ls *txn.LockSet, writes []writeItem
 
 // lockWrite takes the write lock of holder it. A holder read without a
 // lock is locked from the lock word it was read under: one atomic, which
-// also proves the copy still committed (validate skips it). If the word
-// moved, another transaction wrote the holder since, or took its lock and
-// let it go without writing (which leaves a stamp taken from a checked
-// block stale): the lock is taken anyway, and the version decides.
+// also proves the copy still committed (validate skips it). If another
+// writer holds it now, the commit fails at once, and the holder is marked
+// busy (store.MarkBusy). If the word moved, another transaction wrote the
+// holder since, or took its lock and let it go without writing (which
+// leaves a stamp taken from a checked block stale): the lock is taken
+// anyway, and the version decides.
 func lockWrite(st *graph, ls *txn.LockSet, it writeItem) error {
 	id, a := uint64(it.n), st.LockAddr(it.n.Holder())
 	if it.o.stamped && !it.o.created {
 		unchanged, err := ls.LockStamped(id, a, it.o.stamp)
+		if errors.Is(err, txn.ErrBusy) {
+			st.MarkBusy(it.n.Holder())
+		}
 		if err != nil || unchanged {
 			return lockErr(it, err)
 		}

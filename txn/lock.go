@@ -299,7 +299,8 @@ func (s *LockSet) Lock(id uint64, a Addr, m Mode) error {
 // if no one took the word since. unchanged reports whether that is so,
 // which is what validating the read would tell; if it is not, the lock is
 // not taken (unless readers were in the way, whom it waits for as Lock
-// does), and the caller gives up at once.
+// does). A word a writer holds now fails with ErrBusy at once: the caller
+// need not wait to learn that it conflicts.
 func (s *LockSet) LockStamped(id uint64, a Addr, stamp uint64) (unchanged bool, err error) {
 	if i := s.find(id); i >= 0 {
 		if err := s.Lock(id, a, Write); err != nil {
@@ -314,6 +315,8 @@ func (s *LockSet) LockStamped(id uint64, a Addr, stamp uint64) (unchanged bool, 
 	case prev == stamp:
 		s.add(held{id, a, Write, stamp})
 		return true, nil
+	case prev&Writer != 0:
+		return false, fmt.Errorf("%w: word %d on rank %d", ErrBusy, a.Off, a.Rank)
 	case prev&^readers != stamp:
 		return false, nil
 	}

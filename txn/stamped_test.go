@@ -13,8 +13,9 @@ import (
 
 // TestLockStamped checks the rules of LockSet.LockStamped: a word no one
 // took since the read is locked with one atomic and Took returns the
-// stamp; a word a writer took and gave back since is not locked; readers
-// in the way are waited for, not taken as a change.
+// stamp; a word a writer holds fails with ErrBusy at once; a word a
+// writer took and gave back since is not locked; readers in the way are
+// waited for, not taken as a change.
 func TestLockStamped(t *testing.T) {
 	err := local.Run(1, func(c rma.Comm) error {
 		cc := count.Wrap(c)
@@ -61,8 +62,8 @@ func TestLockStamped(t *testing.T) {
 		if err := other.Lock(2, txn.Addr{Off: 16}, txn.Write); err != nil {
 			return err
 		}
-		if unchanged, err := s.LockStamped(3, txn.Addr{Off: 16}, stamp); err != nil || unchanged || s.Holds(3) {
-			return fmt.Errorf("word held by a writer: LockStamped = %v, %v, held %v; want a change and no lock", unchanged, err, s.Holds(3))
+		if unchanged, err := s.LockStamped(3, txn.Addr{Off: 16}, stamp); !errors.Is(err, txn.ErrBusy) || unchanged || s.Holds(3) {
+			return fmt.Errorf("word held by a writer: LockStamped = %v, %v, held %v; want ErrBusy at once and no lock", unchanged, err, s.Holds(3))
 		}
 		if err := other.ReleaseAll(); err != nil {
 			return err
