@@ -65,17 +65,14 @@ func setCheck(blk []byte, size int, stamp uint64) {
 	binary.LittleEndian.PutUint32(blk[lengthWord+4:], checkOf(blk))
 }
 
-// checked returns, if blk (a block read from its start, up to the end of
-// the image it holds) is a primary block holding its image whole with a
-// right check, the image and the stamp.
-func (s *Store) checked(blk []byte) (image []byte, stamp uint64, ok bool) {
-	_, _, length, isPrimary := PrimaryOf(blk)
+// checkHolds returns, if blk (a primary block read from its start up to
+// the end of the image it holds whole) has a right check, its stamp.
+func checkHolds(blk []byte) (stamp uint64, ok bool) {
 	check := binary.LittleEndian.Uint32(blk[lengthWord+4:])
-	end := PrimaryHeader + length
-	if !isPrimary || check == 0 || length > s.bs-PrimaryHeader || end > len(blk) || checkOf(blk[:end]) != check {
-		return nil, 0, false
+	if check == 0 || checkOf(blk) != check {
+		return 0, false
 	}
-	return blk[PrimaryHeader:end], binary.LittleEndian.Uint64(blk[nextWord:]), true
+	return binary.LittleEndian.Uint64(blk[nextWord:]), true
 }
 
 // readChecked is the read of a checked block (above): one access, two if
@@ -86,32 +83,33 @@ func (s *Store) readChecked(p bgdl.DPtr, rq *Request, img *Image) (done bool, er
 	bp := s.BlockBuf()
 	blk := *bp
 	defer s.PutBlockBuf(bp)
-	lead := s.bs
-	if rq.Mode&Prefix != 0 && s.bs > 2*PrefixLead {
-		lead = PrefixLead
-	}
+	lead := s.leadOf(rq)
 	if err := s.Get(blk[:lead], p, 0); err != nil {
 		return false, err
 	}
-	_, _, length, ok := PrimaryOf(blk)
-	if ok {
-		s.sawLength(p, length)
+	k, v, length, ok := PrimaryOf(blk)
+	if !ok {
+		return false, nil
 	}
-	if end := PrimaryHeader + length; ok && end > lead && end <= s.bs {
+	s.sawLength(p, length)
+	end := PrimaryHeader + length
+	if end > s.bs {
+		return false, nil // the image spans blocks: no check
+	}
+	if end > lead {
 		if err := s.Get(blk[lead:end], p, lead); err != nil {
 			return false, err
 		}
 	}
-	image, stamp, ok := s.checked(blk)
+	stamp, ok := checkHolds(blk[:end])
 	if !ok {
 		return false, nil
 	}
-	k, v, _, _ := PrimaryOf(blk)
 	*img = Image{Kind: k, Version: v, Length: length, Single: true, Stamp: stamp, Stamped: true}
 	if rq.Mode&Chain != 0 {
 		img.Chain = append(rq.Chain[:0], p)
 	}
 	img.Bytes = s.imageBuf(length, rq)
-	copy(img.Bytes, image)
+	copy(img.Bytes, blk[PrimaryHeader:end])
 	return true, nil
 }

@@ -131,21 +131,26 @@ func (s *Store) Read(p bgdl.DPtr, rq *Request, img *Image) (ok bool, err error) 
 	return false, ErrBusy(p)
 }
 
+// leadOf is how much of a primary block a read of rq gets first. A prefix
+// read starts with the first cache line or two: most vertices have their
+// labels, properties and degrees there. A block of at most twice that is
+// read whole at once: a second read would cost more than the bytes it
+// saves.
+func (s *Store) leadOf(rq *Request) int {
+	if rq.Mode&Prefix != 0 && s.bs > 2*PrefixLead {
+		return PrefixLead
+	}
+	return s.bs
+}
+
 // copyImage is Read without the check against the lock word.
 func (s *Store) copyImage(p bgdl.DPtr, rq *Request, img *Image) (ok bool, err error) {
 	*img = Image{}
 	bp := s.BlockBuf()
 	blk := *bp
 	defer s.PutBlockBuf(bp)
-	// A prefix read starts with the first cache line or two: most vertices
-	// have their labels, properties and degrees there. A block of at most
-	// twice that is read whole at once: a second read would cost more than
-	// the bytes it saves.
 	prefix := rq.Mode&Prefix != 0
-	lead := s.bs
-	if prefix && s.bs > 2*PrefixLead {
-		lead = PrefixLead
-	}
+	lead := s.leadOf(rq)
 	if err := s.Get(blk[:lead], p, 0); err != nil {
 		return false, err
 	}
