@@ -196,7 +196,7 @@ func lockWrite(st *graph, ls *txn.LockSet, it writeItem) error {
 		return lockErr(it, err)
 	}
 	if it.o.stamped && !it.o.created {
-		if !stillCommitted(st, it.k, &txObj{base: it.o.base, ptr: it.o.ptr}) {
+		if !st.hasVersion(it.k, it.o.ptr, it.o.base) {
 			st.MarkBusy(it.n.Holder())
 			return errValidation
 		}

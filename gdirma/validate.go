@@ -2,6 +2,7 @@ package gdirma
 
 import (
 	"github.com/gdi-go/gdi/gdirma/internal/layout"
+	"github.com/gdi-go/gdi/gdirma/internal/store"
 )
 
 // conflicted reports whether a committed object the transaction copied
@@ -33,19 +34,22 @@ func (tx *Transaction) conflicted(st *graph) bool {
 // no write, and a stamp taken from a checked block may be stale: see
 // store's checked.go).
 func stillCommitted(st *graph, k kind, o *txObj) bool {
-	p := o.ptr.Holder()
 	if o.stamped {
-		if st.held != nil {
-			if took, held := st.held.Took(uint64(o.ptr)); held && took == o.stamp {
-				return true
-			}
+		if took, held := st.heldWord(o.ptr); held && took == o.stamp {
+			return true
 		}
-		if valid, err := st.StillValid(p, o.stamp); err == nil && valid {
+		if valid, err := st.StillValid(o.ptr.Holder(), o.stamp); err == nil && valid {
 			return true
 		}
 	}
-	ik, version, ok, locked, err := st.Stamp(p, st.held)
-	return err == nil && ok && !locked && ik == k && version == o.base
+	return st.hasVersion(k, o.ptr, o.base)
+}
+
+// hasVersion reports whether holder n is committed with version v, of
+// kind k, and no other transaction holds it for writing.
+func (st *graph) hasVersion(k kind, n layout.Number, v store.Version) bool {
+	ik, version, ok, locked, err := st.Stamp(n.Holder(), st.held)
+	return err == nil && ok && !locked && ik == k && version == v
 }
 
 // pendingScans reports whether a query of the transaction must be asked
