@@ -75,6 +75,9 @@ type Image struct {
 	Next    bgdl.DPtr
 	Stamp   uint64
 	Stamped bool
+	// ChainSum is the sum of the chain of an image that spans blocks
+	// (chainsum.go), 0 if it has none.
+	ChainSum uint32
 }
 
 // Whole reports whether img holds the whole image.
@@ -165,7 +168,7 @@ func (s *Store) copyImage(p bgdl.DPtr, rq *Request, img *Image) (ok bool, err er
 	s.sawLength(p, length)
 	first := min(length, s.bs-PrimaryHeader)
 	if length > first { // else the next word names no block (checked.go)
-		img.Next = NextOf(blk)
+		img.Next, img.ChainSum = NextOf(blk), s.chainSumOf(blk, length)
 	}
 	if prefix {
 		return true, s.copyPrefix(p, img, blk, lead, rq)

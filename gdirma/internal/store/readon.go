@@ -70,7 +70,7 @@ func (s *Store) readOn(p bgdl.DPtr, prefix *Image, pool *[]*[]byte) (ok bool, er
 // which holds its first bytes, and lists its blocks.
 func (s *Store) readRest(p bgdl.DPtr, rq *Request, img *Image) (ok bool, err error) {
 	h := img
-	out := Image{Kind: h.Kind, Version: h.Version, Length: h.Length, Next: h.Next, Stamp: h.Stamp, Stamped: true}
+	out := Image{Kind: h.Kind, Version: h.Version, Length: h.Length, Next: h.Next, Stamp: h.Stamp, Stamped: true, ChainSum: h.ChainSum}
 	out.Bytes = s.pooledBuf(h.Length, rq.Pool) // not Small: h.Bytes may be there
 	have := copy(out.Bytes, h.Bytes)
 	if first := min(h.Length, s.bs-PrimaryHeader); have < first {

@@ -161,7 +161,10 @@ func (s *Store) write(p *Plan, v Version) error {
 	binary.LittleEndian.PutUint64(blk[versionWord:], uint64(v))
 	binary.LittleEndian.PutUint64(blk[lengthWord:], uint64(size))
 	img.CopyAt(blk[PrimaryHeader:], 0)
-	if len(chain) == 1 && p.Stamped {
+	switch {
+	case len(chain) > 1:
+		binary.LittleEndian.PutUint32(blk[lengthWord+4:], ChainSum(chain))
+	case p.Stamped:
 		setCheck(blk, size, p.Stamp)
 	}
 	return s.Put(blk, chain[0], 0)
