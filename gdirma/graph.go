@@ -28,6 +28,7 @@ type graph struct {
 	redo redoHook
 
 	loaded *loadedPool
+	chains *chainMemo // of the hubs this rank dropped references from
 
 	forest *index.Forest // entries of explicit indexes (index.go)
 	idx    *indexTrees
@@ -39,7 +40,7 @@ func newGraph(comm rma.Comm, p Params, tag uint16) (*graph, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := &graph{Store: s, comm: comm, loaded: new(loadedPool)}
+	st := &graph{Store: s, comm: comm, loaded: new(loadedPool), chains: new(chainMemo)}
 	st.forest, err = index.NewForest(comm, index.Config{NodeSize: indexNodeSize, Nodes: p.IndexMemoryPerRank / indexNodeSize, MaxKey: indexMaxKey})
 	if err != nil {
 		return nil, errors.Join(err, s.Free())

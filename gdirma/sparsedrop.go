@@ -3,7 +3,6 @@ package gdirma
 import (
 	"bytes"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -59,11 +58,6 @@ var testHookDrops func(inPlace bool)
 // primary block because the count lies past the part read.
 var testHookReread func()
 
-// dropLead is how much of a continuation block the walk reads: its
-// header and, at the fences most blocks have, the number of the first
-// entry.
-const dropLead = 64
-
 // dropPlan is where the references a transaction drops from vertex n
 // are, found at drop time: the walk of its chain so far, where its degrees
 // and count are, and the tombstones to write.
@@ -75,151 +69,6 @@ type dropPlan struct {
 	count     uint64 // the committed count of references
 	patches   []store.Patch
 	want      []byte // the whole image after the drops, under invariants
-}
-
-// dropReader reads the image of a vertex by pieces.
-type dropReader struct {
-	st     *graph
-	cd     layout.Codec
-	length int
-	first  int // image bytes in the primary block
-	// prefix is what the transaction read of the image, from the start
-	// of the primary block: bytes within it are not read again.
-	prefix []byte
-	// chain, fences and firsts have room for every block of the image
-	// from the start, so that walking a hub appends without growing.
-	chain  []bgdl.DPtr // blocks walked so far, primary first
-	next   bgdl.DPtr   // the block after the last in chain, Null at the end
-	fences []uint16
-	firsts []layout.Number // number of the first entry of each block, 0 if unknown
-	// blocks are the blocks read whole, by index in chain: a few per
-	// vertex, so a list beats a map.
-	blocks []readBlock
-	spare  [][]byte       // block buffers of an earlier plan, for reuse
-	lead   [dropLead]byte // what walk reads of a block
-}
-
-// readBlock is block i of a chain, read whole.
-type readBlock struct {
-	i int
-	b []byte
-}
-
-// errTorn reports bytes that make no sense: read while a writer changed
-// them, unless the lock word says none did.
-var errTorn = errors.New("inconsistent image")
-
-// blockOf returns the block index holding image offset off and the
-// offset of that byte in the block.
-func (d *dropReader) blockOf(off int) (int, int) {
-	if off < d.first {
-		return 0, store.PrimaryHeader + off
-	}
-	c := d.st.BlockSize() - store.ContHeader
-	return 1 + (off-d.first)/c, store.ContHeader + (off-d.first)%c
-}
-
-// startOf returns the image offset at which block i's data begins.
-func (d *dropReader) startOf(i int) int {
-	if i == 0 {
-		return 0
-	}
-	return d.first + (i-1)*(d.st.BlockSize()-store.ContHeader)
-}
-
-// walk reads the start of continuation blocks until block i is known, or
-// the chain ends.
-func (d *dropReader) walk(i int) error {
-	buf := &d.lead
-	lead := min(dropLead, d.st.BlockSize())
-	for len(d.chain) <= i && d.next != 0 {
-		next := d.next
-		if !d.st.Valid(next) || len(d.chain) >= d.st.BlocksFor(d.length) {
-			return errTorn
-		}
-		if err := d.st.Get(buf[:lead], next, 0); err != nil {
-			return err
-		}
-		fence, ok := store.ContOf(buf[:])
-		if !ok {
-			return errTorn
-		}
-		var num layout.Number
-		if fence != store.NoFence && store.ContHeader+int(fence) < lead {
-			if e, _, ok := d.cd.Number(buf[store.ContHeader+int(fence) : lead]); ok {
-				num = e // 0 for a tombstone: unknown
-			}
-		}
-		d.chain = append(d.chain, next)
-		d.fences = append(d.fences, fence)
-		d.firsts = append(d.firsts, num)
-		d.next = store.NextOf(buf[:])
-	}
-	return nil
-}
-
-// block returns block i whole, reading it on first use.
-func (d *dropReader) block(i int) ([]byte, error) {
-	for _, rb := range d.blocks {
-		if rb.i == i {
-			return rb.b, nil
-		}
-	}
-	if err := d.walk(i); err != nil {
-		return nil, err
-	}
-	if i >= len(d.chain) {
-		return nil, errTorn
-	}
-	var b []byte
-	if k := len(d.spare) - 1; k >= 0 && len(d.spare[k]) == d.st.BlockSize() {
-		b, d.spare = d.spare[k], d.spare[:k]
-	} else {
-		b = make([]byte, d.st.BlockSize())
-	}
-	if err := d.st.Get(b, d.chain[i], 0); err != nil {
-		return nil, err
-	}
-	d.blocks = append(d.blocks, readBlock{i, b})
-	return b, nil
-}
-
-// bytesAt returns up to k image bytes from offset off on, fewer at the
-// end of the image. They may be the reader's own: callers do not change
-// them.
-func (d *dropReader) bytesAt(off, k int) ([]byte, error) {
-	k = min(k, d.length-off)
-	if off+k <= len(d.prefix) {
-		return d.prefix[off : off+k], nil
-	}
-	if i, at := d.blockOf(off); at+k <= d.st.BlockSize() {
-		// Within one block, most often: its bytes, not a copy.
-		b, err := d.block(i)
-		if err != nil {
-			return nil, err
-		}
-		return b[at : at+k], nil
-	}
-	out := make([]byte, 0, k)
-	for len(out) < k {
-		i, at := d.blockOf(off + len(out))
-		b, err := d.block(i)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, b[at:min(len(b), at+k-len(out))]...)
-	}
-	return out, nil
-}
-
-// patch adds the patches that write b at image offset off.
-func (d *dropReader) patch(p *dropPlan, off int, b []byte) {
-	for len(b) > 0 {
-		i, at := d.blockOf(off)
-		k := min(len(b), d.st.BlockSize()-at)
-		p.patches = append(p.patches, store.Patch{At: d.chain[i], Off: at, B: b[:k]})
-		off, b = off+k, b[k:]
-	}
 }
 
 // newDropPlan starts the plan of drops from vertex n, read in part as h
@@ -237,16 +86,20 @@ func (st *graph) newDropPlan(n layout.Number, h *restHint) (p *dropPlan, ok bool
 	}()
 	p = plan
 	d := p.d
-	d.st, d.cd, d.length, d.first, d.prefix, d.next = st, st.Codec(n.Holder()), h.Length, st.BlockSize()-store.PrimaryHeader, h.Bytes, h.Next
-	d.chain, d.fences, d.firsts = append(d.chain, n.Holder()), append(d.fences, 0), append(d.firsts, 0)
-	if len(h.Chain) > 1 { // the part read spans blocks: the walk starts after them
-		if len(h.Fences) != len(h.Chain)-1 {
-			return nil, false, nil
-		}
-		d.chain = append(d.chain, h.Chain[1:]...)
-		d.fences = append(d.fences, h.Fences...)
-		for range h.Chain[1:] {
-			d.firsts = append(d.firsts, 0)
+	d.st, d.cd, d.length, d.first, d.prefix = st, st.Codec(n.Holder()), h.Length, st.BlockSize()-store.PrimaryHeader, h.Bytes
+	if len(h.Chain) > 1 && len(h.Fences) != len(h.Chain)-1 {
+		return nil, false, nil
+	}
+	if whole, err := d.recall(n, h); err != nil || !whole {
+		// Not remembered, or not as it is: the chain is walked, whole
+		// if the memo can take it (it has a sum), else only as far as
+		// the drops need.
+		d.start(n, h)
+		if h.ChainSum != 0 {
+			if err := d.walk(st.BlocksFor(h.Length)); err != nil {
+				return nil, false, err
+			}
+			d.learned = true
 		}
 	}
 	img0 := h.Bytes
@@ -290,13 +143,14 @@ var dropPlans = sync.Pool{New: func() any { return new(dropPlan) }}
 func newPlan(nb int) *dropPlan {
 	p := dropPlans.Get().(*dropPlan)
 	r := &p.reader
-	chain, fences, firsts := r.chain[:0], r.fences[:0], r.firsts[:0]
+	chain, fences, firsts, fresh, guesses := r.chain[:0], r.fences[:0], r.firsts[:0], r.fresh[:0], r.guesses[:0]
 	if cap(chain) < nb {
 		chain, fences, firsts = make([]bgdl.DPtr, 0, nb), make([]uint16, 0, nb), make([]layout.Number, 0, nb)
+		fresh, guesses = make([]bool, 0, nb), make([]layout.Number, 0, nb)
 	}
 	blocks, spare, patches := r.blocks[:0], r.spare, p.patches[:0]
 	*p = dropPlan{patches: patches}
-	p.reader = dropReader{chain: chain, fences: fences, firsts: firsts, blocks: blocks, spare: spare}
+	p.reader = dropReader{chain: chain, fences: fences, firsts: firsts, fresh: fresh, guesses: guesses, blocks: blocks, spare: spare}
 	p.d = &p.reader
 	return p
 }
@@ -344,22 +198,9 @@ func countsAt(img []byte) (end, at int, count uint64, ok bool) {
 // drop adds to p the tombstone of the reference to edge e.
 func (p *dropPlan) drop(e layout.Number) error {
 	d := p.d
-	// Start at the last block whose first entry is known to be at most e;
-	// blocks are walked only as far as they start below it.
-	start := 0
-	for i := 1; ; i++ {
-		if err := d.walk(i); err != nil {
-			return err
-		}
-		if i >= len(d.chain) {
-			break
-		}
-		if f := d.firsts[i]; f != 0 {
-			if f > e {
-				break
-			}
-			start = i
-		}
+	start, err := d.startFor(e)
+	if err != nil {
+		return err
 	}
 	pos := p.counts + len(p.oldCounts)
 	if start > 0 {
@@ -401,16 +242,6 @@ func (p *dropPlan) drop(e layout.Number) error {
 		}
 	}
 	return errTorn // or a concurrent change: no reference to e
-}
-
-// pieceAt returns how many image bytes from offset off on lie in one
-// piece: in the prefix read, or else in the block of off.
-func (d *dropReader) pieceAt(off int) int {
-	if off < len(d.prefix) {
-		return len(d.prefix) - off
-	}
-	_, at := d.blockOf(off)
-	return d.st.BlockSize() - at
 }
 
 // finish completes p for the commit of the drops, whose vertex the caller
@@ -470,6 +301,9 @@ func (st *graph) writeDrops(plan *dropPlan, n layout.Number, version store.Versi
 // seems short but longer than the primary block, the next block is
 // prefetched: the caller reads it whole soon.
 func (st *graph) long(n layout.Number) bool {
+	if st.chains.knows(n.Holder()) {
+		return true // a hub is seldom cut short, and the read finds out
+	}
 	length, next, ok := st.Glance(n.Holder())
 	if !ok {
 		return false

@@ -212,6 +212,12 @@ func (tx *Transaction) dropSparse(w, e layout.Number, x *layout.Ref, long bool) 
 	case !ok:
 		return false, nil
 	}
+	if d := p.d; d.learned && d.whole {
+		// What the reader learned is checked by the lock word: the memo
+		// may have it.
+		st.chains.remember(w.Holder(), d)
+		d.learned = false
+	}
 	o.plan = p
 	o.drops = append(o.drops, e)
 	o.rec.adjustDegrees(x, true, nil, false)
