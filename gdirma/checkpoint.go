@@ -96,9 +96,11 @@ import (
 // refuses versions it cannot read, those before oldestCheckpointFormat.
 // Format 3 differs from 4 only in that its vertex images hold no compact
 // edge references (layout/codec.go), and every reader of 4 reads the wide
-// ones as well.
+// ones as well. Format 5 puts a check or a chain sum in the high half of
+// a primary block's length word (store/checked.go, store/chainsum.go),
+// which 3 and 4 leave zero: no check, no sum.
 const (
-	checkpointFormat       = 4 // 2: the control window has the log's sequence word; 3: fences, tombstones; 4: compact references
+	checkpointFormat       = 5 // 2: the control window has the log's sequence word; 3: fences, tombstones; 4: compact references; 5: checks and chain sums
 	oldestCheckpointFormat = 3
 	// legacyLayoutFormat is the last format whose checkpoints may keep
 	// their files in the directory itself (generation 0).
