@@ -70,8 +70,8 @@ func (m *chainMemo) knows(p bgdl.DPtr) bool {
 	return m.chains[p] != nil
 }
 
-// remember keeps the chain of vertex p that d knows whole. A full memo
-// forgets chains, any, until this one fits.
+// remember keeps the chain of vertex p as far as d knows it, from the
+// primary block on. A full memo forgets chains, any, until this one fits.
 func (m *chainMemo) remember(p bgdl.DPtr, d *dropReader) {
 	k := &knownChain{chain: slices.Clone(d.chain), firsts: make([]layout.Number, len(d.chain))}
 	for i := range k.firsts {

@@ -133,7 +133,7 @@ func (d *dropReader) walk(i int) error {
 		if err := d.note(len(d.chain)-1, buf); err != nil {
 			return err
 		}
-		d.next = store.NextOf(buf)
+		d.next, d.learned = store.NextOf(buf), true
 	}
 	if d.next == 0 && len(d.chain) == d.st.BlocksFor(d.length) {
 		d.whole = true
@@ -203,7 +203,8 @@ func (d *dropReader) start(n layout.Number, h *restHint) {
 
 // recall takes the chain of vertex n from the memo, if it has the chain
 // sum that h, the prefix read, found: as remembered, cut short, or walked
-// on from its last block. It reports whether the chain is whole; if not,
+// on from its last block (the memo keeps the part of a chain a drop
+// walked, and the hub may have grown). It reports whether the chain is whole; if not,
 // the caller starts the reader afresh.
 func (d *dropReader) recall(n layout.Number, h *restHint) (bool, error) {
 	if h.ChainSum == 0 || len(h.Chain) > 1 || !d.st.chains.recall(n.Holder(), d) {
@@ -218,12 +219,11 @@ func (d *dropReader) recall(n layout.Number, h *restHint) (bool, error) {
 		d.chain = d.chain[:need]
 	}
 	if len(d.chain) < need {
-		// Grown, most likely: the blocks remembered lead on.
+		// Walked in part, or grown: the blocks remembered lead on.
 		d.next, d.chain = d.chain[len(d.chain)-1], d.chain[:len(d.chain)-1]
 		if err := d.walk(need); err != nil || !d.whole {
 			return false, err
 		}
-		d.learned = true
 	}
 	d.whole, d.next = store.ChainSum(d.chain) == sum, bgdl.Null
 	return d.whole, nil

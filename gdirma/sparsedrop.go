@@ -91,16 +91,9 @@ func (st *graph) newDropPlan(n layout.Number, h *restHint) (p *dropPlan, ok bool
 		return nil, false, nil
 	}
 	if whole, err := d.recall(n, h); err != nil || !whole {
-		// Not remembered, or not as it is: the chain is walked, whole
-		// if the memo can take it (it has a sum), else only as far as
-		// the drops need.
+		// Not remembered, or not as it is: the chain is walked as far as
+		// the drops need, and the memo takes that part.
 		d.start(n, h)
-		if h.ChainSum != 0 {
-			if err := d.walk(st.BlocksFor(h.Length)); err != nil {
-				return nil, false, err
-			}
-			d.learned = true
-		}
 	}
 	img0 := h.Bytes
 	end, at, count, ok := countsAt(img0)

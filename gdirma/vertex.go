@@ -212,7 +212,7 @@ func (tx *Transaction) dropSparse(w, e layout.Number, x *layout.Ref, long bool) 
 	case !ok:
 		return false, nil
 	}
-	if d := p.d; d.learned && d.whole {
+	if d := p.d; d.learned {
 		// What the reader learned is checked by the lock word: the memo
 		// may have it.
 		st.chains.remember(w.Holder(), d)
