@@ -14,9 +14,15 @@ import (
 // their calls.
 func withCounted(t *testing.T, fn func(s *Store, cc *count.Comm) error) {
 	t.Helper()
+	withCountedConfig(t, testConfig, fn)
+}
+
+// withCountedConfig is withCounted of a Store configured with cfg.
+func withCountedConfig(t *testing.T, cfg Config, fn func(s *Store, cc *count.Comm) error) {
+	t.Helper()
 	err := local.Run(1, func(c rma.Comm) error {
 		cc := count.Wrap(c)
-		s, err := New(cc, testConfig)
+		s, err := New(cc, cfg)
 		if err != nil {
 			return err
 		}

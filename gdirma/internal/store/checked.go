@@ -83,7 +83,7 @@ func (s *Store) readChecked(p bgdl.DPtr, rq *Request, img *Image) (done bool, er
 	bp := s.BlockBuf()
 	blk := *bp
 	defer s.PutBlockBuf(bp)
-	lead := s.leadOf(rq)
+	lead := s.leadOf(p, rq)
 	if err := s.Get(blk[:lead], p, 0); err != nil {
 		return false, err
 	}

@@ -191,6 +191,62 @@ func TestLongHint(t *testing.T) {
 	})
 }
 
+// TestWideHint: a prefix read of a holder whose image fits its primary
+// block but not the lead gets the rest in a second access the first
+// time, and the whole block at once after that; once the image fits the
+// lead again, the read that finds so is the last to get the whole block.
+func TestWideHint(t *testing.T) {
+	cfg := testConfig
+	cfg.BlockSize = 4 * PrefixLead
+	withCountedConfig(t, cfg, func(s *Store, cc *count.Comm) error {
+		chain, err := acquire(s, 0, 1)
+		if err != nil {
+			return err
+		}
+		p := chain[0]
+		write := func(n int) error {
+			return s.write(&Plan{Kind: Vertex, Holder: p, Chain: chain, Image: Parts{Head: pattern(n, 7), Refs: -1}, Stamped: true}, 3)
+		}
+		var got []string
+		reads := func(k, n int) error {
+			for range k {
+				before := cc.Counts()
+				img, ok, err := readImg(s, p, &Request{Mode: Prefix | Checked})
+				if err == nil && (!ok || !img.Single || img.Length != n) {
+					err = fmt.Errorf("a prefix read of a holder of %d bytes in one block: found %v, Single %v, length %d", n, ok, img.Single, img.Length)
+				}
+				if err != nil {
+					return err
+				}
+				d := cc.Counts().Sub(before)
+				got = append(got, fmt.Sprintf("%d/%d", d.Gets, d.Bytes))
+			}
+			return nil
+		}
+		wide, narrow := 3*PrefixLead, PrefixLead/2
+		if err := write(wide); err != nil {
+			return err
+		}
+		if err := reads(2, wide); err != nil {
+			return err
+		}
+		if err := write(narrow); err != nil {
+			return err
+		}
+		if err := reads(2, narrow); err != nil {
+			return err
+		}
+		// Gets/bytes: the lead and the rest of the image, then the block;
+		// the block, then the lead.
+		bs, end := cfg.BlockSize, PrimaryHeader+wide
+		want := []string{fmt.Sprintf("2/%d", end), fmt.Sprintf("1/%d", bs), fmt.Sprintf("1/%d", bs), fmt.Sprintf("1/%d", PrefixLead)}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			return fmt.Errorf("gets/bytes of four prefix reads = %v, want %v", got, want)
+		}
+		return nil
+	})
+}
+
 // TestBusyHint: a holder marked busy (a copy of it failed validation) is
 // read the long way, waiting for writers, until busyDecay marks later.
 func TestBusyHint(t *testing.T) {

@@ -6,10 +6,10 @@ import (
 	"github.com/gdi-go/gdi/bgdl"
 )
 
-// Hints. Each Store keeps two bits a holder, hashed by block, set when a
-// checked read of it is not worth trying: it is then read the long way at
-// once. A hint is only a guess: a wrong one costs a get in vain or a read
-// the long way, and colliding holders share their bits.
+// Hints. Each Store keeps a few bits a holder, hashed by block, set
+// when the first way to read it is not worth trying. A hint is only a
+// guess: a wrong one costs a get in vain or a read the long way, and
+// colliding holders share their bits.
 //
 //   - long: holders its reads last found spanning blocks, which have no
 //     check (a try costs a get in vain). The next read mends a hint.
@@ -19,45 +19,62 @@ import (
 //     transaction fails; the long read waits. The busy hints are cleared
 //     after every busyDecay marks, so that contention that has passed
 //     stops costing the wait.
+//   - wide: holders its reads last found in one block but past the lead
+//     of a prefix read (PrefixLead), which a prefix read then gets in
+//     two accesses: it gets the whole block at once instead.
 type hints struct {
-	// words hold the hints of 32 holders each: bit 2i is holder i's long
-	// hint, bit 2i+1 its busy hint, so that one load reads both.
+	// words hold the hints of 16 holders each, a nibble a holder (long,
+	// busy, wide, one spare bit), so that one load reads them all.
 	words [hintWords]atomic.Uint64
 	marks atomic.Uint64
 }
 
-// hintWords is the size of the hints in words (256 Kbit of each kind).
-const hintWords = 1 << 13
+// hintWords is the size of the hints in words (256 K holders).
+const hintWords = 1 << 14
 
-// longBits are the long hints of a word; the others are busy hints.
-const longBits = 0x5555555555555555
+// The hints of a holder, in its nibble.
+const (
+	hintLong uint64 = 1 << iota
+	hintBusy
+	hintWide
+)
+
+// busyBits are the busy hints of a word.
+const busyBits = 0x2222222222222222
 
 // busyDecay is how many marks clear the busy hints.
 const busyDecay = 1 << 12
 
-// hintBits returns the word of holder p's hints, and its long hint's bit;
-// the busy hint's is the next.
-func (s *Store) hintBits(p bgdl.DPtr) (*atomic.Uint64, uint64) {
+// hintBits returns the word of holder p's hints, and the shift of its
+// nibble.
+func (s *Store) hintBits(p bgdl.DPtr) (*atomic.Uint64, uint) {
 	h := uint64(p) * 0x9e3779b97f4a7c15
 	h ^= h >> 29
-	return &s.hints.words[h%hintWords], 1 << (h >> 59 << 1)
+	return &s.hints.words[h%hintWords], uint(h>>60) << 2
+}
+
+// hinted returns the hints of holder p.
+func (s *Store) hinted(p bgdl.DPtr) uint64 {
+	w, at := s.hintBits(p)
+	return w.Load() >> at & 0xf
 }
 
 // skipsCheck reports whether holder p is better read the long way.
-func (s *Store) skipsCheck(p bgdl.DPtr) bool {
-	w, long := s.hintBits(p)
-	return w.Load()&(long|long<<1) != 0
-}
+func (s *Store) skipsCheck(p bgdl.DPtr) bool { return s.hinted(p)&(hintLong|hintBusy) != 0 }
 
 // sawLength notes the length of holder p's image, as a read found it.
 func (s *Store) sawLength(p bgdl.DPtr, length int) {
-	w, bit := s.hintBits(p)
-	if long := length > s.bs-PrimaryHeader; long != (w.Load()&bit != 0) {
-		if long {
-			w.Or(bit)
-		} else {
-			w.And(^bit)
-		}
+	var want uint64
+	switch {
+	case length > s.bs-PrimaryHeader:
+		want = hintLong
+	case PrimaryHeader+length > PrefixLead:
+		want = hintWide
+	}
+	w, at := s.hintBits(p)
+	if had := w.Load() >> at & (hintLong | hintWide); had != want {
+		w.And(^(had &^ want << at))
+		w.Or(want &^ had << at)
 	}
 }
 
@@ -66,9 +83,9 @@ func (s *Store) sawLength(p bgdl.DPtr, length int) {
 func (s *Store) MarkBusy(p bgdl.DPtr) {
 	if s.hints.marks.Add(1)%busyDecay == 0 {
 		for i := range s.hints.words {
-			s.hints.words[i].And(longBits)
+			s.hints.words[i].And(^uint64(busyBits))
 		}
 	}
-	w, long := s.hintBits(p)
-	w.Or(long << 1)
+	w, at := s.hintBits(p)
+	w.Or(hintBusy << at)
 }

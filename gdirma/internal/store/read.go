@@ -134,13 +134,14 @@ func (s *Store) Read(p bgdl.DPtr, rq *Request, img *Image) (ok bool, err error) 
 	return false, ErrBusy(p)
 }
 
-// leadOf is how much of a primary block a read of rq gets first. A prefix
-// read starts with the first cache line or two: most vertices have their
-// labels, properties and degrees there. A block of at most twice that is
-// read whole at once: a second read would cost more than the bytes it
-// saves.
-func (s *Store) leadOf(rq *Request) int {
-	if rq.Mode&Prefix != 0 && s.bs > 2*PrefixLead {
+// leadOf is how much of holder p's primary block a read of rq gets
+// first. A prefix read starts with the first cache line or two: most
+// vertices have their labels, properties and degrees there. A block of at
+// most twice that is read whole at once, and so is one whose image was
+// last seen past the lead (the wide hint): a second read would cost more
+// than the bytes it saves.
+func (s *Store) leadOf(p bgdl.DPtr, rq *Request) int {
+	if rq.Mode&Prefix != 0 && s.bs > 2*PrefixLead && s.hinted(p)&hintWide == 0 {
 		return PrefixLead
 	}
 	return s.bs
@@ -153,7 +154,7 @@ func (s *Store) copyImage(p bgdl.DPtr, rq *Request, img *Image) (ok bool, err er
 	blk := *bp
 	defer s.PutBlockBuf(bp)
 	prefix := rq.Mode&Prefix != 0
-	lead := s.leadOf(rq)
+	lead := s.leadOf(p, rq)
 	if err := s.Get(blk[:lead], p, 0); err != nil {
 		return false, err
 	}
