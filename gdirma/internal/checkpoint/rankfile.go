@@ -120,6 +120,17 @@ func (c *countWriter) Write(p []byte) (int, error) {
 // (of a format in [oldest, h.Format]) and every section's name, size and
 // CRC-32C.
 func ReadRankFile(fsys vfs.FS, path string, fst FileState, h Header, oldest int, secs []Section) error {
+	return readRankFile(fsys, path, fst, h, oldest, secs, false)
+}
+
+// ReadRankFileFirst is ReadRankFile of the first sections of a file that
+// may hold more: the others are read, for the check of the whole file,
+// and dropped, whatever windows they held.
+func ReadRankFileFirst(fsys vfs.FS, path string, fst FileState, h Header, oldest int, secs []Section) error {
+	return readRankFile(fsys, path, fst, h, oldest, secs, true)
+}
+
+func readRankFile(fsys vfs.FS, path string, fst FileState, h Header, oldest int, secs []Section, first bool) error {
 	f, err := fsys.Open(path)
 	if err != nil {
 		return fileErr(path, err)
@@ -135,7 +146,7 @@ func ReadRankFile(fsys vfs.FS, path string, fst FileState, h Header, oldest int,
 	}
 	sum := sha256.New()
 	r := bufio.NewReaderSize(io.TeeReader(f, sum), 1<<20)
-	if err := readSections(r, bad, h, oldest, secs); err != nil {
+	if err := readSections(r, bad, h, oldest, secs, first); err != nil {
 		var ge *gdi.Error
 		if errors.As(err, &ge) {
 			return err
@@ -154,7 +165,7 @@ func ReadRankFile(fsys vfs.FS, path string, fst FileState, h Header, oldest int,
 	return nil
 }
 
-func readSections(r io.Reader, bad func(string, ...any) error, h Header, oldest int, secs []Section) error {
+func readSections(r io.Reader, bad func(string, ...any) error, h Header, oldest int, secs []Section, first bool) error {
 	hdr := make([]byte, len(rankFileMagic)+16)
 	if _, err := io.ReadFull(r, hdr); err != nil {
 		return err
@@ -163,7 +174,7 @@ func readSections(r io.Reader, bad func(string, ...any) error, h Header, oldest 
 		return bad("not a gdirma checkpoint file")
 	}
 	u := func(i int) int { return int(binary.LittleEndian.Uint32(hdr[len(rankFileMagic)+4*i:])) }
-	if u(0) < oldest || u(0) > h.Format || u(1) != h.Rank || u(2) != h.Ranks || u(3) != len(secs) {
+	if u(0) < oldest || u(0) > h.Format || u(1) != h.Rank || u(2) != h.Ranks || u(3) < len(secs) || !first && u(3) != len(secs) {
 		return bad("header says format %d, rank %d of %d, %d sections; want format %d to %d, rank %d of %d, %d sections",
 			u(0), u(1), u(2), u(3), oldest, h.Format, h.Rank, h.Ranks, len(secs))
 	}
@@ -171,6 +182,10 @@ func readSections(r io.Reader, bad func(string, ...any) error, h Header, oldest 
 		if err := readSection(r, bad, h.Rank, s); err != nil {
 			return err
 		}
+	}
+	if first {
+		_, err := io.Copy(io.Discard, r)
+		return err
 	}
 	return nil
 }

@@ -73,6 +73,50 @@ func TestRankFileRoundTrip(t *testing.T) {
 	})
 }
 
+// TestRankFileFirst: ReadRankFileFirst loads the first sections of a file
+// that holds more, leaves the windows of the others alone, and still
+// refuses a file damaged past the sections it loads.
+func TestRankFileFirst(t *testing.T) {
+	withWindows(t, func(secs []Section) {
+		path := filepath.Join(t.TempDir(), RankFileName(0))
+		h := Header{Format: 4, Rank: 0, Ranks: 1}
+		fst, err := WriteRankFile(vfs.OS, path, h, secs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		contents := func(w rma.Window) []byte {
+			b := make([]byte, w.Size())
+			_ = w.Get(b, 0, 0)
+			_ = w.Flush(0)
+			return b
+		}
+		want := contents(secs[0].W)
+		for _, s := range secs {
+			_ = s.W.Put(make([]byte, s.W.Size()), 0, 0)
+			_ = s.W.Flush(0)
+		}
+		if err := ReadRankFileFirst(vfs.OS, path, fst, h, 3, secs[:1]); err != nil {
+			t.Fatalf("the first section of two: %v", err)
+		}
+		if got := contents(secs[0].W); !bytes.Equal(got, want) {
+			t.Errorf("section %s reads back % x, want % x", secs[0].Name, got, want)
+		}
+		if got := contents(secs[1].W); !bytes.Equal(got, make([]byte, len(got))) {
+			t.Errorf("section %s, not asked for, was loaded: % x", secs[1].Name, got)
+		}
+		if err := ReadRankFile(vfs.OS, path, fst, h, 3, secs[:1]); gdi.ErrorClass(err) != gdi.ErrFileFormat {
+			t.Errorf("ReadRankFile of the first section of two: got %v, want ErrFileFormat", err)
+		}
+		good, _ := os.ReadFile(path)
+		if err := os.WriteFile(path, flip(good, len(good)-10), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := ReadRankFileFirst(vfs.OS, path, fst, h, 3, secs[:1]); gdi.ErrorClass(err) != gdi.ErrFileFormat {
+			t.Errorf("a byte flipped in a section not loaded: got %v, want ErrFileFormat", err)
+		}
+	})
+}
+
 // TestRankFileRefusesDamage: a file that is truncated, has a flipped
 // byte, belongs to another rank or format, or is missing is refused with
 // the gdi error that says so, naming the file.
