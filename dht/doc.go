@@ -6,16 +6,16 @@
 // # Layout
 //
 // A key's 64-bit xxhash picks a rank and a bucket on it. The table window
-// holds each rank's buckets as slots: the bucket's link word, the state of
-// the bucket's home entry, and the home entry itself. A chain starts at the
-// link word; its entries are home entries or overflow entries, fixed-size
-// blocks of a bgdl.Pool on the same rank, so a chain never leaves its rank.
-// An insert takes its bucket's home entry when that is free, so at load
-// factors up to one most keys live in the cache line of their bucket, and a
-// lookup costs one memory access instead of two. Slots are padded to whole
-// cache lines, and a lookup reads an entry's header and only as many key
-// bytes as its key has, so that for keys of up to 16 bytes it touches the
-// first line of the slot alone. Each entry is
+// holds each rank's buckets as slots: the bucket's link word, the states of
+// the bucket's Homes home entries, and the home entries themselves. A chain
+// starts at the link word; its entries are home entries or overflow
+// entries, fixed-size blocks of a bgdl.Pool on the same rank, so a chain
+// never leaves its rank. An insert takes a free home entry of its bucket
+// if there is one, so at loads up to a key per bucket most keys live in
+// their bucket's slot, and Guess answers for them in one access (a Lookup
+// reads a link, an entry and the link again for each entry it passes).
+// Slots are padded to whole cache lines, and a lookup reads an entry's
+// header and only as many key bytes as its key has. Each entry is
 //
 //	word 0   link to the next entry: tag (32 bits) | mark (1) | entry (31)
 //	word 1   value
@@ -23,8 +23,8 @@
 //	word 3   label (32 bits) | key length (32 bits)
 //	then     the key bytes, up to Config.MaxKey
 //
-// Entries are numbered per rank: 1 to Buckets are home entries, the rest
-// overflow entries.
+// Entries are numbered per rank: 1 to Homes*Buckets are home entries, the
+// rest overflow entries.
 //
 // # Algorithm
 //

@@ -6,13 +6,13 @@ import "encoding/binary"
 type Answer uint8
 
 const (
-	// Unknown: the bucket's home entry does not hold the key, and the
-	// chain must be walked (Lookup).
+	// Unknown: no home entry of the bucket holds the key, and the chain
+	// must be walked (Lookup).
 	Unknown Answer = iota
 	// Absent: the bucket was empty when it was read. This is as sure as
 	// a Lookup that found nothing.
 	Absent
-	// Likely: the home entry held the key with the value returned. The
+	// Likely: a home entry held the key with the value returned. The
 	// copy was not checked against the links, so a concurrent delete and
 	// reuse of the entry may have torn it: the caller must check the
 	// value against what it names (a vertex holder has its IDs) and fall
@@ -20,22 +20,25 @@ const (
 	Likely
 )
 
-// SlotHeader is the bytes of a bucket slot before its home entry's key:
-// Guess reads them and the key's length rounded up to words, and uses a
-// scratch buffer of that many bytes as it is.
-const SlotHeader = slotEntry + headerSize
+// GuessSize is the room a Guess of a key of keyLen bytes reads into: the
+// bucket slot up to the end of that key in the last home entry. A scratch
+// buffer of that many bytes is used as it is.
+func (t *Table) GuessSize(keyLen int) int {
+	return slotEntries + (Homes-1)*t.entrySize + headerSize + (keyLen+7)&^7
+}
 
 // Guess reads the bucket slot of (label, key) in one access, the link, the
-// home entry's state and the home entry, where Lookup reads the link, the
-// entry and the link again. Most keys live in their bucket's home entry,
-// so for them one round trip answers Likely; a caller that can check the
-// value cheaply, and must read what it names anyway, saves two. scratch
-// is used if it is long enough (SlotHeader).
+// home entries' states and the home entries, where Lookup reads the link,
+// an entry and the link again for each entry of the chain. Most keys live
+// in one of their bucket's home entries, so for them one round trip
+// answers Likely; a caller that can check the value cheaply, and must read
+// what it names anyway, saves two. scratch is used if it is long enough
+// (GuessSize).
 func (t *Table) Guess(label uint32, key []byte, scratch []byte) (uint64, Answer, error) {
 	if err := t.checkKey(key); err != nil {
 		return 0, Unknown, err
 	}
-	n := SlotHeader + (len(key)+7)&^7
+	n := t.GuessSize(len(key))
 	if len(scratch) < n {
 		scratch = make([]byte, n)
 	}
@@ -52,10 +55,12 @@ func (t *Table) Guess(label uint32, key []byte, scratch []byte) (uint64, Answer,
 	if entryOf(head) == 0 {
 		return 0, Absent, nil
 	}
-	entry := buf[slotEntry:]
-	used := binary.LittleEndian.Uint64(buf[slotState:]) == homeUsed
-	if !used || marked(binary.LittleEndian.Uint64(entry)) || !t.holds(entry, h, label, key) {
-		return 0, Unknown, nil
+	for i := range Homes {
+		entry := buf[slotEntries+i*t.entrySize:]
+		used := binary.LittleEndian.Uint64(buf[slotStates+8*i:]) == homeUsed
+		if used && !marked(binary.LittleEndian.Uint64(entry)) && t.holds(entry, h, label, key) {
+			return binary.LittleEndian.Uint64(entry[8:]), Likely, nil
+		}
 	}
-	return binary.LittleEndian.Uint64(entry[8:]), Likely, nil
+	return 0, Unknown, nil
 }

@@ -11,7 +11,7 @@ import (
 // valid only during the call.
 func (t *Table) Range(rank int, fn func(label uint32, key []byte, value uint64) error) error {
 	buf := make([]byte, t.entrySize)
-	limit := t.buckets + t.heap.Blocks()
+	limit := t.Capacity()
 	for b := range t.buckets {
 		head, err := t.table.AtomicGet(rank, b*t.slotSize)
 		if err != nil {
@@ -54,9 +54,9 @@ func (t *Table) Len(rank int) (int, error) {
 	return n, err
 }
 
-// Capacity is the number of keys a rank can hold: one per bucket plus the
-// overflow entries.
-func (t *Table) Capacity() int { return t.buckets + t.heap.Blocks() }
+// Capacity is the number of keys a rank can hold: Homes per bucket plus
+// the overflow entries.
+func (t *Table) Capacity() int { return t.homes() + t.heap.Blocks() }
 
 // FreeEntries counts the unused entries of rank, home entries and overflow
 // entries together, at a quiescent point. Len plus FreeEntries is Capacity
@@ -66,8 +66,8 @@ func (t *Table) FreeEntries(rank int) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	for b := range t.buckets {
-		state, err := t.table.AtomicGet(rank, b*t.slotSize+slotState)
+	for e := 1; e <= t.homes(); e++ {
+		state, err := t.table.AtomicGet(rank, t.stateAt(e))
 		if err != nil {
 			return 0, err
 		}

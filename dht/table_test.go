@@ -157,9 +157,9 @@ func TestFullAndConfig(t *testing.T) {
 				return fmt.Errorf("New(%+v) = %v, want ErrConfig", cfg, err)
 			}
 		}
-		// One bucket: its home entry and two overflow entries.
+		// One bucket: its home entries and two overflow entries.
 		return withTable(c, dht.Config{Buckets: 1, Entries: 2}, func(tb *dht.Table) error {
-			for i := range 3 {
+			for i := range dht.Homes + 2 {
 				if err := tb.Insert(0, []byte{byte(i)}, 1); err != nil {
 					return err
 				}
@@ -177,7 +177,7 @@ func TestFullAndConfig(t *testing.T) {
 			if err := tb.Insert(0, []byte{9}, 1); err != nil {
 				return fmt.Errorf("Insert after a delete freed an entry: %w", err)
 			}
-			return checkHeap(c, tb, 3)
+			return checkHeap(c, tb, dht.Homes+2)
 		})
 	})
 }

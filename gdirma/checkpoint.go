@@ -98,10 +98,16 @@ import (
 // edge references (layout/codec.go), and every reader of 4 reads the wide
 // ones as well. Format 5 puts a check or a chain sum in the high half of
 // a primary block's length word (store/checked.go, store/chainsum.go),
-// which 3 and 4 leave zero: no check, no sum.
+// which 3 and 4 leave zero (no check, no sum), and gives each bucket of
+// the DHT two home entries: a checkpoint before it is restored from its
+// block data alone, and the rest derived, as for a fuzzy one
+// (manifest.derived).
 const (
-	checkpointFormat       = 5 // 2: the control window has the log's sequence word; 3: fences, tombstones; 4: compact references; 5: checks and chain sums
+	checkpointFormat       = 5 // 2: the control window has the log's sequence word; 3: fences, tombstones; 4: compact references; 5: checks, chain sums, DHT buckets of two home entries
 	oldestCheckpointFormat = 3
+	// derivedBeforeFormat is the first format whose windows other than
+	// the block data a restore loads as they are.
+	derivedBeforeFormat = 5
 	// legacyLayoutFormat is the last format whose checkpoints may keep
 	// their files in the directory itself (generation 0).
 	legacyLayoutFormat = 4
@@ -172,6 +178,12 @@ type manifest struct {
 	// rest from the holders.
 	Fuzzy bool `json:",omitempty"`
 }
+
+// derived reports whether a restore of m's checkpoint loads the block
+// data alone and derives the rest of the windows from the holders (store
+// rebuild): a fuzzy checkpoint holds nothing else, and one of a format
+// before derivedBeforeFormat holds windows of another layout.
+func (m *manifest) derived() bool { return m.Fuzzy || m.Format < derivedBeforeFormat }
 
 // logFrom is the generation of the first log segment of m's checkpoint.
 func (m *manifest) logFrom() uint64 {

@@ -130,7 +130,7 @@ func (db *Database) replay(dir string, m *manifest, withLogs bool) error {
 	if err := agreeDetail(db.comm, db.replayCatalog(pathOf(paths), cats)); err != nil {
 		return err
 	}
-	if applied == 0 && !m.Fuzzy {
+	if applied == 0 && !m.derived() {
 		return nil
 	}
 	return db.rebuild(maxSeq)

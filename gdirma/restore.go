@@ -53,8 +53,8 @@ func (db *Database) restore(p Params) error {
 		return gdi.Errorf(gdi.ErrNoMemory, "gdirma: %v", err)
 	}
 	fst := m.Files[db.rank]
-	local = st.readRankFile(filepath.Join(checkpoint.GenDir(dir, m.Generation), fst.Name), fst, m.Fuzzy)
-	if local == nil && !m.Fuzzy {
+	local = st.readRankFile(filepath.Join(checkpoint.GenDir(dir, m.Generation), fst.Name), fst, &m)
+	if local == nil && !m.derived() {
 		local = st.setMirrors(mpath, &m)
 	}
 	if local == nil {
@@ -70,9 +70,10 @@ func (db *Database) restore(p Params) error {
 		return freeAfter(st, err)
 	}
 	db.st, db.params = st, q
-	if replay || m.Fuzzy {
-		// A fuzzy checkpoint holds the holders alone: the replay, of
-		// nothing if the logs hold nothing after it, derives the rest.
+	if replay || m.derived() {
+		// A fuzzy or an old checkpoint gives the holders alone: the
+		// replay, of nothing if the logs hold nothing after it, derives
+		// the rest.
 		if err := db.replay(dir, &m, replay); err != nil {
 			return freeAfter(st, err)
 		}
@@ -137,11 +138,16 @@ func (m *manifest) check(path string, p Params, ranks int) (Params, error) {
 	return q, nil
 }
 
-// readRankFile loads the calling rank's windows (those of a fuzzy
-// checkpoint if fuzzy) from path, checking it against fst.
-func (st *graph) readRankFile(path string, fst checkpoint.FileState, fuzzy bool) error {
+// readRankFile loads the calling rank's windows of checkpoint m from
+// path, checking it against fst: all of them, or the block data alone if
+// the rest is derived (manifest.derived), which an old checkpoint's file
+// holds more windows after.
+func (st *graph) readRankFile(path string, fst checkpoint.FileState, m *manifest) error {
 	h := checkpoint.Header{Format: checkpointFormat, Rank: st.Rank(), Ranks: st.Size()}
-	return checkpoint.ReadRankFile(fsys, path, fst, h, oldestCheckpointFormat, st.sectionsOf(fuzzy))
+	if m.derived() && !m.Fuzzy {
+		return checkpoint.ReadRankFileFirst(fsys, path, fst, h, oldestCheckpointFormat, st.sectionsOf(true))
+	}
+	return checkpoint.ReadRankFile(fsys, path, fst, h, oldestCheckpointFormat, st.sectionsOf(m.Fuzzy))
 }
 
 // setMirrors sets the store's local mirrors from the manifest.

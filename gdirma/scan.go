@@ -120,7 +120,7 @@ func (st *graph) all(k kind) (map[layout.Number]*record, error) {
 const idKeyLen = sha256.Size
 
 // dhtScratch is room for what a DHT lookup of an ID key copies.
-const dhtScratch = dht.SlotHeader + idKeyLen
+const dhtScratch = dht.SlotHeader + dht.Homes*(dht.EntryHeader+idKeyLen)
 
 func dhtKey(id string) []byte {
 	if len(id) < idKeyLen {

@@ -17,19 +17,19 @@ import (
 // adds a round trip to an operation changes them and fails the test; one
 // that saves calls updates them, on purpose.
 var pinnedCalls = map[string]float64{
-	"LB add edge":              24.689,
+	"LB add edge":              24.649,
 	"LB add vertex":            18.905,
 	"LB count edges":           6.943,
 	"LB delete vertex":         216.148,
-	"LB get edges":             6.976,
-	"LB get vertex properties": 5.751,
-	"LB update property":       13.972,
-	"WI add edge":              13.378,
-	"WI add vertex":            18.927,
-	"WI delete vertex":         119.667,
-	"WI get edges":             5.932,
+	"LB get edges":             6.942,
+	"LB get vertex properties": 5.707,
+	"LB update property":       13.954,
+	"WI add edge":              13.364,
+	"WI add vertex":            18.893,
+	"WI delete vertex":         119.615,
+	"WI get edges":             5.908,
 	"WI get vertex properties": 4.327,
-	"WI update property":       10.020,
+	"WI update property":       10.011,
 }
 
 // TestCallsPerOperation pins the one-sided calls per operation type of an
