@@ -9,8 +9,9 @@ const (
 	// Unknown: no home entry of the bucket holds the key, and the chain
 	// must be walked (Lookup).
 	Unknown Answer = iota
-	// Absent: the bucket was empty when it was read. This is as sure as
-	// a Lookup that found nothing.
+	// Absent: the bucket's chain, as read, ended within its home entries,
+	// none of which held the key. This is as sure as a Lookup that found
+	// nothing.
 	Absent
 	// Likely: a home entry held the key with the value returned. The
 	// copy was not checked against the links, so a concurrent delete and
@@ -51,10 +52,6 @@ func (t *Table) Guess(label uint32, key []byte, scratch []byte) (uint64, Answer,
 	if err := t.table.Flush(r); err != nil {
 		return 0, Unknown, err
 	}
-	head := binary.LittleEndian.Uint64(buf)
-	if entryOf(head) == 0 {
-		return 0, Absent, nil
-	}
 	for i := range Homes {
 		entry := buf[slotEntries+i*t.entrySize:]
 		used := binary.LittleEndian.Uint64(buf[slotStates+8*i:]) == homeUsed
@@ -62,5 +59,31 @@ func (t *Table) Guess(label uint32, key []byte, scratch []byte) (uint64, Answer,
 			return binary.LittleEndian.Uint64(entry[8:]), Likely, nil
 		}
 	}
+	if t.chainInSlot(buf, b) {
+		return 0, Absent, nil
+	}
 	return 0, Unknown, nil
+}
+
+// chainInSlot reports whether the chain of bucket b, as buf (its slot,
+// read by Guess) has it, ends before it leaves the slot's home entries,
+// none of which held the key. Each link word is read whole, and a key
+// present throughout the read stays reachable in every state of the chain
+// a link was read in (entries are only ever unlinked from a chain after
+// the key in them is deleted, and a reused entry links to the chain as it
+// then is), so the key was absent at some moment of the read: as sure as
+// a Lookup that found nothing.
+func (t *Table) chainInSlot(buf []byte, b int) bool {
+	l := binary.LittleEndian.Uint64(buf)
+	for range Homes + 1 {
+		e := entryOf(l)
+		if e == 0 {
+			return true
+		}
+		if e <= b*Homes || e > (b+1)*Homes {
+			return false // an overflow entry, or another bucket's
+		}
+		l = binary.LittleEndian.Uint64(buf[slotEntries+(e-1-b*Homes)*t.entrySize:])
+	}
+	return false
 }

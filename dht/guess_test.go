@@ -74,3 +74,43 @@ func TestGuess(t *testing.T) {
 		})
 	})
 }
+
+// TestGuessAbsent: in a bucket whose chain lies within its home entries,
+// a key they do not hold is Absent; once a key overflows, Unknown (the
+// chain leaves the slot), and Absent again when it is deleted.
+func TestGuessAbsent(t *testing.T) {
+	ranktest.Run(t, 1, func(c rma.Comm) error {
+		return withTable(c, dht.Config{Buckets: 1, Entries: 4, MaxKey: 16}, func(tb *dht.Table) error {
+			absent := func(want dht.Answer, step string) error {
+				for i := range 5 {
+					a, err := guessWant(tb, fmt.Sprint("absent-", i), 0, false)
+					if err != nil {
+						return err
+					}
+					if a != want {
+						return fmt.Errorf("%s: Guess of an absent key = %v, want %v", step, a, want)
+					}
+				}
+				return nil
+			}
+			for i := range dht.Homes {
+				if err := tb.Insert(1, []byte(fmt.Sprint("home-", i)), uint64(i)); err != nil {
+					return err
+				}
+				if err := absent(dht.Absent, fmt.Sprintf("%d keys, in home entries", i+1)); err != nil {
+					return err
+				}
+			}
+			if err := tb.Insert(1, []byte("over"), 9); err != nil {
+				return err
+			}
+			if err := absent(dht.Unknown, "a key in an overflow entry"); err != nil {
+				return err
+			}
+			if ok, err := tb.Delete(1, []byte("over")); err != nil || !ok {
+				return fmt.Errorf("Delete: %v %v", ok, err)
+			}
+			return absent(dht.Absent, "the overflowing key deleted")
+		})
+	})
+}

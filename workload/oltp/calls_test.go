@@ -24,12 +24,12 @@ var pinnedCalls = map[string]float64{
 	"LB get edges":             6.942,
 	"LB get vertex properties": 5.707,
 	"LB update property":       13.954,
-	"WI add edge":              13.364,
-	"WI add vertex":            18.893,
-	"WI delete vertex":         119.615,
-	"WI get edges":             5.908,
-	"WI get vertex properties": 4.327,
-	"WI update property":       10.011,
+	"WI add edge":              13.330,
+	"WI add vertex":            18.824,
+	"WI delete vertex":         119.595,
+	"WI get edges":             5.896,
+	"WI get vertex properties": 4.254,
+	"WI update property":       9.993,
 }
 
 // TestCallsPerOperation pins the one-sided calls per operation type of an
