@@ -62,6 +62,24 @@ func (m *chainMemo) recall(p bgdl.DPtr, d *dropReader) bool {
 	return true
 }
 
+// guess returns the block of vertex p where the memo guesses the entry
+// numbered e starts, and its index in the chain: the last whose first
+// entry is at most e. ok is false if the memo has no such block.
+func (m *chainMemo) guess(p bgdl.DPtr, e layout.Number) (at bgdl.DPtr, i int, ok bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	k := m.chains[p]
+	if k == nil {
+		return 0, 0, false
+	}
+	for i := len(k.firsts) - 1; i > 0; i-- {
+		if f := k.firsts[i]; f != 0 && f <= e {
+			return k.chain[i], i, true
+		}
+	}
+	return 0, 0, false
+}
+
 // knows reports whether the memo has a chain of vertex p: p was long
 // when last seen.
 func (m *chainMemo) knows(p bgdl.DPtr) bool {

@@ -21,8 +21,9 @@ import (
 // chain is cut short by a shorter one, and it grows again over other
 // blocks than it had, which the memo still lists. After each step the
 // hub must have the edges of the leaves left. A delete after the memo
-// has the chain must read fewer blocks than the hub has: the memo saves
-// the walk.
+// has the chain must read fewer blocks than the hub has (the memo saves
+// the walk), and get the block of the reference with the hub's primary
+// block.
 func TestChainMemo(t *testing.T) {
 	const memoBlock = 512
 	err := local.Run(1, func(c rma.Comm) error {
@@ -36,26 +37,32 @@ func TestChainMemo(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		gets := func(step string, f func() error) (uint64, error) {
+		calls := func(step string, f func() error) (rmacount.Counts, error) {
 			before := cc.Counts()
 			if err := f(); err != nil {
-				return 0, fmt.Errorf("%s: %w", step, err)
+				return rmacount.Counts{}, fmt.Errorf("%s: %w", step, err)
 			}
-			n := cc.Counts().Sub(before).Gets
+			n := cc.Counts().Sub(before)
 			return n, m.check(d, step)
 		}
-		first, err := gets("the first delete, which walks the chain", func() error { return m.deleteLast(d) })
+		first, err := calls("the first delete, which walks the chain", func() error { return m.deleteLast(d) })
 		if err != nil {
 			return err
 		}
-		again, err := gets("a delete with the chain remembered", func() error { return m.deleteLast(d) })
+		again, err := calls("a delete with the chain remembered", func() error { return m.deleteLast(d) })
 		if err != nil {
 			return err
 		}
 		// (The invariants of -race builds read the hub whole to check
 		// each drop: the counts are compared in plain builds only.)
-		if blocks := m.blocks(memoBlock); !invariants.Enabled && (again >= uint64(blocks)/2 || again >= first) {
-			return fmt.Errorf("a delete next to a hub of %d blocks, its chain remembered, made %d gets (the first, %d): want fewer than half the blocks", blocks, again, first)
+		if blocks := m.blocks(memoBlock); !invariants.Enabled && (again.Gets >= uint64(blocks)/2 || again.Gets >= first.Gets) {
+			return fmt.Errorf("a delete next to a hub of %d blocks, its chain remembered, made %d gets (the first, %d): want fewer than half the blocks", blocks, again.Gets, first.Gets)
+		}
+		// Its reads: the leaf (one get), then the hub's primary block and
+		// the block the memo guesses holds the reference, in one round
+		// trip; its commit flushes once, after the patches.
+		if !invariants.Enabled && (again.Gets != 3 || again.Flushes != 3) {
+			return fmt.Errorf("a delete next to a hub, its chain remembered, made %d gets and %d flushes, want 3 and 3", again.Gets, again.Flushes)
 		}
 		steps := []struct {
 			name   string
@@ -77,7 +84,7 @@ func TestChainMemo(t *testing.T) {
 			// Leaves along the whole hub: a reference that shifted may
 			// have left the block the memo guesses.
 			for _, at := range []float64{0.1, 0.4, 0.7, 1} {
-				if _, err := gets(fmt.Sprintf("a delete at %.0f%% of the leaves after %s", 100*at, s.name), func() error { return m.deleteAt(d, at) }); err != nil {
+				if _, err := calls(fmt.Sprintf("a delete at %.0f%% of the leaves after %s", 100*at, s.name), func() error { return m.deleteAt(d, at) }); err != nil {
 					return err
 				}
 			}

@@ -40,6 +40,10 @@ type dropReader struct {
 	// learned is set if the reader knows more than the memo: it walked
 	// the chain, or found guesses out of date.
 	learned bool
+	// fetched counts the reads since the caller last checked the lock
+	// word (Transaction.dropSparse): none, and what the reader used was
+	// all got with the prefix read, and checked with it.
+	fetched int
 	// blocks are the blocks read whole, by index in chain: a few per
 	// vertex, so a list beats a map.
 	blocks []readBlock
@@ -129,6 +133,7 @@ func (d *dropReader) walk(i int) error {
 		if err := d.st.Get(buf, next, 0); err != nil {
 			return err
 		}
+		d.fetched++
 		d.chain = append(d.chain, next)
 		if err := d.note(len(d.chain)-1, buf); err != nil {
 			return err
@@ -151,6 +156,7 @@ func (d *dropReader) readLead(i int) error {
 	if err := d.st.Get(buf, d.chain[i], 0); err != nil {
 		return err
 	}
+	d.fetched++
 	d.learned = true
 	return d.note(i, buf)
 }
@@ -168,22 +174,32 @@ func (d *dropReader) block(i int) ([]byte, error) {
 	if i >= len(d.chain) {
 		return nil, errTorn
 	}
-	var b []byte
-	if k := len(d.spare) - 1; k >= 0 && len(d.spare[k]) == d.st.BlockSize() {
-		b, d.spare = d.spare[k], d.spare[:k]
-	} else {
-		b = make([]byte, d.st.BlockSize())
-	}
+	b := d.spareBlock(d.st.BlockSize())
 	if err := d.st.Get(b, d.chain[i], 0); err != nil {
 		return nil, err
 	}
+	d.fetched++
+	return b, d.keep(i, b)
+}
+
+// keep adds b, block i of the chain read whole, to the blocks read.
+func (d *dropReader) keep(i int, b []byte) error {
 	d.blocks = append(d.blocks, readBlock{i, b})
-	if i > 0 {
-		if err := d.note(i, b[:min(dropLead, len(b))]); err != nil {
-			return nil, err
-		}
+	if i == 0 {
+		return nil
 	}
-	return b, nil
+	return d.note(i, b[:min(dropLead, len(b))])
+}
+
+// spareBlock returns room for a block of bs bytes, one of an earlier
+// plan's if it has any.
+func (d *dropReader) spareBlock(bs int) []byte {
+	if k := len(d.spare) - 1; k >= 0 && len(d.spare[k]) == bs {
+		b := d.spare[k]
+		d.spare = d.spare[:k]
+		return b
+	}
+	return make([]byte, bs)
 }
 
 // start makes d the reader of vertex n from h, a prefix read of it,

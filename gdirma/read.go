@@ -144,10 +144,11 @@ type restHint struct {
 // with long properties is not read whole for them; otherwise, or if that
 // fails, it returns the hint with spans set and r empty, for the caller
 // to read the rest (loadRest) as a whole record. checked is 0 or
-// store.Checked (a transaction's reads).
-func (st *graph) loadPrefix(r *record, n layout.Number, checked store.Mode, into *[]*[]byte, small []byte) (ok bool, single []byte, hint restHint, err error) {
+// store.Checked (a transaction's reads); ahead, if set, a block to get
+// with the primary block (store.Request.Ahead).
+func (st *graph) loadPrefix(r *record, n layout.Number, checked store.Mode, into *[]*[]byte, small []byte, ahead *store.Ahead) (ok bool, single []byte, hint restHint, err error) {
 	img := &hint.Image // read into the hint, which keeps it if r is partial
-	ok, err = st.read(n, &store.Request{Mode: store.Prefix | checked, Pool: into, Small: small}, img)
+	ok, err = st.read(n, &store.Request{Mode: store.Prefix | checked, Pool: into, Small: small, Ahead: ahead}, img)
 	if err != nil || !ok || img.Kind != vertexKind {
 		return false, nil, restHint{}, err
 	}

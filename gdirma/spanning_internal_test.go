@@ -105,7 +105,7 @@ func TestSpanningHead(t *testing.T) {
 		defer tx.Abort()
 		t2 := tx.(*Transaction)
 		lo := db.st.loaded.get()
-		ok, _, hint, err := db.st.loadPrefix(&lo.r, n, 0, t2.imageList(), lo.small[:])
+		ok, _, hint, err := db.st.loadPrefix(&lo.r, n, 0, t2.imageList(), lo.small[:], nil)
 		if err != nil || !ok || !hint.spans {
 			return fmt.Errorf("loadPrefix: %v %v, spans %v; want the head to go on", ok, err, hint.spans)
 		}

@@ -24,13 +24,16 @@ import (
 //
 //   - it starts from the part of the primary block it read already, which
 //     holds the degrees and most often the count;
-//   - it walks the chain reading only the first cache line of each block:
-//     its marker, with the fence, the next block, and the number of the
-//     first entry that starts there;
+//   - it finds the blocks in the rank's memo of chains (chainmemo.go), and
+//     the block the memo guesses holds the reference comes with that
+//     first read; else it walks the chain reading only the first cache
+//     line of each block: its marker, with the fence, the next block, and
+//     the number of the first entry that starts there;
 //   - it reads whole only the blocks from the last one that starts at or
 //     below the number, up to the reference;
-//   - it checks the lock word read with the part of the image: if a writer
-//     came in meanwhile, it reads the vertex whole as before.
+//   - it checks the lock word read with the part of the image, if it read
+//     anything after it: if a writer came in meanwhile, it reads the vertex
+//     whole as before.
 //
 // The transaction keeps the edge numbers (txObj.drops) and where they are
 // (txObj.plan). Its commit, with the holder locked and its version
@@ -69,31 +72,41 @@ type dropPlan struct {
 	count     uint64 // the committed count of references
 	patches   []store.Patch
 	want      []byte // the whole image after the drops, under invariants
+	// ahead is the block the first read of the vertex got with its
+	// primary block (store.Request.Ahead), if any: block aheadAt of the
+	// chain the memo has.
+	ahead   store.Ahead
+	aheadAt int
 }
 
-// newDropPlan starts the plan of drops from vertex n, read in part as h
-// says, whose image spans more than store.MinFenced blocks. What it reads
-// later, it reads without a lock: the caller checks the lock word of h
-// afterwards. ok is false if the labels, properties, degrees and count do
-// not all fit in the part read.
-func (st *graph) newDropPlan(n layout.Number, h *restHint) (p *dropPlan, ok bool, err error) {
-	plan := newPlan(st.BlocksFor(h.Length))
-	defer func() {
-		if !ok || err != nil {
-			plan.release()
-			p = nil
-		}
-	}()
-	p = plan
+// newDropPlan starts p, empty, as the plan of drops from vertex n, read
+// in part as h says, whose image spans more than store.MinFenced blocks.
+// What it reads later, it reads without a lock: the caller checks the
+// lock word of h afterwards if it read anything (dropReader.fetched). ok
+// is false if the labels, properties, degrees and count do not all fit in
+// the part read.
+func (st *graph) newDropPlan(n layout.Number, h *restHint, p *dropPlan) (ok bool, err error) {
 	d := p.d
 	d.st, d.cd, d.length, d.first, d.prefix = st, st.Codec(n.Holder()), h.Length, st.BlockSize()-store.PrimaryHeader, h.Bytes
 	if len(h.Chain) > 1 && len(h.Fences) != len(h.Chain)-1 {
-		return nil, false, nil
+		return false, nil
 	}
-	if whole, err := d.recall(n, h); err != nil || !whole {
+	whole, err := d.recall(n, h)
+	if err != nil {
+		return false, err
+	}
+	if !whole {
 		// Not remembered, or not as it is: the chain is walked as far as
 		// the drops need, and the memo takes that part.
 		d.start(n, h)
+	}
+	if a := p.ahead.Buf; a != nil {
+		p.ahead.Buf = nil
+		if !whole || !h.Ahead || p.aheadAt >= len(d.chain) || d.chain[p.aheadAt] != p.ahead.At {
+			d.spare = append(d.spare, a) // got in vain, or not at all
+		} else if err := d.keep(p.aheadAt, a); err != nil {
+			return false, err
+		}
 	}
 	img0 := h.Bytes
 	end, at, count, ok := countsAt(img0)
@@ -105,25 +118,25 @@ func (st *graph) newDropPlan(n layout.Number, h *restHint) (p *dropPlan, ok bool
 		}
 		prim, err := p.d.block(0)
 		if err != nil {
-			return nil, false, err
+			return false, err
 		}
 		if k, _, length, ok := store.PrimaryOf(prim); !ok || k != vertexKind || length != h.Length {
-			return nil, false, errTorn
+			return false, errTorn
 		}
 		img0 = prim[store.PrimaryHeader:]
 		end, at, count, ok = countsAt(img0)
 	}
 	if !ok {
-		return nil, false, nil // the head goes on past the primary block
+		return false, nil // the head goes on past the primary block
 	}
 	if uint64(h.Length-at) <= d.cd.BS {
 		// References of a block or less are moved up over a dropped one,
 		// not left a tombstone (record.delRef): a long image of short
 		// references, of long properties, is read whole and dropped so.
-		return nil, false, nil
+		return false, nil
 	}
 	p.counts, p.oldCounts, p.count = end, img0[end:at], count
-	return p, true, nil
+	return true, nil
 }
 
 // dropPlans holds the plans of ended transactions. A plan's lists have
@@ -159,6 +172,9 @@ func (p *dropPlan) release() {
 		if len(r.spare) < maxSpare {
 			r.spare = append(r.spare, b.b)
 		}
+	}
+	if b := p.ahead.Buf; b != nil && len(r.spare) < maxSpare {
+		r.spare = append(r.spare, b)
 	}
 	clear(r.blocks)
 	clear(p.patches)

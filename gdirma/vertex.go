@@ -167,12 +167,32 @@ func (tx *Transaction) dropLight(e layout.Number, x layout.Ref, long bool) error
 // (sparsedrop.go). ok is false if w is short, or the transaction has
 // changed or read it whole: the caller then removes it from a whole copy.
 func (tx *Transaction) dropSparse(w, e layout.Number, x *layout.Ref, long bool) (ok bool, err error) {
+	st := tx.db.st
 	o := tx.objs[vertexKind].get(w)
+	var p *dropPlan
+	if o != nil {
+		p = o.plan
+	}
+	if p == nil {
+		p = newPlan(0)
+		defer func() {
+			if o == nil || o.plan != p { // not kept: its room goes back
+				p.release()
+			}
+		}()
+	}
 	if o == nil {
 		if !long {
 			return false, nil // see finish; a short one is read whole at once
 		}
-		if o, err = tx.get(vertexKind, w); err != nil {
+		// The block the memo guesses holds the reference comes with the
+		// first read of w.
+		var ahead *store.Ahead
+		if at, i, found := st.chains.guess(w.Holder(), e); found {
+			p.ahead, p.aheadAt = store.Ahead{At: at, Buf: p.d.spareBlock(st.BlockSize())}, i
+			ahead = &p.ahead
+		}
+		if o, err = tx.load(vertexKind, w, ahead); err != nil {
 			return false, err
 		}
 		if o == nil || o.deleted {
@@ -180,26 +200,24 @@ func (tx *Transaction) dropSparse(w, e layout.Number, x *layout.Ref, long bool) 
 		}
 	}
 	if !o.rec.partial || o.created || o.deleted || o.rest.Bytes == nil ||
-		(o.dirty && len(o.drops) == 0) || tx.db.st.BlocksFor(o.rest.Length) <= store.MinFenced {
+		(o.dirty && len(o.drops) == 0) || st.BlocksFor(o.rest.Length) <= store.MinFenced {
 		return false, nil
 	}
 	// Found without a lock, checked against the lock word of the part
 	// read: if a writer came in between, the caller reads w whole and
 	// finds out what changed.
-	st := tx.db.st
-	p, ok := o.plan, true
-	if p == nil {
-		p, ok, err = st.newDropPlan(w, &o.rest)
-		defer func() {
-			if p != nil && o.plan != p { // not kept: its room goes back
-				p.release()
-			}
-		}()
+	ok = true
+	if o.plan == nil {
+		ok, err = st.newDropPlan(w, &o.rest, p)
 	}
 	if err == nil && ok {
 		err = p.drop(e)
 	}
-	valid, verr := st.StillValid(w.Holder(), o.rest.Stamp)
+	valid, verr := true, error(nil)
+	if p.d.fetched > 0 {
+		valid, verr = st.StillValid(w.Holder(), o.rest.Stamp)
+		p.d.fetched = 0
+	}
 	switch {
 	case verr != nil:
 		return false, verr

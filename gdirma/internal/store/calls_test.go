@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"fmt"
 	"testing"
 
@@ -105,5 +106,43 @@ func TestHighWaterCalls(t *testing.T) {
 			return err
 		}
 		return check(10)
+	})
+}
+
+// TestReadAhead: a read the long way gets Request.Ahead with the primary
+// block, one flush for both, and says so; the block is got whole. A
+// checked read of a holder in one block makes no such get.
+func TestReadAhead(t *testing.T) {
+	withCounted(t, func(s *Store, cc *count.Comm) error {
+		long, _ := mustPut(t, s, Vertex, pattern(firstBytes+2*contBytes, 8))
+		short, err := acquire(s, 0, 1)
+		if err != nil {
+			return err
+		}
+		if err := s.write(&Plan{Kind: Vertex, Holder: short[0], Chain: short, Image: Parts{Head: pattern(50, 9), Refs: -1}, Stamped: true}, 3); err != nil {
+			return err
+		}
+		want := make([]byte, s.bs)
+		if err := s.Get(want, long[2], 0); err != nil {
+			return err
+		}
+		for _, c := range []struct {
+			p             bgdl.DPtr
+			mode          Mode
+			ahead         bool
+			gets, flushes uint64
+		}{{long[0], Prefix, true, 2, 1}, {long[0], Whole, true, 4, 3}, {short[0], Prefix | Checked, false, 1, 1}} {
+			a := &Ahead{At: long[2], Buf: make([]byte, s.bs)}
+			before := cc.Counts()
+			img := mustRead(t, s, c.p, Request{Mode: c.mode, Ahead: a})
+			d := cc.Counts().Sub(before)
+			if img.Ahead != c.ahead || d.Gets != c.gets || d.Flushes != c.flushes {
+				return fmt.Errorf("a read (mode %d) asked to get a block ahead: Ahead %v, %d gets, %d flushes; want %v, %d, %d", c.mode, img.Ahead, d.Gets, d.Flushes, c.ahead, c.gets, c.flushes)
+			}
+			if c.ahead && !bytes.Equal(a.Buf, want) {
+				return fmt.Errorf("the block got ahead differs from the block")
+			}
+		}
+		return nil
 	})
 }

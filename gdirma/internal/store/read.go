@@ -57,6 +57,20 @@ type Request struct {
 	// Small, if set, takes what is copied out (the image, or the part a
 	// Prefix read copies) if it fits: room the caller owns and reuses.
 	Small []byte
+	// Ahead, if set, is a block the caller guesses it will read next
+	// (a continuation block, which a reader that remembers the chain
+	// knows): a read that copies the holder the long way gets it in the
+	// same round trip as the primary block, and the check against the
+	// lock word covers it too (Image.Ahead). The caller checks that the
+	// block is the one it guessed.
+	Ahead *Ahead
+}
+
+// Ahead is a block to get with a read (Request.Ahead): block At, whole,
+// into Buf.
+type Ahead struct {
+	At  bgdl.DPtr
+	Buf []byte
 }
 
 // Image is a committed holder as read from its blocks.
@@ -78,6 +92,8 @@ type Image struct {
 	// ChainSum is the sum of the chain of an image that spans blocks
 	// (chainsum.go), 0 if it has none.
 	ChainSum uint32
+	// Ahead is set if Request.Ahead was got with the copy.
+	Ahead bool
 }
 
 // Whole reports whether img holds the whole image.
@@ -155,7 +171,7 @@ func (s *Store) copyImage(p bgdl.DPtr, rq *Request, img *Image) (ok bool, err er
 	defer s.PutBlockBuf(bp)
 	prefix := rq.Mode&Prefix != 0
 	lead := s.leadOf(p, rq)
-	if err := s.Get(blk[:lead], p, 0); err != nil {
+	if img.Ahead, err = s.getAhead(blk[:lead], p, rq.Ahead); err != nil {
 		return false, err
 	}
 	k, v, length, ok := PrimaryOf(blk)
@@ -187,6 +203,25 @@ func (s *Store) copyImage(p bgdl.DPtr, rq *Request, img *Image) (ok bool, err er
 		return false, err
 	}
 	return true, nil
+}
+
+// getAhead gets the start of primary block p into buf, and block ahead,
+// if set, with it: one flush completes both. got is whether it got ahead.
+func (s *Store) getAhead(buf []byte, p bgdl.DPtr, ahead *Ahead) (got bool, err error) {
+	if ahead == nil || !s.Valid(ahead.At) || len(ahead.Buf) != s.bs {
+		return false, s.Get(buf, p, 0)
+	}
+	var f flushSet
+	for _, g := range [2]struct {
+		b  []byte
+		at bgdl.DPtr
+	}{{buf, p}, {ahead.Buf, ahead.At}} {
+		if err := s.data.Get(g.b, g.at.Rank(), g.at.Offset()); err != nil {
+			return false, Internal(err)
+		}
+		f.add(g.at.Rank())
+	}
+	return true, Internal(f.flush(s.data))
 }
 
 // copyPrefix ends copyImage of a Prefix read, blk holding the first lead
