@@ -247,6 +247,54 @@ func TestWideHint(t *testing.T) {
 	})
 }
 
+// TestWideHintOfLongImages: a prefix read of a vertex whose image spans
+// blocks, and whose labels and properties do not fit in the lead, gets
+// the rest of the primary block in a second access the first time, and
+// the whole block at once after that; once they fit the lead again, the
+// read that finds so is the last to get the whole block.
+func TestWideHintOfLongImages(t *testing.T) {
+	cfg := testConfig
+	cfg.BlockSize = 4 * PrefixLead
+	withCountedConfig(t, cfg, func(s *Store, cc *count.Comm) error {
+		chain, err := acquire(s, 0, 4)
+		if err != nil {
+			return err
+		}
+		p := chain[0]
+		var got []string
+		step := func(propLen int) error {
+			img, _ := vertexImage(s, p, propLen, 150, 0)
+			if n := s.BlocksFor(len(img)); n < 2 || n > len(chain) {
+				return fmt.Errorf("an image of %d bytes takes %d blocks", len(img), n)
+			}
+			if err := s.write(&Plan{Kind: Vertex, Holder: p, Chain: chain[:s.BlocksFor(len(img))], Image: Parts{Head: img, Refs: -1}}, 3); err != nil {
+				return err
+			}
+			for range 2 {
+				before := cc.Counts()
+				if _, ok, err := readImg(s, p, &Request{Mode: Prefix}); err != nil || !ok {
+					return fmt.Errorf("a prefix read: %v %v", ok, err)
+				}
+				d := cc.Counts().Sub(before)
+				got = append(got, fmt.Sprintf("%d/%d", d.Gets, d.Bytes-8*d.Atomics)) // the bytes of the gets
+			}
+			return nil
+		}
+		if err := step(2 * PrefixLead); err != nil {
+			return err
+		}
+		if err := step(8); err != nil {
+			return err
+		}
+		bs := cfg.BlockSize
+		want := []string{fmt.Sprintf("2/%d", bs), fmt.Sprintf("1/%d", bs), fmt.Sprintf("1/%d", bs), fmt.Sprintf("1/%d", PrefixLead)}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			return fmt.Errorf("gets/bytes of four prefix reads = %v, want %v", got, want)
+		}
+		return nil
+	})
+}
+
 // TestBusyHint: a holder marked busy (a copy of it failed validation) is
 // read the long way, waiting for writers, until busyDecay marks later.
 func TestBusyHint(t *testing.T) {

@@ -19,9 +19,11 @@ import (
 //     transaction fails; the long read waits. The busy hints are cleared
 //     after every busyDecay marks, so that contention that has passed
 //     stops costing the wait.
-//   - wide: holders its reads last found in one block but past the lead
-//     of a prefix read (PrefixLead), which a prefix read then gets in
-//     two accesses: it gets the whole block at once instead.
+//   - wide: holders whose prefix reads last went on past the lead
+//     (PrefixLead) to the end of the primary block: an image in one block
+//     longer than the lead, or a longer one whose labels, properties and
+//     degrees do not fit in it. A prefix read would get them in two
+//     accesses: it gets the whole block at once instead.
 type hints struct {
 	// words hold the hints of 16 holders each, a nibble a holder (long,
 	// busy, wide, one spare bit), so that one load reads them all.
@@ -63,16 +65,33 @@ func (s *Store) hinted(p bgdl.DPtr) uint64 {
 func (s *Store) skipsCheck(p bgdl.DPtr) bool { return s.hinted(p)&(hintLong|hintBusy) != 0 }
 
 // sawLength notes the length of holder p's image, as a read found it.
+// The wide hint of an image that spans blocks is sawHead's.
 func (s *Store) sawLength(p bgdl.DPtr, length int) {
-	var want uint64
+	mask, want := hintLong|hintWide, uint64(0)
 	switch {
 	case length > s.bs-PrimaryHeader:
-		want = hintLong
+		mask, want = hintLong, hintLong
 	case PrimaryHeader+length > PrefixLead:
 		want = hintWide
 	}
+	s.setHints(p, mask, want)
+}
+
+// sawHead notes whether the labels, properties and degrees of holder p,
+// whose image spans blocks, went on past the lead, as a prefix read found
+// them.
+func (s *Store) sawHead(p bgdl.DPtr, past bool) {
+	want := uint64(0)
+	if past {
+		want = hintWide
+	}
+	s.setHints(p, hintWide, want)
+}
+
+// setHints makes the hints mask of holder p those of want.
+func (s *Store) setHints(p bgdl.DPtr, mask, want uint64) {
 	w, at := s.hintBits(p)
-	if had := w.Load() >> at & (hintLong | hintWide); had != want {
+	if had := w.Load() >> at & mask; had != want {
 		w.And(^(had &^ want << at))
 		w.Or(want &^ had << at)
 	}

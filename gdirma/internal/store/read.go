@@ -244,6 +244,9 @@ func (s *Store) copyPrefix(p bgdl.DPtr, img *Image, blk []byte, lead int, rq *Re
 			return err
 		}
 	}
+	if img.Length > first && s.bs > 2*PrefixLead {
+		s.sawHead(p, !layout.PrefixHolds(blk[PrimaryHeader:PrefixLead]))
+	}
 	// The image, whole (Single) or the part the primary block holds, is
 	// copied out for the caller to keep; the block buffer goes back at
 	// once.
