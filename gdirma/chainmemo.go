@@ -2,6 +2,7 @@ package gdirma
 
 import (
 	"slices"
+	"sort"
 	"sync"
 
 	"github.com/gdi-go/gdi/bgdl"
@@ -46,6 +47,33 @@ type chainMemo struct {
 type knownChain struct {
 	chain  []bgdl.DPtr
 	firsts []layout.Number
+	// rising lists blocks whose first entries are known and rise along
+	// the chain, for guess to halve.
+	rising []int32
+}
+
+// newKnownChain returns what the memo keeps of chain, whose blocks start
+// with the entries firsts (which it keeps).
+func newKnownChain(chain []bgdl.DPtr, firsts []layout.Number) *knownChain {
+	k := &knownChain{chain: slices.Clone(chain), firsts: firsts}
+	var top layout.Number
+	for i, f := range firsts {
+		if f > top {
+			k.rising, top = append(k.rising, int32(i)), f
+		}
+	}
+	return k
+}
+
+// guess returns the index of the block the entry numbered e is guessed
+// to start in: the last whose first entry is known to be at most e, 0 if
+// none.
+func (k *knownChain) guess(e layout.Number) int {
+	j := sort.Search(len(k.rising), func(j int) bool { return k.firsts[k.rising[j]] > e })
+	if j == 0 {
+		return 0
+	}
+	return int(k.rising[j-1])
 }
 
 // recall copies what the memo has of vertex p into d's chain and
@@ -58,7 +86,7 @@ func (m *chainMemo) recall(p bgdl.DPtr, d *dropReader) bool {
 		return false
 	}
 	d.chain = append(d.chain[:0], k.chain...)
-	d.guesses = append(d.guesses[:0], k.firsts...)
+	d.guesses, d.known = append(d.guesses[:0], k.firsts...), k
 	return true
 }
 
@@ -72,12 +100,10 @@ func (m *chainMemo) guess(p bgdl.DPtr, e layout.Number) (at bgdl.DPtr, i int, ok
 	if k == nil {
 		return 0, 0, false
 	}
-	for i := len(k.firsts) - 1; i > 0; i-- {
-		if f := k.firsts[i]; f != 0 && f <= e {
-			return k.chain[i], i, true
-		}
+	if i = k.guess(e); i == 0 {
+		return 0, 0, false
 	}
-	return 0, 0, false
+	return k.chain[i], i, true
 }
 
 // knows reports whether the memo has a chain of vertex p: p was long
@@ -91,10 +117,11 @@ func (m *chainMemo) knows(p bgdl.DPtr) bool {
 // remember keeps the chain of vertex p as far as d knows it, from the
 // primary block on. A full memo forgets chains, any, until this one fits.
 func (m *chainMemo) remember(p bgdl.DPtr, d *dropReader) {
-	k := &knownChain{chain: slices.Clone(d.chain), firsts: make([]layout.Number, len(d.chain))}
-	for i := range k.firsts {
-		k.firsts[i] = d.firstOf(i)
+	firsts := make([]layout.Number, len(d.chain))
+	for i := range firsts {
+		firsts[i] = d.firstOf(i)
 	}
+	k := newKnownChain(d.chain, firsts)
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.chains == nil {

@@ -37,6 +37,7 @@ type dropReader struct {
 	firsts  []layout.Number
 	fresh   []bool
 	guesses []layout.Number
+	known   *knownChain // what the memo had, which guesses copies
 	// learned is set if the reader knows more than the memo: it walked
 	// the chain, or found guesses out of date.
 	learned bool
@@ -207,7 +208,7 @@ func (d *dropReader) spareBlock(bs int) []byte {
 func (d *dropReader) start(n layout.Number, h *restHint) {
 	d.next, d.whole, d.learned = h.Next, false, false
 	d.chain, d.fences, d.firsts, d.fresh = append(d.chain[:0], n.Holder()), append(d.fences[:0], 0), append(d.firsts[:0], 0), append(d.fresh[:0], true)
-	d.guesses = d.guesses[:0]
+	d.guesses, d.known = d.guesses[:0], nil
 	if len(h.Chain) > 1 { // the part read spans blocks: the walk starts after them
 		d.chain = append(d.chain, h.Chain[1:]...)
 		d.fences = append(d.fences, h.Fences...)
@@ -269,11 +270,8 @@ func (d *dropReader) startFor(e layout.Number) (int, error) {
 	}
 	below := func(i int) bool { f := d.firstOf(i); return f != 0 && f <= e }
 	guess := 0
-	for i := len(d.chain) - 1; i > 0; i-- {
-		if below(i) {
-			guess = i
-			break
-		}
+	if d.known != nil {
+		guess = min(d.known.guess(e), len(d.chain)-1)
 	}
 	switch {
 	case guess > 0:

@@ -179,7 +179,7 @@ func (p *dropPlan) release() {
 	clear(r.blocks)
 	clear(p.patches)
 	r.blocks, p.patches = r.blocks[:0], p.patches[:0]
-	r.st, r.prefix, p.oldCounts, p.want = nil, nil, nil, nil
+	r.st, r.prefix, r.known, p.oldCounts, p.want = nil, nil, nil, nil, nil
 	dropPlans.Put(p)
 }
 
