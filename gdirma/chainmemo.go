@@ -2,11 +2,11 @@ package gdirma
 
 import (
 	"slices"
-	"sort"
 	"sync"
 
 	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/gdirma/internal/layout"
+	"github.com/gdi-go/gdi/gdirma/internal/store"
 )
 
 // The chain memo. A sparse drop (sparsedrop.go) needs the blocks of a
@@ -47,19 +47,21 @@ type chainMemo struct {
 type knownChain struct {
 	chain  []bgdl.DPtr
 	firsts []layout.Number
-	// rising lists blocks whose first entries are known and rise along
-	// the chain, for guess to halve.
-	rising []int32
+	// risingAt lists blocks whose first entries are known and rise along
+	// the chain, and rising those entries, for guess to halve.
+	risingAt []int32
+	rising   []layout.Number
+	sum      uint32 // of chain (store.ChainSum)
 }
 
 // newKnownChain returns what the memo keeps of chain, whose blocks start
 // with the entries firsts (which it keeps).
 func newKnownChain(chain []bgdl.DPtr, firsts []layout.Number) *knownChain {
-	k := &knownChain{chain: slices.Clone(chain), firsts: firsts}
+	k := &knownChain{chain: slices.Clone(chain), firsts: firsts, sum: store.ChainSum(chain)}
 	var top layout.Number
 	for i, f := range firsts {
 		if f > top {
-			k.rising, top = append(k.rising, int32(i)), f
+			k.risingAt, k.rising, top = append(k.risingAt, int32(i)), append(k.rising, f), f
 		}
 	}
 	return k
@@ -69,49 +71,23 @@ func newKnownChain(chain []bgdl.DPtr, firsts []layout.Number) *knownChain {
 // to start in: the last whose first entry is known to be at most e, 0 if
 // none.
 func (k *knownChain) guess(e layout.Number) int {
-	j := sort.Search(len(k.rising), func(j int) bool { return k.firsts[k.rising[j]] > e })
+	j, found := slices.BinarySearch(k.rising, e)
+	if found {
+		return int(k.risingAt[j])
+	}
 	if j == 0 {
 		return 0
 	}
-	return int(k.rising[j-1])
+	return int(k.risingAt[j-1])
 }
 
-// recall copies what the memo has of vertex p into d's chain and
-// guesses, and reports whether it had anything.
-func (m *chainMemo) recall(p bgdl.DPtr, d *dropReader) bool {
+// get returns what the memo has of vertex p, nil if nothing. A
+// knownChain is not changed once kept: the caller may use it without the
+// memo's lock.
+func (m *chainMemo) get(p bgdl.DPtr) *knownChain {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	k := m.chains[p]
-	if k == nil {
-		return false
-	}
-	d.chain = append(d.chain[:0], k.chain...)
-	d.guesses, d.known = append(d.guesses[:0], k.firsts...), k
-	return true
-}
-
-// guess returns the block of vertex p where the memo guesses the entry
-// numbered e starts, and its index in the chain: the last whose first
-// entry is at most e. ok is false if the memo has no such block.
-func (m *chainMemo) guess(p bgdl.DPtr, e layout.Number) (at bgdl.DPtr, i int, ok bool) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	k := m.chains[p]
-	if k == nil {
-		return 0, 0, false
-	}
-	if i = k.guess(e); i == 0 {
-		return 0, 0, false
-	}
-	return k.chain[i], i, true
-}
-
-// knows reports whether the memo has a chain of vertex p: p was long
-// when last seen.
-func (m *chainMemo) knows(p bgdl.DPtr) bool {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.chains[p] != nil
+	return m.chains[p]
 }
 
 // remember keeps the chain of vertex p as far as d knows it, from the

@@ -32,14 +32,17 @@ type dropReader struct {
 	whole bool
 	// The fence and number of the first entry of block i (0 if unknown)
 	// are fences[i] and firsts[i] if fresh[i], read by this reader;
-	// guesses[i] is the memo's number, which may be out of date.
-	fences  []uint16
-	firsts  []layout.Number
-	fresh   []bool
-	guesses []layout.Number
-	known   *knownChain // what the memo had, which guesses copies
+	// known.firsts[i] is the memo's number, which may be out of date.
+	fences []uint16
+	firsts []layout.Number
+	fresh  []bool
+	known  *knownChain // what the memo had, nil if nothing; shared, not changed
+	// hint is the block known guesses for entry hintFor, if set: the
+	// caller guessed it already (Transaction.dropSparse).
+	hint    int
+	hintFor layout.Number
 	// learned is set if the reader knows more than the memo: it walked
-	// the chain, or found guesses out of date.
+	// the chain, or found the memo's guesses out of date.
 	learned bool
 	// fetched counts the reads since the caller last checked the lock
 	// word (Transaction.dropSparse): none, and what the reader used was
@@ -86,8 +89,8 @@ func (d *dropReader) firstOf(i int) layout.Number {
 	switch {
 	case i < len(d.fresh) && d.fresh[i]:
 		return d.firsts[i]
-	case i < len(d.guesses):
-		return d.guesses[i]
+	case d.known != nil && i < len(d.known.firsts):
+		return d.known.firsts[i]
 	}
 	return 0
 }
@@ -208,7 +211,7 @@ func (d *dropReader) spareBlock(bs int) []byte {
 func (d *dropReader) start(n layout.Number, h *restHint) {
 	d.next, d.whole, d.learned = h.Next, false, false
 	d.chain, d.fences, d.firsts, d.fresh = append(d.chain[:0], n.Holder()), append(d.fences[:0], 0), append(d.firsts[:0], 0), append(d.fresh[:0], true)
-	d.guesses, d.known = d.guesses[:0], nil
+	d.known = nil
 	if len(h.Chain) > 1 { // the part read spans blocks: the walk starts after them
 		d.chain = append(d.chain, h.Chain[1:]...)
 		d.fences = append(d.fences, h.Fences...)
@@ -218,31 +221,33 @@ func (d *dropReader) start(n layout.Number, h *restHint) {
 	}
 }
 
-// recall takes the chain of vertex n from the memo, if it has the chain
-// sum that h, the prefix read, found: as remembered, cut short, or walked
-// on from its last block (the memo keeps the part of a chain a drop
-// walked, and the hub may have grown). It reports whether the chain is whole; if not,
-// the caller starts the reader afresh.
-func (d *dropReader) recall(n layout.Number, h *restHint) (bool, error) {
-	if h.ChainSum == 0 || len(h.Chain) > 1 || !d.st.chains.recall(n.Holder(), d) {
+// recall takes the chain of a vertex from k, what the memo has of it (nil
+// for nothing), if it has the chain sum that h, the prefix read, found:
+// as remembered, cut short, or walked on from its last block (the memo
+// keeps the part of a chain a drop walked, and the hub may have grown).
+// It reports whether the chain is whole; if not, the caller starts the
+// reader afresh.
+func (d *dropReader) recall(k *knownChain, h *restHint) (bool, error) {
+	if k == nil || h.ChainSum == 0 || len(h.Chain) > 1 || len(k.chain) < 2 {
 		return false, nil
 	}
-	sum := h.ChainSum
+	d.chain = append(d.chain[:0], k.chain...)
+	d.known = k
 	need := d.st.BlocksFor(d.length)
-	if len(d.chain) < 2 {
-		return false, nil
+	if len(d.chain) == need {
+		d.whole, d.next = k.sum == h.ChainSum, bgdl.Null
+		return d.whole, nil
 	}
 	if len(d.chain) > need {
 		d.chain = d.chain[:need]
-	}
-	if len(d.chain) < need {
+	} else {
 		// Walked in part, or grown: the blocks remembered lead on.
 		d.next, d.chain = d.chain[len(d.chain)-1], d.chain[:len(d.chain)-1]
 		if err := d.walk(need); err != nil || !d.whole {
 			return false, err
 		}
 	}
-	d.whole, d.next = store.ChainSum(d.chain) == sum, bgdl.Null
+	d.whole, d.next = store.ChainSum(d.chain) == h.ChainSum, bgdl.Null
 	return d.whole, nil
 }
 
@@ -270,7 +275,11 @@ func (d *dropReader) startFor(e layout.Number) (int, error) {
 	}
 	below := func(i int) bool { f := d.firstOf(i); return f != 0 && f <= e }
 	guess := 0
-	if d.known != nil {
+	switch {
+	case d.known == nil:
+	case d.hintFor == e && d.hint != 0:
+		guess = min(d.hint, len(d.chain)-1)
+	default:
 		guess = min(d.known.guess(e), len(d.chain)-1)
 	}
 	switch {

@@ -72,26 +72,31 @@ type dropPlan struct {
 	count     uint64 // the committed count of references
 	patches   []store.Patch
 	want      []byte // the whole image after the drops, under invariants
-	// ahead is the block the first read of the vertex got with its
-	// primary block (store.Request.Ahead), if any: block aheadAt of the
-	// chain the memo has.
+	// known is what the memo had of the vertex, nil if nothing; ahead the
+	// block the first read of the vertex got with its primary block
+	// (store.Request.Ahead), if any: block aheadAt of known's chain.
+	known   *knownChain
 	ahead   store.Ahead
 	aheadAt int
 }
 
-// newDropPlan starts p, empty, as the plan of drops from vertex n, read
-// in part as h says, whose image spans more than store.MinFenced blocks.
+// newDropPlan starts p, empty but for what the memo has of n (p.known),
+// as the plan of drops from vertex n, read in part as h says, whose image
+// spans more than store.MinFenced blocks.
 // What it reads later, it reads without a lock: the caller checks the
 // lock word of h afterwards if it read anything (dropReader.fetched). ok
 // is false if the labels, properties, degrees and count do not all fit in
 // the part read.
 func (st *graph) newDropPlan(n layout.Number, h *restHint, p *dropPlan) (ok bool, err error) {
+	if p.known == nil {
+		p.known = st.chains.get(n.Holder())
+	}
 	d := p.d
 	d.st, d.cd, d.length, d.first, d.prefix = st, st.Codec(n.Holder()), h.Length, st.BlockSize()-store.PrimaryHeader, h.Bytes
 	if len(h.Chain) > 1 && len(h.Fences) != len(h.Chain)-1 {
 		return false, nil
 	}
-	whole, err := d.recall(n, h)
+	whole, err := d.recall(p.known, h)
 	if err != nil {
 		return false, err
 	}
@@ -149,14 +154,14 @@ var dropPlans = sync.Pool{New: func() any { return new(dropPlan) }}
 func newPlan(nb int) *dropPlan {
 	p := dropPlans.Get().(*dropPlan)
 	r := &p.reader
-	chain, fences, firsts, fresh, guesses := r.chain[:0], r.fences[:0], r.firsts[:0], r.fresh[:0], r.guesses[:0]
+	chain, fences, firsts, fresh := r.chain[:0], r.fences[:0], r.firsts[:0], r.fresh[:0]
 	if cap(chain) < nb {
 		chain, fences, firsts = make([]bgdl.DPtr, 0, nb), make([]uint16, 0, nb), make([]layout.Number, 0, nb)
-		fresh, guesses = make([]bool, 0, nb), make([]layout.Number, 0, nb)
+		fresh = make([]bool, 0, nb)
 	}
 	blocks, spare, patches := r.blocks[:0], r.spare, p.patches[:0]
 	*p = dropPlan{patches: patches}
-	p.reader = dropReader{chain: chain, fences: fences, firsts: firsts, fresh: fresh, guesses: guesses, blocks: blocks, spare: spare}
+	p.reader = dropReader{chain: chain, fences: fences, firsts: firsts, fresh: fresh, blocks: blocks, spare: spare}
 	p.d = &p.reader
 	return p
 }
@@ -179,7 +184,7 @@ func (p *dropPlan) release() {
 	clear(r.blocks)
 	clear(p.patches)
 	r.blocks, p.patches = r.blocks[:0], p.patches[:0]
-	r.st, r.prefix, r.known, p.oldCounts, p.want = nil, nil, nil, nil, nil
+	r.st, r.prefix, r.known, p.known, p.oldCounts, p.want = nil, nil, nil, nil, nil, nil
 	dropPlans.Put(p)
 }
 
@@ -310,7 +315,7 @@ func (st *graph) writeDrops(plan *dropPlan, n layout.Number, version store.Versi
 // seems short but longer than the primary block, the next block is
 // prefetched: the caller reads it whole soon.
 func (st *graph) long(n layout.Number) bool {
-	if st.chains.knows(n.Holder()) {
+	if st.chains.get(n.Holder()) != nil {
 		return true // a hub is seldom cut short, and the read finds out
 	}
 	length, next, ok := st.Glance(n.Holder())

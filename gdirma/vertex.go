@@ -188,9 +188,11 @@ func (tx *Transaction) dropSparse(w, e layout.Number, x *layout.Ref, long bool) 
 		// The block the memo guesses holds the reference comes with the
 		// first read of w.
 		var ahead *store.Ahead
-		if at, i, found := st.chains.guess(w.Holder(), e); found {
-			p.ahead, p.aheadAt = store.Ahead{At: at, Buf: p.d.spareBlock(st.BlockSize())}, i
-			ahead = &p.ahead
+		if p.known = st.chains.get(w.Holder()); p.known != nil {
+			if i := p.known.guess(e); i > 0 {
+				p.ahead, p.aheadAt = store.Ahead{At: p.known.chain[i], Buf: p.d.spareBlock(st.BlockSize())}, i
+				p.d.hint, p.d.hintFor, ahead = i, e, &p.ahead
+			}
 		}
 		if o, err = tx.load(vertexKind, w, ahead); err != nil {
 			return false, err
