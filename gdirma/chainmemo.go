@@ -14,8 +14,8 @@ import (
 // block, most of the cost of deleting a vertex whose neighbours are hubs.
 // The same hubs are neighbours of many vertices, and their chains change
 // seldom (a block is added after dozens of references), so each rank
-// remembers the chains it walked: their blocks, and the fence and first
-// entry number of each block as last seen.
+// remembers the chains it walked: their blocks, and the number of the
+// first entry of each block as last seen.
 //
 // What the memo says is a guess, checked before it is used:
 //

@@ -22,9 +22,8 @@ type dropReader struct {
 	// prefix is what the transaction read of the image, from the start
 	// of the primary block: bytes within it are not read again.
 	prefix []byte
-	// chain, fences, firsts and fresh have room for every block of the
-	// image from the start, so that walking a hub appends without
-	// growing.
+	// chain, fences, firsts and fresh keep their room from plan to plan
+	// (dropPlans), so that walking a hub seldom grows them.
 	chain []bgdl.DPtr // blocks known so far, primary first
 	next  bgdl.DPtr   // the block after the last in chain, Null at the end
 	// whole is set once chain lists every block: walked to its end, or

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/gdirma/internal/layout"
 	"github.com/gdi-go/gdi/gdirma/internal/store"
 	"github.com/gdi-go/gdi/internal/invariants"
@@ -82,11 +81,10 @@ type dropPlan struct {
 
 // newDropPlan starts p, empty but for what the memo has of n (p.known),
 // as the plan of drops from vertex n, read in part as h says, whose image
-// spans more than store.MinFenced blocks.
-// What it reads later, it reads without a lock: the caller checks the
-// lock word of h afterwards if it read anything (dropReader.fetched). ok
-// is false if the labels, properties, degrees and count do not all fit in
-// the part read.
+// spans more than store.MinFenced blocks. What it reads later, it reads
+// without a lock: the caller checks the lock word of h afterwards if it
+// read anything (dropReader.fetched). ok is false if the labels,
+// properties, degrees and count do not all fit in the part read.
 func (st *graph) newDropPlan(n layout.Number, h *restHint, p *dropPlan) (ok bool, err error) {
 	if p.known == nil {
 		p.known = st.chains.get(n.Holder())
@@ -150,15 +148,11 @@ func (st *graph) newDropPlan(n layout.Number, h *restHint, p *dropPlan) (ok bool
 // which for hubs of hundreds of blocks cost more than the walk.
 var dropPlans = sync.Pool{New: func() any { return new(dropPlan) }}
 
-// newPlan returns an empty plan for an image of nb blocks.
-func newPlan(nb int) *dropPlan {
+// newPlan returns an empty plan, with the room of an earlier one.
+func newPlan() *dropPlan {
 	p := dropPlans.Get().(*dropPlan)
 	r := &p.reader
 	chain, fences, firsts, fresh := r.chain[:0], r.fences[:0], r.firsts[:0], r.fresh[:0]
-	if cap(chain) < nb {
-		chain, fences, firsts = make([]bgdl.DPtr, 0, nb), make([]uint16, 0, nb), make([]layout.Number, 0, nb)
-		fresh = make([]bool, 0, nb)
-	}
 	blocks, spare, patches := r.blocks[:0], r.spare, p.patches[:0]
 	*p = dropPlan{patches: patches}
 	p.reader = dropReader{chain: chain, fences: fences, firsts: firsts, fresh: fresh, blocks: blocks, spare: spare}

@@ -169,36 +169,18 @@ func (tx *Transaction) dropLight(e layout.Number, x layout.Ref, long bool) error
 func (tx *Transaction) dropSparse(w, e layout.Number, x *layout.Ref, long bool) (ok bool, err error) {
 	st := tx.db.st
 	o := tx.objs[vertexKind].get(w)
-	var p *dropPlan
-	if o != nil {
-		p = o.plan
+	if o == nil && !long {
+		return false, nil // see finish; a short one is read whole at once
 	}
-	if p == nil {
-		p = newPlan(0)
-		defer func() {
-			if o == nil || o.plan != p { // not kept: its room goes back
-				p.release()
-			}
-		}()
-	}
+	p := o.planOrNew()
+	defer func() {
+		if o == nil || o.plan != p { // not kept: its room goes back
+			p.release()
+		}
+	}()
 	if o == nil {
-		if !long {
-			return false, nil // see finish; a short one is read whole at once
-		}
-		// The block the memo guesses holds the reference comes with the
-		// first read of w.
-		var ahead *store.Ahead
-		if p.known = st.chains.get(w.Holder()); p.known != nil {
-			if i := p.known.guess(e); i > 0 {
-				p.ahead, p.aheadAt = store.Ahead{At: p.known.chain[i], Buf: p.d.spareBlock(st.BlockSize())}, i
-				p.d.hint, p.d.hintFor, ahead = i, e, &p.ahead
-			}
-		}
-		if o, err = tx.load(vertexKind, w, ahead); err != nil {
+		if o, err = tx.loadToDrop(w, e, p); err != nil {
 			return false, err
-		}
-		if o == nil || o.deleted {
-			return false, tx.fail("vertex %d vanished: a concurrent transaction changed it", w)
 		}
 	}
 	if !o.rec.partial || o.created || o.deleted || o.rest.Bytes == nil ||
@@ -243,6 +225,36 @@ func (tx *Transaction) dropSparse(w, e layout.Number, x *layout.Ref, long bool) 
 	o.rec.adjustDegrees(x, true, nil, false)
 	o.dirty = true
 	return true, nil
+}
+
+// planOrNew returns the plan of drops o has, or a new one (o may be nil).
+func (o *txObj) planOrNew() *dropPlan {
+	if o != nil && o.plan != nil {
+		return o.plan
+	}
+	return newPlan()
+}
+
+// loadToDrop reads vertex w, which the transaction has no copy of, to
+// drop the reference to edge e from it with plan p: the block the memo
+// guesses holds the reference comes with the first read (store.Ahead).
+func (tx *Transaction) loadToDrop(w, e layout.Number, p *dropPlan) (*txObj, error) {
+	st := tx.db.st
+	var ahead *store.Ahead
+	if p.known = st.chains.get(w.Holder()); p.known != nil {
+		if i := p.known.guess(e); i > 0 {
+			p.ahead, p.aheadAt = store.Ahead{At: p.known.chain[i], Buf: p.d.spareBlock(st.BlockSize())}, i
+			p.d.hint, p.d.hintFor, ahead = i, e, &p.ahead
+		}
+	}
+	o, err := tx.load(vertexKind, w, ahead)
+	if err != nil {
+		return nil, err
+	}
+	if o == nil || o.deleted {
+		return nil, tx.fail("vertex %d vanished: a concurrent transaction changed it", w)
+	}
+	return o, nil
 }
 
 // deleteEdge deletes edge e and detaches it from its vertices.
