@@ -10,13 +10,15 @@
 // next block (Null ends the chain):
 //
 //	primary       marker "GDIPRIM" | kind, next, version, image length
-//	              (low half) | check (high half), then the first bytes
-//	              of the image
+//	              (low half) | check or chain sum (high half), then the
+//	              first bytes of the image
 //	continuation  marker "GDICON" | fence, next, then the image goes on
 //
 // A primary block that holds its image whole may be checked: its check is
 // a CRC of the block, and its next word, naming no block, holds the lock
-// word its writer left, so that one access reads it (checked.go).
+// word its writer left, so that one access reads it (checked.go). One
+// whose image goes on has a sum of its chain instead, by which a reader
+// that remembers the chain knows it is still the holder's (chainsum.go).
 //
 // The fence of a continuation block is where in it the first edge
 // reference that starts there begins (NoFence if none does); only images
