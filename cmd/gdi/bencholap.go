@@ -314,7 +314,10 @@ func benchOLAPRank(c rma.Comm, driver gdi.Driver, dbParams any, g *generator.Gra
 		return err
 	}
 	if c.Rank() == 0 && resident > 0 {
-		fig.QueryRSS = queryPeak() - resident
+		// The kernel raises the peak lazily: memory given back before it
+		// noticed can leave the peak below what was resident at the
+		// start, and the query then added nothing it could see.
+		fig.QueryRSS = max(0, queryPeak()-resident)
 	}
 	return idx.Free()
 }
