@@ -31,7 +31,8 @@ import (
 // the walk it would have saved, and is replaced.
 
 // maxMemoBlocks bounds the blocks the memo of a rank lists, all chains
-// together (about 18 bytes each).
+// together (at most 28 bytes each: a DPtr, a first entry, and its place
+// among the rising ones).
 const maxMemoBlocks = 1 << 18
 
 // chainMemo is a rank's memo of chains. Its goroutines share it.
