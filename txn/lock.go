@@ -142,21 +142,29 @@ func Lock(w rma.Window, rank, off int, m Mode) error {
 
 // LockN takes a lock in mode m, trying up to attempts times.
 func LockN(w rma.Window, rank, off int, m Mode, attempts int) error {
-	try := TryRead
-	if m == Write {
-		try = TryWrite
-	}
+	_, err := lockN(w, rank, off, m, attempts)
+	return err
+}
+
+// lockN is LockN that also returns the word a write lock was taken from,
+// without readers.
+func lockN(w rma.Window, rank, off int, m Mode, attempts int) (took uint64, err error) {
 	for i := 0; i < attempts; i++ {
-		ok, err := try(w, rank, off)
+		var ok bool
+		if m == Write {
+			took, ok, err = tryWrite(w, rank, off)
+		} else {
+			ok, err = TryRead(w, rank, off)
+		}
 		if err != nil {
-			return err
+			return 0, err
 		}
 		if ok {
-			return nil
+			return took &^ readers, nil
 		}
 		pause(w, i)
 	}
-	return fmt.Errorf("%w: word %d on rank %d", ErrBusy, off, rank)
+	return 0, fmt.Errorf("%w: word %d on rank %d", ErrBusy, off, rank)
 }
 
 // Unlock releases a lock held in mode m.
@@ -286,7 +294,7 @@ func (s *LockSet) Lock(id uint64, a Addr, m Mode) error {
 		}
 		return s.upgrade(i)
 	}
-	took, err := s.take(a, m)
+	took, err := lockN(s.w, a.Rank, a.Off, m, Attempts)
 	if err != nil {
 		return err
 	}
@@ -324,27 +332,6 @@ func (s *LockSet) LockStamped(id uint64, a Addr, stamp uint64) (unchanged bool, 
 		return false, err
 	}
 	return s.held[s.find(id)].took == stamp, nil
-}
-
-// take takes the lock at a in mode m, trying up to Attempts times, and
-// returns the word a write lock was taken from, without readers.
-func (s *LockSet) take(a Addr, m Mode) (took uint64, err error) {
-	for i := 0; i < Attempts; i++ {
-		var ok bool
-		if m == Write {
-			took, ok, err = tryWrite(s.w, a.Rank, a.Off)
-		} else {
-			ok, err = TryRead(s.w, a.Rank, a.Off)
-		}
-		if err != nil {
-			return 0, err
-		}
-		if ok {
-			return took &^ readers, nil
-		}
-		pause(s.w, i)
-	}
-	return 0, fmt.Errorf("%w: word %d on rank %d", ErrBusy, a.Off, a.Rank)
 }
 
 // upgrade makes the read lock held[i] a write lock: only possible while
