@@ -41,32 +41,50 @@ func withWindows(t *testing.T, f func(secs []Section)) {
 	}
 }
 
+// writeRankFile writes secs to a rank file of rank 0 of 1 in dir, of
+// format 4, and returns its path, header and state.
+func writeRankFile(t *testing.T, dir string, secs []Section) (string, Header, FileState) {
+	t.Helper()
+	path := filepath.Join(dir, RankFileName(0))
+	h := Header{Format: 4, Rank: 0, Ranks: 1}
+	fst, err := WriteRankFile(vfs.OS, path, h, secs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, h, fst
+}
+
+// contents returns rank 0's part of w.
+func contents(w rma.Window) []byte {
+	b := make([]byte, w.Size())
+	_ = w.Get(b, 0, 0)
+	_ = w.Flush(0)
+	return b
+}
+
+// clearWindows zeroes rank 0's part of the windows of secs.
+func clearWindows(secs []Section) {
+	for _, s := range secs {
+		_ = s.W.Put(make([]byte, s.W.Size()), 0, 0)
+		_ = s.W.Flush(0)
+	}
+}
+
 // TestRankFileRoundTrip: what WriteRankFile writes, ReadRankFile loads
 // back into cleared windows, byte for byte.
 func TestRankFileRoundTrip(t *testing.T) {
 	withWindows(t, func(secs []Section) {
-		path := filepath.Join(t.TempDir(), RankFileName(0))
-		h := Header{Format: 4, Rank: 0, Ranks: 1}
-		fst, err := WriteRankFile(vfs.OS, path, h, secs)
-		if err != nil {
-			t.Fatal(err)
-		}
+		path, h, fst := writeRankFile(t, t.TempDir(), secs)
 		want := make([][]byte, len(secs))
 		for i, s := range secs {
-			want[i] = make([]byte, s.W.Size())
-			_ = s.W.Get(want[i], 0, 0)
-			_ = s.W.Flush(0)
-			_ = s.W.Put(make([]byte, s.W.Size()), 0, 0)
-			_ = s.W.Flush(0)
+			want[i] = contents(s.W)
 		}
+		clearWindows(secs)
 		if err := ReadRankFile(vfs.OS, path, fst, h, 3, secs); err != nil {
 			t.Fatal(err)
 		}
 		for i, s := range secs {
-			got := make([]byte, s.W.Size())
-			_ = s.W.Get(got, 0, 0)
-			_ = s.W.Flush(0)
-			if !bytes.Equal(got, want[i]) {
+			if got := contents(s.W); !bytes.Equal(got, want[i]) {
 				t.Errorf("section %s reads back % x, want % x", s.Name, got, want[i])
 			}
 		}
@@ -78,23 +96,9 @@ func TestRankFileRoundTrip(t *testing.T) {
 // refuses a file damaged past the sections it loads.
 func TestRankFileFirst(t *testing.T) {
 	withWindows(t, func(secs []Section) {
-		path := filepath.Join(t.TempDir(), RankFileName(0))
-		h := Header{Format: 4, Rank: 0, Ranks: 1}
-		fst, err := WriteRankFile(vfs.OS, path, h, secs)
-		if err != nil {
-			t.Fatal(err)
-		}
-		contents := func(w rma.Window) []byte {
-			b := make([]byte, w.Size())
-			_ = w.Get(b, 0, 0)
-			_ = w.Flush(0)
-			return b
-		}
+		path, h, fst := writeRankFile(t, t.TempDir(), secs)
 		want := contents(secs[0].W)
-		for _, s := range secs {
-			_ = s.W.Put(make([]byte, s.W.Size()), 0, 0)
-			_ = s.W.Flush(0)
-		}
+		clearWindows(secs)
 		if err := ReadRankFileFirst(vfs.OS, path, fst, h, 3, secs[:1]); err != nil {
 			t.Fatalf("the first section of two: %v", err)
 		}
@@ -123,12 +127,7 @@ func TestRankFileFirst(t *testing.T) {
 func TestRankFileRefusesDamage(t *testing.T) {
 	withWindows(t, func(secs []Section) {
 		dir := t.TempDir()
-		path := filepath.Join(dir, RankFileName(0))
-		h := Header{Format: 4, Rank: 0, Ranks: 1}
-		fst, err := WriteRankFile(vfs.OS, path, h, secs)
-		if err != nil {
-			t.Fatal(err)
-		}
+		path, h, fst := writeRankFile(t, dir, secs)
 		good, _ := os.ReadFile(path)
 		if err := CheckRankFile(vfs.OS, path, fst); err != nil {
 			t.Errorf("CheckRankFile of the file as written: %v", err)
@@ -160,7 +159,7 @@ func TestRankFileRefusesDamage(t *testing.T) {
 				}
 			}
 		}
-		err = ReadRankFile(vfs.OS, filepath.Join(dir, "none"), fst, h, 3, secs)
+		err := ReadRankFile(vfs.OS, filepath.Join(dir, "none"), fst, h, 3, secs)
 		if gdi.ErrorClass(err) != gdi.ErrNoSuchFile {
 			t.Errorf("a missing file: got %v, want ErrNoSuchFile", err)
 		}
