@@ -42,8 +42,10 @@
 //
 // Windows may have optional capabilities, found by type assertion:
 // Snapshotter (copying a rank's part to a stream and back, for
-// checkpoints) and Prefetcher (a hint to start loading a range into the
-// cache ahead of a Get, where the process reaches the memory directly).
+// checkpoints), Prefetcher (a hint to start loading a range into the
+// cache ahead of a Get, where the process reaches the memory directly) and
+// AtomicBatcher (atomics on distinct words completed together, one round
+// trip for many; callers use Atomics, which falls back to single calls).
 //
 // # Errors
 //

@@ -62,7 +62,8 @@ func TestCounts(t *testing.T) {
 				return err
 			}
 		}
-		want := count.Counts{Gets: 2, Puts: 1, Atomics: 4, Flushes: 2, Bytes: 24 + 16 + 4 + 4*8}
+		// MPI: 2 per get, put and atomic, and 1 for the flush of the put.
+		want := count.Counts{Gets: 2, Puts: 1, Atomics: 4, Flushes: 2, Bytes: 24 + 16 + 4 + 4*8, MPI: 15}
 		if got := cc.Counts(); got != want || got.Calls() != 9 {
 			return fmt.Errorf("rank %d counted %+v (%d calls), want %+v (9)", c.Rank(), got, got.Calls(), want)
 		}
@@ -70,6 +71,58 @@ func TestCounts(t *testing.T) {
 			return fmt.Errorf("Sub gives %+v", d)
 		}
 		return c.Barrier()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestBatchCounts: a batch of atomics counts its atomics and a flush per
+// target, both as calls and as MPI calls, up to FlushBatchAll targets,
+// and one flush over more; a flush counts as an MPI call only after a
+// put to its target.
+func TestBatchCounts(t *testing.T) {
+	const ranks = count.FlushBatchAll + 2
+	err := local.Run(ranks, func(c rma.Comm) error {
+		cc := count.Wrap(c)
+		w, err := cc.NewWindow(16)
+		if err != nil {
+			return err
+		}
+		defer w.Free()
+		var few, all []rma.Atomic
+		for t := range ranks {
+			all = append(all, rma.Atomic{Kind: rma.AtomicGet, Target: t, Offset: 8})
+		}
+		few = append(few, all[0], all[1], rma.Atomic{Kind: rma.FetchAndAdd, Target: 1, Offset: 0, Arg: 1})
+		cases := []struct {
+			name string
+			do   func() error
+			want count.Counts
+		}{
+			{"batch on 2 targets", func() error { return rma.Atomics(w, few) }, count.Counts{Atomics: 3, Flushes: 2, Bytes: 24, MPI: 5}},
+			{"batch on every target", func() error { return rma.Atomics(w, all) }, count.Counts{Atomics: ranks, Flushes: 1, Bytes: 8 * ranks, MPI: ranks + 1}},
+			{"flush with nothing put", func() error { return w.Flush(0) }, count.Counts{Flushes: 1}},
+			{"put and flush all", func() error {
+				if err := w.Put([]byte{1}, 0, 0); err != nil {
+					return err
+				}
+				return w.FlushAll()
+			}, count.Counts{Puts: 1, Flushes: 1, Bytes: 1, MPI: 3}},
+		}
+		for _, tc := range cases {
+			before := cc.Counts()
+			if err := tc.do(); err != nil {
+				return err
+			}
+			if got := cc.Counts().Sub(before); got != tc.want {
+				return fmt.Errorf("%s: counted %+v, want %+v", tc.name, got, tc.want)
+			}
+			if err := c.Barrier(); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		t.Fatal(err)

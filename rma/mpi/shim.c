@@ -494,3 +494,57 @@ gdi_word gdi_fetch_op(MPI_Win win, int target, MPI_Aint off, uint64_t v, int op)
 	leave();
 	return r;
 }
+
+// flushBatchAll: a batch over more targets than this flushes them all at
+// once rather than each in turn.
+enum { flushBatchAll = 8 };
+
+// batch_new reports whether ops[i] is the first op of ops on its target.
+static int batch_new(const gdi_atomic *ops, int i) {
+	for (int j = 0; j < i; j++) {
+		if (ops[j].target == ops[i].target) {
+			return 0;
+		}
+	}
+	return 1;
+}
+
+// batch_flush completes ops[0:n]: a flush per target, or one for all if
+// they are on more than flushBatchAll targets.
+static int batch_flush(MPI_Win win, const gdi_atomic *ops, int n) {
+	int targets = 0;
+	for (int i = 0; i < n && targets <= flushBatchAll; i++) {
+		targets += batch_new(ops, i);
+	}
+	if (targets > flushBatchAll) {
+		return MPI_Win_flush_all(win);
+	}
+	int rc = MPI_SUCCESS;
+	for (int i = 0; i < n && rc == MPI_SUCCESS; i++) {
+		if (batch_new(ops, i)) {
+			rc = MPI_Win_flush(ops[i].target, win);
+		}
+	}
+	return rc;
+}
+
+// gdi_atomics starts the n atomics of ops, on distinct words, then
+// completes them with one flush per target, or one for all.
+int gdi_atomics(MPI_Win win, gdi_atomic *ops, int n) {
+	int rc = MPI_SUCCESS;
+	enter();
+	for (int i = 0; i < n && rc == MPI_SUCCESS; i++) {
+		gdi_atomic *a = &ops[i];
+		MPI_Op o = a->kind == GDI_ATOMIC_FAA ? MPI_SUM : a->kind == GDI_ATOMIC_GET ? MPI_NO_OP : MPI_REPLACE;
+		if (a->kind == GDI_ATOMIC_CAS) {
+			rc = MPI_Compare_and_swap(&a->arg, &a->old, &a->prev, MPI_UINT64_T, a->target, a->offset, win);
+		} else {
+			rc = MPI_Fetch_and_op(&a->arg, &a->prev, MPI_UINT64_T, a->target, a->offset, o, win);
+		}
+	}
+	if (rc == MPI_SUCCESS) {
+		rc = batch_flush(win, ops, n);
+	}
+	leave();
+	return rc;
+}

@@ -62,4 +62,15 @@ int gdi_flush_all(MPI_Win win);
 gdi_word gdi_cas(MPI_Win win, int target, MPI_Aint off, uint64_t old, uint64_t new_);
 gdi_word gdi_fetch_op(MPI_Win win, int target, MPI_Aint off, uint64_t v, int op);
 
+// An atomic of gdi_atomics: kind is one of GDI_ATOMIC_*, prev receives the
+// word found. The layout matches package mpi's batchOp.
+typedef struct {
+	uint64_t old, arg, prev;
+	int64_t offset;
+	int32_t target, kind;
+} gdi_atomic;
+enum { GDI_ATOMIC_CAS = 1, GDI_ATOMIC_FAA = 2, GDI_ATOMIC_GET = 3, GDI_ATOMIC_PUT = 4 };
+
+int gdi_atomics(MPI_Win win, gdi_atomic *ops, int n);
+
 #endif

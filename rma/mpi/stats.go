@@ -29,10 +29,11 @@ const (
 	callFetchAdd
 	callAtomicGet
 	callAtomicPut
+	callAtomics // a batch (gdi_atomics)
 	nCallKinds
 )
 
-var callNames = [nCallKinds]string{"get", "put", "flush", "flush_all", "compare_and_swap", "fetch_and_add", "atomic_get", "atomic_put"}
+var callNames = [nCallKinds]string{"get", "put", "flush", "flush_all", "compare_and_swap", "fetch_and_add", "atomic_get", "atomic_put", "atomics_batch"}
 
 // callStat is the count of one kind of call and the time inside them.
 type callStat struct {

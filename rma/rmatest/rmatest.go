@@ -23,7 +23,7 @@ type Case struct {
 }
 
 // Cases is the suite, in the order Run runs it.
-var Cases = concat(collectiveCases, windowCases, atomicCases, errorCases, snapshotCases, prefetchCases)
+var Cases = concat(collectiveCases, windowCases, atomicCases, batchCases, errorCases, snapshotCases, prefetchCases)
 
 // Run runs every case on each of the given rank counts (1, 2, 3 and 4 if
 // none are given). A rank count the launcher cannot start, reported with
