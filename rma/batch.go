@@ -1,6 +1,9 @@
 package rma
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // AtomicKind is the operation of an Atomic.
 type AtomicKind uint8
@@ -50,17 +53,22 @@ type Atomic struct {
 // operation. Across machines a batch of n atomics costs about one round
 // trip instead of n.
 //
-// The operations of a batch are not ordered among themselves: they must
-// be on distinct words. Each is atomic with respect to every other atomic,
-// as the single ones are. A batch that fails may have performed any
+// The operations of a batch are not ordered among themselves: those on
+// one word must commute, as fetch-and-adds do, and then each sees the
+// word as some order of them leaves it. Each is atomic with respect to
+// every other atomic, as the single ones are. A batch that fails may have performed any
 // subset of its operations; which ones is not reported.
+//
+// A batch that succeeds also completes, as Flush of its targets would,
+// the Gets and Puts the calling rank issued to them before it.
 type AtomicBatcher interface {
 	Atomics(ops []Atomic) error
 }
 
-// Atomics performs ops on w, which must be on distinct words, and sets
-// their Prev: as one batch if w is an AtomicBatcher, else one at a time,
-// in order, stopping at the first error.
+// Atomics performs ops on w, which must be on distinct words or commute,
+// and sets their Prev: as one batch if w is an AtomicBatcher, else one at
+// a time, in order, stopping at the first error, and then flushes their
+// targets.
 func Atomics(w Window, ops []Atomic) error {
 	if b, ok := w.(AtomicBatcher); ok {
 		return b.Atomics(ops)
@@ -68,6 +76,13 @@ func Atomics(w Window, ops []Atomic) error {
 	for i := range ops {
 		if err := ops[i].Do(w); err != nil {
 			return err
+		}
+	}
+	for i := range ops {
+		if t := ops[i].Target; !slices.ContainsFunc(ops[:i], func(op Atomic) bool { return op.Target == t }) {
+			if err := w.Flush(t); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -27,7 +27,7 @@
 //   - a single atomic is its MPI call and MPI_Win_flush;
 //   - a batch of n atomics (rma.Atomics) is n calls and a flush per
 //     target, or one MPI_Win_flush_all over more than FlushBatchAll
-//     targets.
+//     targets, which completes the puts to them too.
 package count
 
 import (
@@ -170,6 +170,11 @@ func (w *window) Atomics(ops []rma.Atomic) error {
 	flushes := uint64(len(targets))
 	if flushes > FlushBatchAll {
 		flushes = 1
+	}
+	for t := range w.pending { // the flushes complete the puts too
+		if flushes == 1 && len(targets) > 1 || slices.Contains(targets, t) {
+			w.pending[t].Store(false)
+		}
 	}
 	n := uint64(len(ops))
 	w.n.atomics.Add(n)

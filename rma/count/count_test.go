@@ -80,7 +80,7 @@ func TestCounts(t *testing.T) {
 // TestBatchCounts: a batch of atomics counts its atomics and a flush per
 // target, both as calls and as MPI calls, up to FlushBatchAll targets,
 // and one flush over more; a flush counts as an MPI call only after a
-// put to its target.
+// put to its target that no batch completed.
 func TestBatchCounts(t *testing.T) {
 	const ranks = count.FlushBatchAll + 2
 	err := local.Run(ranks, func(c rma.Comm) error {
@@ -109,6 +109,15 @@ func TestBatchCounts(t *testing.T) {
 				}
 				return w.FlushAll()
 			}, count.Counts{Puts: 1, Flushes: 1, Bytes: 1, MPI: 3}},
+			{"put, batch and flush", func() error {
+				if err := w.Put([]byte{1}, 0, 0); err != nil {
+					return err
+				}
+				if err := rma.Atomics(w, all[:1]); err != nil {
+					return err
+				}
+				return w.Flush(0) // the batch completed the put
+			}, count.Counts{Puts: 1, Atomics: 1, Flushes: 2, Bytes: 9, MPI: 4}},
 		}
 		for _, tc := range cases {
 			before := cc.Counts()

@@ -67,6 +67,11 @@ func (w *window) Atomics(ops []rma.Atomic) error {
 	if len(remote) == 0 {
 		return nil
 	}
+	// The batch's flushes complete the Puts to its targets issued so far.
+	issued := make([]uint64, 0, 16)
+	for _, op := range remote {
+		issued = append(issued, w.puts[op.target].issued.Load())
+	}
 	t := callStart()
 	rc := C.gdi_atomics(w.win, (*C.gdi_atomic)(unsafe.Pointer(&remote[0])), C.int(len(remote)))
 	callDone(callAtomics, t)
@@ -77,6 +82,7 @@ func (w *window) Atomics(ops []rma.Atomic) error {
 		if ops[i].Kind != rma.AtomicPut {
 			ops[i].Prev = remote[j].prev
 		}
+		w.puts[remote[j].target].raise(issued[j])
 	}
 	return nil
 }

@@ -528,7 +528,7 @@ static int batch_flush(MPI_Win win, const gdi_atomic *ops, int n) {
 	return rc;
 }
 
-// gdi_atomics starts the n atomics of ops, on distinct words, then
+// gdi_atomics starts the n atomics of ops, unordered, then
 // completes them with one flush per target, or one for all.
 int gdi_atomics(MPI_Win win, gdi_atomic *ops, int n) {
 	int rc = MPI_SUCCESS;

@@ -10,6 +10,7 @@ import (
 var batchCases = []Case{
 	{"Batch/semantics", batchSemantics},
 	{"Batch/faa-counter-exact", hammer(batchIncrement)},
+	{"Batch/completes-puts", batchCompletesPuts},
 	{"Batch/bad-input", batchBadInput},
 }
 
@@ -94,6 +95,35 @@ func batchBadInput(c rma.Comm) error {
 			if err := rma.Atomics(w, ops); !errors.Is(err, b.want) {
 				return fmt.Errorf("batch of %+v: got %v, want %v", b.op, err, b.want)
 			}
+		}
+		return c.Barrier()
+	})
+}
+
+// batchCompletesPuts: every rank puts to the next, then runs a batch on
+// it instead of a flush; after a barrier the put is there.
+func batchCompletesPuts(c rma.Comm) error {
+	return withWindow(c, 16, func(w rma.Window) error {
+		next := (c.Rank() + 1) % c.Size()
+		if err := w.Put([]byte{byte(c.Rank() + 1)}, next, 0); err != nil {
+			return err
+		}
+		if err := rma.Atomics(w, []rma.Atomic{{Kind: rma.FetchAndAdd, Target: next, Offset: 8, Arg: 1}}); err != nil {
+			return err
+		}
+		if err := c.Barrier(); err != nil {
+			return err
+		}
+		prev := (c.Rank() + c.Size() - 1) % c.Size()
+		b := make([]byte, 1)
+		if err := w.Get(b, c.Rank(), 0); err != nil {
+			return err
+		}
+		if err := w.Flush(c.Rank()); err != nil {
+			return err
+		}
+		if b[0] != byte(prev+1) {
+			return fmt.Errorf("rank %d holds %d after rank %d's put and batch, want %d", c.Rank(), b[0], prev, prev+1)
 		}
 		return c.Barrier()
 	})
