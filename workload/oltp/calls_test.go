@@ -11,29 +11,30 @@ import (
 	"testing"
 )
 
-// pinnedCalls are the one-sided calls per operation of each type that
+// pinnedCalls are the MPI calls per operation of each type
+// (count.Counts.MPI: what rma/mpi makes across machines) that
 // TestCallsPerOperation counts on gdirma: one rank, one goroutine, a fixed
 // graph and seed, so that they are the same on every run. A change that
 // adds a round trip to an operation changes them and fails the test; one
 // that saves calls updates them, on purpose.
 var pinnedCalls = map[string]float64{
-	"LB add edge":              24.649,
-	"LB add vertex":            18.905,
-	"LB count edges":           6.943,
-	"LB delete vertex":         211.963,
-	"LB get edges":             6.942,
-	"LB get vertex properties": 5.707,
-	"LB update property":       13.954,
-	"WI add edge":              13.330,
-	"WI add vertex":            18.824,
-	"WI delete vertex":         117.333,
-	"WI get edges":             5.896,
-	"WI get vertex properties": 4.254,
-	"WI update property":       9.993,
+	"LB add edge":              33.578,
+	"LB add vertex":            33.642,
+	"LB count edges":           8.151,
+	"LB delete vertex":         300.222,
+	"LB get edges":             8.154,
+	"LB get vertex properties": 6.713,
+	"LB update property":       19.959,
+	"WI add edge":              17.654,
+	"WI add vertex":            33.401,
+	"WI delete vertex":         167.031,
+	"WI get edges":             6.905,
+	"WI get vertex properties": 4.868,
+	"WI update property":       13.887,
 }
 
-// TestCallsPerOperation pins the one-sided calls per operation type of an
-// LB and a WI run on gdirma (Config.Calls over a count.Comm).
+// TestCallsPerOperation pins the MPI calls per operation type of an LB
+// and a WI run on gdirma (Config.Calls over a count.Comm).
 func TestCallsPerOperation(t *testing.T) {
 	got := runOnGdirma(t)
 	var diff []string

@@ -39,7 +39,7 @@ func runOnGdirma(t *testing.T) map[string]float64 {
 			r, err = Run(cc, db, Config{Mix: mix, Graph: g, Meta: m, Count: 3000, Seed: 11, Calls: cc.Counts})
 			for _, o := range r.Ops {
 				if o.Committed+o.NotFound+o.Failed > 0 && err == nil {
-					got[mix.Name+" "+o.Op] = o.Calls.Calls
+					got[mix.Name+" "+o.Op] = o.Calls.MPI
 				}
 			}
 		}

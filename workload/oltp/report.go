@@ -61,6 +61,9 @@ type CallsPerOp struct {
 	Flushes float64 `json:"flushes"`
 	Calls   float64 `json:"calls"` // the four above
 	Bytes   float64 `json:"bytes"`
+	// MPI is the MPI calls rma/mpi makes for them across machines, as a
+	// PMPI interposer counts (count.Counts.MPI).
+	MPI float64 `json:"mpi_calls"`
 }
 
 // perOp divides the counts c of ops operations.
@@ -69,27 +72,28 @@ func perOp(c count.Counts, ops int64) *CallsPerOp {
 		return &CallsPerOp{}
 	}
 	n := float64(ops)
-	return &CallsPerOp{float64(c.Gets) / n, float64(c.Puts) / n, float64(c.Atomics) / n, float64(c.Flushes) / n, float64(c.Calls()) / n, float64(c.Bytes) / n}
+	return &CallsPerOp{float64(c.Gets) / n, float64(c.Puts) / n, float64(c.Atomics) / n, float64(c.Flushes) / n, float64(c.Calls()) / n, float64(c.Bytes) / n, float64(c.MPI) / n}
 }
 
 // gatherCalls sums the calls of every operation type over the workers and
 // all ranks and puts them per operation in r. It is collective.
 func gatherCalls(c rma.Comm, r *Report, workers []*worker) error {
-	sums := make([]int64, 0, 5*NumOps)
+	const fields = 6
+	sums := make([]int64, 0, fields*NumOps)
 	for op := range NumOps {
 		var t count.Counts
 		for _, w := range workers {
 			t = t.Add(w.stats[op].calls)
 		}
-		sums = append(sums, int64(t.Gets), int64(t.Puts), int64(t.Atomics), int64(t.Flushes), int64(t.Bytes))
+		sums = append(sums, int64(t.Gets), int64(t.Puts), int64(t.Atomics), int64(t.Flushes), int64(t.Bytes), int64(t.MPI))
 	}
 	if err := c.AllreduceInt64(sums, rma.OpSum); err != nil {
 		return err
 	}
 	var all count.Counts
 	for op := range r.Ops {
-		x := sums[5*op : 5*op+5]
-		t := count.Counts{Gets: uint64(x[0]), Puts: uint64(x[1]), Atomics: uint64(x[2]), Flushes: uint64(x[3]), Bytes: uint64(x[4])}
+		x := sums[fields*op : fields*op+fields]
+		t := count.Counts{Gets: uint64(x[0]), Puts: uint64(x[1]), Atomics: uint64(x[2]), Flushes: uint64(x[3]), Bytes: uint64(x[4]), MPI: uint64(x[5])}
 		o := &r.Ops[op]
 		o.Calls, all = perOp(t, o.Committed+o.NotFound+o.Failed), all.Add(t)
 	}
@@ -181,9 +185,9 @@ func (r *Report) WriteTable(w io.Writer) error {
 func (r *Report) writeCalls(w io.Writer) error {
 	fmt.Fprintln(w, "\none-sided calls per operation (all outcomes, every rank's calls, its own part of a window included)")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "operation\tgets\tputs\tatomics\tflushes\tcalls\tbytes\t")
+	fmt.Fprintln(tw, "operation\tgets\tputs\tatomics\tflushes\tcalls\tbytes\tMPI calls\t")
 	row := func(name string, c *CallsPerOp) {
-		fmt.Fprintf(tw, "%s\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.0f\t\n", name, c.Gets, c.Puts, c.Atomics, c.Flushes, c.Calls, c.Bytes)
+		fmt.Fprintf(tw, "%s\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.0f\t%.2f\t\n", name, c.Gets, c.Puts, c.Atomics, c.Flushes, c.Calls, c.Bytes, c.MPI)
 	}
 	for _, o := range r.Ops {
 		if o.Committed+o.NotFound+o.Failed > 0 {
