@@ -54,11 +54,16 @@ type writeItem struct {
 // (store.Stage). Commits take one from commitScratches and give it back,
 // saving the allocations.
 type commitScratch struct {
-	locks  txn.LockSet
-	st     graph
-	stage  stagedWindow
-	staged store.Store // the store writing to stage
+	locks   txn.LockSet
+	stamped []txn.StampedLock // room for lockWrites' batch
+	st      graph
+	stage   stagedWindow
+	staged  store.Store // the store writing to stage
 }
+
+// maxKeptStamped bounds the room for write locks a pooled commitScratch
+// keeps.
+const maxKeptStamped = 1024
 
 var commitScratches = sync.Pool{New: func() any { return new(commitScratch) }}
 
@@ -68,6 +73,9 @@ func (cs *commitScratch) put() {
 	cs.st, cs.staged = graph{}, store.Store{}
 	cs.stage.reset(nil)
 	cs.locks.Forget()
+	if cap(cs.stamped) > maxKeptStamped {
+		cs.stamped = nil
+	}
 	commitScratches.Put(cs)
 }
 
@@ -122,7 +130,7 @@ func (tx *Transaction) writeSet(out []writeItem) (writes []writeItem, reads int)
 // and returns the blocks to give back once the locks are dropped.
 func (tx *Transaction) commitWrites(cs *commitScratch, writes []writeItem) ([]bgdl.DPtr, error) {
 	st := &cs.st
-	scanGate, err := tx.lockWrites(st, &cs.locks, writes)
+	scanGate, err := tx.lockWrites(st, cs, writes)
 	defer unlockWrites(st, &cs.locks, scanGate)
 	if err != nil {
 		return nil, err
@@ -148,9 +156,9 @@ func (tx *Transaction) commitWrites(cs *commitScratch, writes []writeItem) ([]bg
 }
 
 // lockWrites takes the gates and the write locks of writes, in this
-// order. unlockWrites undoes what it took, also after an error: the scan
-// gate if scanGate.
-func (tx *Transaction) lockWrites(st *graph, ls *txn.LockSet, writes []writeItem) (scanGate bool, err error) {
+// order, with cs's locks. unlockWrites undoes what it took, also after an
+// error: the scan gate if scanGate.
+func (tx *Transaction) lockWrites(st *graph, cs *commitScratch, writes []writeItem) (scanGate bool, err error) {
 	// Collective index changes wait for the install, and it for them,
 	// before any lock is taken (see indexTrees).
 	st.idx.gate.RLock()
@@ -165,8 +173,24 @@ func (tx *Transaction) lockWrites(st *graph, ls *txn.LockSet, writes []writeItem
 		}
 		scanGate = true
 	}
+	// The holders read without a lock are locked from the words they were
+	// read under, in one batch.
+	ls, stamped := &cs.locks, cs.stamped[:0]
 	for _, it := range writes {
-		if err := lockWrite(st, ls, it); err != nil {
+		if it.o.stamped && !it.o.created {
+			stamped = append(stamped, txn.StampedLock{ID: uint64(it.n), A: st.LockAddr(it.n.Holder()), Stamp: it.o.stamp})
+		}
+	}
+	cs.stamped = stamped
+	if err := ls.TryStamped(stamped); err != nil {
+		return scanGate, gdi.Errorf(gdi.ErrTransactionCommitFail, "write locks: %v", err)
+	}
+	for _, it := range writes {
+		var l *txn.StampedLock
+		if it.o.stamped && !it.o.created {
+			l, stamped = &stamped[0], stamped[1:]
+		}
+		if err := lockWrite(st, ls, it, l); err != nil {
 			return scanGate, err
 		}
 	}
@@ -174,17 +198,18 @@ func (tx *Transaction) lockWrites(st *graph, ls *txn.LockSet, writes []writeItem
 }
 
 // lockWrite takes the write lock of holder it. A holder read without a
-// lock is locked from the lock word it was read under: one atomic, which
-// also proves the copy still committed (validate skips it). If another
-// writer holds it now, the commit fails at once, and the holder is marked
-// busy (store.MarkBusy). If the word moved, another transaction wrote the
-// holder since, or took its lock and let it go without writing (which
-// leaves a stamp taken from a checked block stale): the lock is taken
-// anyway, and the version decides.
-func lockWrite(st *graph, ls *txn.LockSet, it writeItem) error {
+// lock was tried from the lock word it was read under (l, from
+// LockSet.TryStamped): one atomic, which also proves the copy still
+// committed (validate skips it). If another writer holds it now, the
+// commit fails at once, and the holder is marked busy (store.MarkBusy).
+// If the word moved, another transaction wrote the holder since, or took
+// its lock and let it go without writing (which leaves a stamp taken from
+// a checked block stale): the lock is taken anyway, and the version
+// decides.
+func lockWrite(st *graph, ls *txn.LockSet, it writeItem, l *txn.StampedLock) error {
 	id, a := uint64(it.n), st.LockAddr(it.n.Holder())
-	if it.o.stamped && !it.o.created {
-		unchanged, err := ls.LockStamped(id, a, it.o.stamp)
+	if l != nil {
+		unchanged, err := ls.SettleStamped(*l)
 		if errors.Is(err, txn.ErrBusy) {
 			st.MarkBusy(it.n.Holder())
 		}
@@ -195,7 +220,7 @@ func lockWrite(st *graph, ls *txn.LockSet, it writeItem) error {
 	if err := ls.Lock(id, a, txn.Write); err != nil {
 		return lockErr(it, err)
 	}
-	if it.o.stamped && !it.o.created {
+	if l != nil {
 		if !st.hasVersion(it.k, it.o.ptr, it.o.base) {
 			st.MarkBusy(it.n.Holder())
 			return errValidation
@@ -415,12 +440,7 @@ func (tx *Transaction) install(st *graph, cs *commitScratch, changes []change, d
 		if err != nil {
 			return err
 		}
-		for _, it := range drops {
-			if err := st.writeDrops(it.o.plan, it.n, version); err != nil {
-				return err
-			}
-		}
-		return nil
+		return st.writeDrops(drops, version)
 	}
 	if st.redo == nil {
 		freed, err := st.apply(changes, nil)

@@ -287,17 +287,23 @@ func (st *graph) wantAfterDrops(n layout.Number, drops []layout.Number) ([]byte,
 	return append(slices.Clone(p.Head), p.Tail...), nil
 }
 
-// writeDrops writes plan, finished, to vertex n with version, under its
-// write lock.
-func (st *graph) writeDrops(plan *dropPlan, n layout.Number, version store.Version) error {
-	if err := st.Install(version, &store.Plan{Kind: vertexKind, Holder: n.Holder(), Patches: plan.patches}); err != nil {
+// writeDrops writes the plans of drops, vertices whose write locks the
+// transaction holds, in place with version (store.InstallPatches).
+func (st *graph) writeDrops(drops []writeItem, version store.Version) error {
+	holders := make([]store.Patched, len(drops))
+	for i, it := range drops {
+		holders[i] = store.Patched{Holder: it.n.Holder(), Patches: it.o.plan.patches}
+	}
+	if err := st.InstallPatches(version, holders); err != nil {
 		return err
 	}
 	if invariants.Enabled {
-		var got store.Image
-		ok, err := st.read(n, &store.Request{}, &got)
-		if err != nil || !ok || !bytes.Equal(got.Bytes, plan.want) {
-			panic(fmt.Sprintf("gdirma: vertex %v after its drops were written in place: %v %v, image differs from the record code's", n.Holder(), ok, err))
+		for _, it := range drops {
+			var got store.Image
+			ok, err := st.read(it.n, &store.Request{}, &got)
+			if err != nil || !ok || !bytes.Equal(got.Bytes, it.o.plan.want) {
+				panic(fmt.Sprintf("gdirma: vertex %v after its drops were written in place: %v %v, image differs from the record code's", it.n.Holder(), ok, err))
+			}
 		}
 	}
 	return nil

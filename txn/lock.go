@@ -1,11 +1,9 @@
 package txn
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"runtime"
-	"slices"
 	"time"
 
 	"github.com/gdi-go/gdi/rma"
@@ -169,12 +167,16 @@ func lockN(w rma.Window, rank, off int, m Mode, attempts int) (took uint64, err 
 
 // Unlock releases a lock held in mode m.
 func Unlock(w rma.Window, rank, off int, m Mode) error {
-	delta := ^uint64(0) // -1
-	if m == Write {
-		delta = Writer // adding 1<<63 clears the bit (mod 2^64)
-	}
-	_, err := w.FetchAndAdd(rank, off, delta)
+	_, err := w.FetchAndAdd(rank, off, unlockDelta(m))
 	return err
+}
+
+// unlockDelta is what releasing a lock held in mode m adds to its word.
+func unlockDelta(m Mode) uint64 {
+	if m == Write {
+		return Writer // adding 1<<63 clears the bit (mod 2^64)
+	}
+	return ^uint64(0) // -1
 }
 
 // Addr locates a lock word.
@@ -192,6 +194,7 @@ type LockSet struct {
 	index map[uint64]int // position in held, once len(held) > fewLocks
 	buf   [4]held        // room for the first locks, saving allocations
 	spare map[uint64]int // an index emptied by Reset, for the next use
+	ops   []rma.Atomic   // room for the batches of ReleaseAll
 }
 
 type held struct {
@@ -223,7 +226,7 @@ func (s *LockSet) Reset(w rma.Window) {
 	if cap(held) > maxKept || cap(held) <= len(s.buf) {
 		held = nil
 	}
-	*s = LockSet{w: w, spare: s.spare}
+	*s = LockSet{w: w, spare: s.spare, ops: s.ops}
 	s.held = held
 	if held == nil {
 		s.held = s.buf[:0]
@@ -310,28 +313,90 @@ func (s *LockSet) Lock(id uint64, a Addr, m Mode) error {
 // does). A word a writer holds now fails with ErrBusy at once: the caller
 // need not wait to learn that it conflicts.
 func (s *LockSet) LockStamped(id uint64, a Addr, stamp uint64) (unchanged bool, err error) {
-	if i := s.find(id); i >= 0 {
-		if err := s.Lock(id, a, Write); err != nil {
+	l := StampedLock{ID: id, A: a, Stamp: stamp}
+	if s.find(id) < 0 {
+		if l.Found, err = s.w.CompareAndSwap(a.Rank, a.Off, stamp, taken(stamp)); err != nil {
 			return false, err
 		}
-		return s.held[i].took == stamp, nil
+		l.tried = true
 	}
-	prev, err := s.w.CompareAndSwap(a.Rank, a.Off, stamp, taken(stamp))
+	return s.SettleStamped(l)
+}
+
+// StampedLock is a write lock to take from a stamp, as LockStamped does,
+// in a batch of them (TryStamped).
+type StampedLock struct {
+	ID    uint64
+	A     Addr
+	Stamp uint64
+	// Found is the word TryStamped's compare-and-swap found, if tried.
+	Found uint64
+	tried bool
+}
+
+// TryStamped tries the write lock of each of locks from its stamp, all in
+// one batch of compare-and-swaps (rma.Atomics), and holds those whose
+// word was still the stamp. Locks the set holds already are not tried.
+// SettleStamped then finishes each of locks as LockStamped would have,
+// with no further call for a lock taken or held by a writer.
+//
+// Where a later lock of locks waits (SettleStamped, readers in the way),
+// earlier ones may be held already: a LockSet then holds locks out of the
+// order of their ids while it waits, which is safe because every wait is
+// bounded (Attempts).
+func (s *LockSet) TryStamped(locks []StampedLock) error {
+	ops := s.ops[:0]
+	for i := range locks {
+		l := &locks[i]
+		if l.tried = s.find(l.ID) < 0; l.tried {
+			ops = append(ops, rma.Atomic{Kind: rma.CompareAndSwap, Target: l.A.Rank, Offset: l.A.Off, Old: l.Stamp, Arg: taken(l.Stamp)})
+		}
+	}
+	if cap(ops) <= maxKept {
+		s.ops = ops[:0]
+	}
+	if err := rma.Atomics(s.w, ops); err != nil {
+		// Some may be taken, and would never be released: a window
+		// that fails an atomic fails the run.
+		return err
+	}
+	j := 0
+	for i := range locks {
+		if l := &locks[i]; l.tried {
+			l.Found = ops[j].Prev
+			j++
+			if l.Found == l.Stamp {
+				s.add(held{l.ID, l.A, Write, l.Stamp})
+			}
+		}
+	}
+	return nil
+}
+
+// SettleStamped finishes l, tried by TryStamped, as LockStamped.
+func (s *LockSet) SettleStamped(l StampedLock) (unchanged bool, err error) {
+	if i := s.find(l.ID); i >= 0 {
+		if err := s.Lock(l.ID, l.A, Write); err != nil {
+			return false, err
+		}
+		return s.held[i].took == l.Stamp, nil
+	}
+	prev := l.Found
 	switch {
-	case err != nil:
-		return false, err
-	case prev == stamp:
-		s.add(held{id, a, Write, stamp})
+	case !l.tried:
+		return false, fmt.Errorf("txn: lock of object %d settled without a try", l.ID)
+	case prev == l.Stamp:
+		s.add(held{l.ID, l.A, Write, l.Stamp})
 		return true, nil
 	case prev&Writer != 0:
-		return false, fmt.Errorf("%w: word %d on rank %d", ErrBusy, a.Off, a.Rank)
-	case prev&^readers != stamp:
+		return false, fmt.Errorf("%w: word %d on rank %d", ErrBusy, l.A.Off, l.A.Rank)
+	case prev&^readers != l.Stamp:
 		return false, nil
 	}
-	if err := s.Lock(id, a, Write); err != nil {
+	if err := s.Lock(l.ID, l.A, Write); err != nil {
 		return false, err
 	}
-	return s.held[s.find(id)].took == stamp, nil
+	return s.held[s.find(l.ID)].took == l.Stamp, nil
 }
 
 // upgrade makes the read lock held[i] a write lock: only possible while
@@ -380,17 +445,19 @@ func (s *LockSet) Took(id uint64) (word uint64, ok bool) {
 // Len is the number of locks held.
 func (s *LockSet) Len() int { return len(s.held) }
 
-// ReleaseAll releases every lock, in the order of the ids, and empties the
-// set. It returns the first error but releases the others anyway.
+// ReleaseAll releases every lock, all in one batch of atomics
+// (rma.Atomics), and empties the set. On an error it reports it and
+// forgets the locks anyway: which ones the batch released is not known.
 func (s *LockSet) ReleaseAll() error {
-	slices.SortFunc(s.held, func(x, y held) int { return cmp.Compare(x.id, y.id) })
-	var first error
+	ops := s.ops[:0]
 	for _, h := range s.held {
-		if err := Unlock(s.w, h.a.Rank, h.a.Off, h.m); err != nil && first == nil {
-			first = err
-		}
+		ops = append(ops, rma.Atomic{Kind: rma.FetchAndAdd, Target: h.a.Rank, Offset: h.a.Off, Arg: unlockDelta(h.m)})
+	}
+	err := rma.Atomics(s.w, ops)
+	if cap(ops) <= maxKept {
+		s.ops = ops[:0]
 	}
 	s.retire()
 	s.held = s.held[:0]
-	return first
+	return err
 }

@@ -37,8 +37,8 @@ func withCountedConfig(t *testing.T, cfg Config, fn func(s *Store, cc *count.Com
 
 // TestWriteCalls pins the calls of writes: an image of n blocks on one
 // rank is n puts and two flushes (the continuation blocks, then the
-// primary block), and patches on the holder's rank are completed by the
-// flush after the version.
+// primary block), and the patches of several holders are completed by
+// the batch that sets their versions.
 func TestWriteCalls(t *testing.T) {
 	withCounted(t, func(s *Store, cc *count.Comm) error {
 		const blocks = 5
@@ -58,13 +58,25 @@ func TestWriteCalls(t *testing.T) {
 		if got := cc.Counts().Sub(before); got.Puts != blocks || got.Flushes != 2 || got.Calls() != blocks+2 {
 			return fmt.Errorf("an image of %d blocks: %+v; want %d puts and 2 flushes", blocks, got, blocks)
 		}
-		before = cc.Counts()
-		patches := []Patch{{At: chain[1], Off: ContHeader, B: []byte{1}}, {At: chain[3], Off: ContHeader, B: []byte{2}}}
-		if err := s.Install(2, &Plan{Kind: Vertex, Holder: chain[0], Patches: patches}); err != nil {
+		other, err := s.Acquire(0)
+		if err != nil {
 			return err
 		}
-		if got := cc.Counts().Sub(before); got.Calls() != 4 {
-			return fmt.Errorf("two patches: %+v; want 2 puts, the version's atomic and one flush", got)
+		if err := s.Install(1, &Plan{Kind: Vertex, Holder: other, Chain: []bgdl.DPtr{other}, Image: Parts{Head: img[:8], Refs: -1}}); err != nil {
+			return err
+		}
+		before = cc.Counts()
+		patches := []Patch{{At: chain[1], Off: ContHeader, B: []byte{1}}, {At: chain[3], Off: ContHeader, B: []byte{2}}}
+		if err := s.InstallPatches(2, []Patched{{chain[0], patches}, {other, []Patch{{At: other, Off: PrimaryHeader, B: []byte{3}}}}}); err != nil {
+			return err
+		}
+		// 3 puts (MPI_Put and its local flush each), then the versions in
+		// one batch (2 atomics and a flush), whose flush completes the puts.
+		if got := cc.Counts().Sub(before); got.Puts != 3 || got.Atomics != 2 || got.MPI != 3*2+2+1 {
+			return fmt.Errorf("three patches of two holders: %+v; want 3 puts and 2 atomics, %d MPI calls", got, 3*2+2+1)
+		}
+		if o, ok, err := readImg(s, other, &Request{}); err != nil || !ok || o.Version != 2 || o.Bytes[0] != 3 {
+			return fmt.Errorf("the other holder after the patches: version %d, ok %v, %v", o.Version, ok, err)
 		}
 		got, ok, err := readImg(s, chain[0], &Request{})
 		if err != nil || !ok || got.Version != 2 || got.Bytes[firstBytes] != 1 || got.Bytes[firstBytes+2*contBytes] != 2 {

@@ -382,7 +382,7 @@ func TestPatchHeadAndBlocks(t *testing.T) {
 	}
 	v3, _ := s.NextVersion()
 	patches := []Patch{{At: chain[1], Off: ContHeader + 5, B: []byte("abc")}, {At: chain[2], Off: ContHeader, B: []byte("xyz")}, {At: p, Off: PrimaryHeader + 100, B: []byte("P")}}
-	if err := s.patchBlocks(p, v3, patches); err != nil {
+	if err := s.InstallPatches(v3, []Patched{{p, patches}}); err != nil {
 		t.Fatal(err)
 	}
 	copy(want[firstBytes+5:], "abc")

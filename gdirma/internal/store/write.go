@@ -55,8 +55,6 @@ func (d Dirty) Covers(from, to int) bool {
 //     blocks are released later (Release), once no lock is held.
 //   - Head: new labels and properties, as long as the old ones and within
 //     the primary block, written over them in place.
-//   - Patches: bytes written in place into the holder's blocks (the
-//     tombstones and counts of references dropped from a long image).
 //   - else Image: the whole image, written over Chain (primary first, as
 //     many blocks as BlocksFor says), but for the continuation blocks
 //     Dirty says are unchanged; Fences, if set, are those of the
@@ -72,7 +70,6 @@ type Plan struct {
 	Stamped bool
 	Gone    bool
 	Head    []byte
-	Patches []Patch
 	Chain   []bgdl.DPtr
 	Image   Parts
 	Dirty   Dirty
@@ -88,8 +85,6 @@ func (s *Store) Install(v Version, p *Plan) error {
 		return s.clear(p.Holder)
 	case p.Head != nil:
 		return s.patchHead(p.Holder, v, p.Head)
-	case p.Patches != nil:
-		return s.patchBlocks(p.Holder, v, p.Patches)
 	}
 	if len(p.Chain) == 0 || p.Chain[0] != p.Holder {
 		return gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v: an image planned over blocks %v", p.Holder, p.Chain)
@@ -188,26 +183,37 @@ type Patch struct {
 	B   []byte
 }
 
-// patchBlocks writes patches into the blocks of holder p and then sets
-// its version to v.
-func (s *Store) patchBlocks(p bgdl.DPtr, v Version, patches []Patch) error {
-	for _, x := range patches {
-		if err := s.data.Put(x.B, x.At.Rank(), x.At.Offset()+x.Off); err != nil {
-			return Internal(err)
+// Patched is bytes written in place into the blocks of a holder, Holder
+// (the tombstones and counts of references dropped from a long image).
+type Patched struct {
+	Holder  bgdl.DPtr
+	Patches []Patch
+}
+
+// InstallPatches writes the patches of holders, whose write locks the
+// caller holds, and sets the version of each to v: the patches first,
+// then the versions, in one batch of atomics (rma.Atomics), and then the
+// ranks the patches went to are flushed (most often by the batch
+// already). A reader that copies one of the holders meanwhile finds its
+// lock word changed (Read).
+func (s *Store) InstallPatches(v Version, holders []Patched) error {
+	var ranks flushSet
+	for _, h := range holders {
+		for _, x := range h.Patches {
+			if err := s.data.Put(x.B, x.At.Rank(), x.At.Offset()+x.Off); err != nil {
+				return Internal(err)
+			}
+			ranks.add(x.At.Rank())
 		}
 	}
-	// The version is put last, as an atomic: the flush of its rank
-	// completes the patches of that rank too.
-	var others flushSet
-	for _, x := range patches {
-		if r := x.At.Rank(); r != p.Rank() {
-			others.add(r)
-		}
+	ops := make([]rma.Atomic, len(holders))
+	for i, h := range holders {
+		ops[i] = rma.Atomic{Kind: rma.AtomicPut, Target: h.Holder.Rank(), Offset: h.Holder.Offset() + versionWord, Arg: uint64(v)}
 	}
-	if err := others.flush(s.data); err != nil {
+	if err := rma.Atomics(s.data, ops); err != nil {
 		return Internal(err)
 	}
-	return s.setVersion(p, v)
+	return Internal(ranks.flush(s.data))
 }
 
 // flushSet is the ranks that puts went to, which one flush completes:
