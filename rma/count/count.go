@@ -21,13 +21,14 @@
 // Besides the calls made on it, a counted window counts the MPI calls
 // rma/mpi would make for them if no window were shared, which is what a
 // PMPI interposer sees across machines (Counts.MPI):
-//   - a Get is MPI_Get and MPI_Win_flush_local, and so is a Put;
-//   - a Flush is an MPI_Win_flush only if a Put to its target is
-//     outstanding, and a FlushAll an MPI_Win_flush_all only if any is;
+//   - a Get is MPI_Get, and a Put MPI_Put, staged until a flush, or, if
+//     larger than MaxStaged, followed by MPI_Win_flush_local;
+//   - a Flush is an MPI_Win_flush only if a Get or Put to its target is
+//     staged, or a large Put outstanding, and a FlushAll is a Flush of
+//     each target;
 //   - a single atomic is its MPI call and MPI_Win_flush;
 //   - a batch of n atomics (rma.Atomics) is n calls and a flush per
-//     target, or one MPI_Win_flush_all over more than FlushBatchAll
-//     targets, which completes the puts to them too.
+//     target, which completes what is staged for it too.
 package count
 
 import (
@@ -48,9 +49,8 @@ type Counts struct {
 	Gets, Puts, Atomics, Flushes, Bytes, MPI uint64
 }
 
-// FlushBatchAll is the most targets whose batch of atomics rma/mpi
-// completes with a flush each; one over more flushes all at once.
-const FlushBatchAll = 8
+// MaxStaged is the largest Get or Put rma/mpi stages.
+const MaxStaged = 64 << 10
 
 // Calls is the number of one-sided calls: gets, puts, atomics and
 // flushes.
@@ -106,26 +106,37 @@ type window struct {
 	rma.Window
 	n    *counters
 	rank int
-	// pending: a Put to the target is outstanding, for the MPI count of
-	// flushes.
+	// pending: a Get or Put to the target is outstanding, for the MPI
+	// count of flushes.
 	pending []atomic.Bool
 }
 
 func (w *window) Get(dst []byte, target, offset int) error {
 	w.n.gets.Add(1)
-	w.n.mpi.Add(2)
 	w.n.bytes.Add(uint64(len(dst)))
+	w.transfer(len(dst), target, true)
 	return w.Window.Get(dst, target, offset)
 }
 
 func (w *window) Put(src []byte, target, offset int) error {
 	w.n.puts.Add(1)
-	w.n.mpi.Add(2)
 	w.n.bytes.Add(uint64(len(src)))
-	if target >= 0 && target < len(w.pending) {
+	w.transfer(len(src), target, false)
+	return w.Window.Put(src, target, offset)
+}
+
+// transfer counts the MPI calls of a Get (get) or Put of n bytes to
+// target and notes what a flush of target completes.
+func (w *window) transfer(n, target int, get bool) {
+	staged := n <= MaxStaged
+	if staged {
+		w.n.mpi.Add(1)
+	} else {
+		w.n.mpi.Add(2)
+	}
+	if (staged || !get) && n > 0 && target >= 0 && target < len(w.pending) {
 		w.pending[target].Store(true)
 	}
-	return w.Window.Put(src, target, offset)
 }
 
 func (w *window) Flush(target int) error {
@@ -138,12 +149,10 @@ func (w *window) Flush(target int) error {
 
 func (w *window) FlushAll() error {
 	w.n.flushes.Add(1)
-	pend := false
 	for t := range w.pending {
-		pend = w.pending[t].Swap(false) || pend
-	}
-	if pend {
-		w.n.mpi.Add(1)
+		if w.pending[t].Swap(false) {
+			w.n.mpi.Add(1)
+		}
 	}
 	return w.Window.FlushAll()
 }
@@ -156,27 +165,20 @@ func (w *window) atomic() {
 }
 
 // Atomics (rma.AtomicBatcher) counts a batch as rma/mpi performs it: its
-// atomics, then a flush per target, or one for all.
+// atomics, then a flush per target.
 func (w *window) Atomics(ops []rma.Atomic) error {
 	var targets []int
 	for i := range ops {
-		if len(targets) > FlushBatchAll {
-			break
-		}
 		if !slices.Contains(targets, ops[i].Target) {
 			targets = append(targets, ops[i].Target)
 		}
 	}
-	flushes := uint64(len(targets))
-	if flushes > FlushBatchAll {
-		flushes = 1
-	}
-	for t := range w.pending { // the flushes complete the puts too
-		if flushes == 1 && len(targets) > 1 || slices.Contains(targets, t) {
+	for _, t := range targets { // the flushes complete what is staged too
+		if t >= 0 && t < len(w.pending) {
 			w.pending[t].Store(false)
 		}
 	}
-	n := uint64(len(ops))
+	n, flushes := uint64(len(ops)), uint64(len(targets))
 	w.n.atomics.Add(n)
 	w.n.flushes.Add(flushes)
 	w.n.mpi.Add(n + flushes)

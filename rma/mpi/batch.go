@@ -11,6 +11,7 @@ import "C"
 
 import (
 	"fmt"
+	"slices"
 	"sync"
 	"unsafe"
 
@@ -67,14 +68,26 @@ func (w *window) Atomics(ops []rma.Atomic) error {
 	if len(remote) == 0 {
 		return nil
 	}
-	// The batch's flushes complete the Puts to its targets issued so far.
-	issued := make([]uint64, 0, 16)
+	// The batch's flushes complete what is staged for its targets: their
+	// stages are held meanwhile, in the order of their ranks.
+	targets := make([]int32, 0, 16)
 	for _, op := range remote {
-		issued = append(issued, w.puts[op.target].issued.Load())
+		targets = append(targets, op.target)
+	}
+	slices.Sort(targets)
+	targets = slices.Compact(targets)
+	for _, r := range targets {
+		w.stages[r].mu.Lock()
 	}
 	t := callStart()
 	rc := C.gdi_atomics(w.win, (*C.gdi_atomic)(unsafe.Pointer(&remote[0])), C.int(len(remote)))
 	callDone(callAtomics, t)
+	for _, r := range targets {
+		if s := &w.stages[r]; rc == C.MPI_SUCCESS && s.pending {
+			s.complete()
+		}
+		w.stages[r].mu.Unlock()
+	}
 	if rc != C.MPI_SUCCESS {
 		return fmt.Errorf("mpi: batch of %d atomics: %w", len(remote), mpiError(rc))
 	}
@@ -82,7 +95,6 @@ func (w *window) Atomics(ops []rma.Atomic) error {
 		if ops[i].Kind != rma.AtomicPut {
 			ops[i].Prev = remote[j].prev
 		}
-		w.puts[remote[j].target].raise(issued[j])
 	}
 	return nil
 }

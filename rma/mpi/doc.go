@@ -79,31 +79,27 @@
 // memory, and cgo forbids C code from keeping a Go pointer after the call
 // that received it returns: MPI would write a Get's data into, or read a
 // Put's data from, memory the garbage collector considers unreferenced by C.
-// This package keeps MPI from ever holding a Go pointer across calls:
+// This package keeps MPI from ever holding a Go pointer across calls by
+// staging (stage.go):
 //
-//   - Get issues MPI_Get and then MPI_Win_flush_local in the same C call, so
-//     the data is in dst when Get returns. That satisfies the rma contract,
-//     which only promises the data after Flush.
-//   - Put issues MPI_Put and then MPI_Win_flush_local: MPI has read src when
-//     Put returns (the caller may even reuse it at once), but the data is
-//     visible at the target only after Flush or FlushAll, which call
-//     MPI_Win_flush or MPI_Win_flush_all.
-//   - Flush counts the Puts issued to each target and skips the MPI call when
-//     a completed flush already covers them all, so Get followed by Flush is
-//     a single cgo call.
+//   - a Get of a rank reached through MPI lands in C memory of the
+//     window's stage for that rank, and is copied into dst by the flush
+//     that completes it;
+//   - a Put's data is copied into the stage, and MPI_Put reads it from
+//     there: the caller may reuse src at once, and the data is visible at
+//     the target after Flush or FlushAll;
+//   - Flush issues MPI_Win_flush only if something is staged for the
+//     target, and a batch of atomics completes the stages of its targets
+//     too.
 //
-// The alternatives were to pin dst and src with runtime.Pinner until the
-// flush, or to stage the data through C buffers copied at the flush. Both
-// keep Gets truly non-blocking but add per-operation bookkeeping (a pinned
-// or staged record per call, under a lock, since Flush must complete the
-// operations of every goroutine) to the hot path. With the shared-memory
-// one-sided component this package is run with (osc sm, see README.md)
-// MPI_Get is a memcpy and local completion is immediate, so completing at
-// once costs nothing and the bookkeeping would be pure overhead. The caveat
-// is across a network (osc ucx between machines): each Get then waits for
-// its round trip, where a batch of Gets followed by one Flush could have
-// overlapped them. A staged mode for that case can be added behind the same
-// interface.
+// A round of Gets or Puts to a rank is thus its MPI calls and one flush,
+// and overlaps across a network. Gets and Puts larger than maxStaged are
+// not staged: they complete at once in the same C call (MPI_Win_flush_local),
+// as all of them did before staging, so they need no C memory. The stage
+// of a rank has a lock, since Flush must complete the operations of every
+// goroutine: issuing and completing are ordered by it. Ranks whose memory
+// this process maps (node.go) are read and written directly, with no MPI
+// call and no stage.
 //
 // Byte buffers cross cgo as char pointers rather than unsafe.Pointer, which
 // spares the runtime's pointer check per call, and each operation is one cgo

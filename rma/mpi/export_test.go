@@ -37,3 +37,6 @@ func CallCount(name string) int64 {
 // CPUAtomics reports whether w's atomics on the parts this process maps
 // are done directly, with the CPU's instructions (node.go's directWord).
 func CPUAtomics(w rma.Window) bool { return w.(*window).cpuAtomics }
+
+// MaxStaged is the largest Get or Put staged (stage.go).
+const MaxStaged = maxStaged

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/gdi-go/gdi/rma"
+	"github.com/gdi-go/gdi/rma/count"
 	"github.com/gdi-go/gdi/rma/mpi"
 )
 
@@ -808,4 +809,76 @@ func awaitWord(w rma.Window, rank int, limit time.Duration) error {
 		rma.Idle(w, time.Millisecond)
 	}
 	return fmt.Errorf("rank 0's AtomicPut did not arrive in %v while its other goroutine was in a Barrier", limit)
+}
+
+// TestConcurrentGetsFlushedByOthers: goroutines Get words of every rank,
+// staged or (larger than MaxStaged) at once, and a FlushAll by a
+// different goroutine after they return completes them all: every
+// buffer then holds what its rank wrote.
+func TestConcurrentGetsFlushedByOthers(t *testing.T) {
+	const goroutines, per = 4, 48
+	sizes := []int{8, 100, mpi.MaxStaged, mpi.MaxStaged + 8}
+	run(t, func(c rma.Comm) error {
+		n := c.Size()
+		w, err := c.NewWindow(2 * mpi.MaxStaged)
+		if err != nil {
+			return err
+		}
+		defer w.Free()
+		// Rank r's part holds byte (r*31 + i) at offset i.
+		own := make([]byte, w.Size())
+		for i := range own {
+			own[i] = byte(c.Rank()*31 + i)
+		}
+		if err := w.Put(own, c.Rank(), 0); err != nil {
+			return err
+		}
+		if err := errors.Join(w.Flush(c.Rank()), c.Barrier()); err != nil {
+			return err
+		}
+		type read struct {
+			dst         []byte
+			rank, start int
+		}
+		reads := make([][]read, goroutines)
+		var wg sync.WaitGroup
+		errs := make([]error, goroutines)
+		for g := range goroutines {
+			wg.Go(func() {
+				for i := range per {
+					r := read{make([]byte, sizes[i%len(sizes)]), (c.Rank() + g + i) % n, (g*per + i) % 64}
+					if err := w.Get(r.dst, r.rank, r.start); err != nil {
+						errs[g] = err
+						return
+					}
+					reads[g] = append(reads[g], r)
+				}
+			})
+		}
+		wg.Wait()
+		if err := errors.Join(errs...); err != nil {
+			return err
+		}
+		if err := w.FlushAll(); err != nil {
+			return err
+		}
+		for _, rs := range reads {
+			for _, r := range rs {
+				for i, b := range r.dst {
+					if want := byte(r.rank*31 + r.start + i); b != want {
+						return fmt.Errorf("a get of %d bytes at %d of rank %d has %d at %d, want %d", len(r.dst), r.start, r.rank, b, i, want)
+					}
+				}
+			}
+		}
+		return c.Barrier()
+	})
+}
+
+// TestMaxStagedCounted: rma/count models the Gets and Puts this package
+// stages by the same bound.
+func TestMaxStagedCounted(t *testing.T) {
+	if mpi.MaxStaged != count.MaxStaged {
+		t.Fatalf("rma/mpi stages up to %d bytes, rma/count counts up to %d as staged", mpi.MaxStaged, count.MaxStaged)
+	}
 }

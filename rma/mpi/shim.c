@@ -447,6 +447,22 @@ int gdi_put(MPI_Win win, const char *src, size_t n, int target, MPI_Aint off) {
 	return rc;
 }
 
+// gdi_get_nb and gdi_put_nb start a Get or Put of C memory, which a later
+// flush completes.
+int gdi_get_nb(MPI_Win win, char *dst, size_t n, int target, MPI_Aint off) {
+	enter();
+	int rc = MPI_Get(dst, (int)n, MPI_BYTE, target, off, (int)n, MPI_BYTE, win);
+	leave();
+	return rc;
+}
+
+int gdi_put_nb(MPI_Win win, const char *src, size_t n, int target, MPI_Aint off) {
+	enter();
+	int rc = MPI_Put(src, (int)n, MPI_BYTE, target, off, (int)n, MPI_BYTE, win);
+	leave();
+	return rc;
+}
+
 // gdi_progress runs MPI's progress engine once, which serves the one-sided
 // operations other processes aim at this one: MPI_Iprobe for a tag no one
 // sends. Any MPI call that does not complete at once would do.
@@ -461,13 +477,6 @@ int gdi_progress(MPI_Comm comm) {
 int gdi_flush(MPI_Win win, int target) {
 	enter();
 	int rc = MPI_Win_flush(target, win);
-	leave();
-	return rc;
-}
-
-int gdi_flush_all(MPI_Win win) {
-	enter();
-	int rc = MPI_Win_flush_all(win);
 	leave();
 	return rc;
 }
@@ -495,10 +504,6 @@ gdi_word gdi_fetch_op(MPI_Win win, int target, MPI_Aint off, uint64_t v, int op)
 	return r;
 }
 
-// flushBatchAll: a batch over more targets than this flushes them all at
-// once rather than each in turn.
-enum { flushBatchAll = 8 };
-
 // batch_new reports whether ops[i] is the first op of ops on its target.
 static int batch_new(const gdi_atomic *ops, int i) {
 	for (int j = 0; j < i; j++) {
@@ -509,16 +514,10 @@ static int batch_new(const gdi_atomic *ops, int i) {
 	return 1;
 }
 
-// batch_flush completes ops[0:n]: a flush per target, or one for all if
-// they are on more than flushBatchAll targets.
+// batch_flush completes ops[0:n] with a flush per target. (Not
+// MPI_Win_flush_all: under osc ucx of Open MPI 4.1 it left Puts of
+// another window layout incomplete; see stage.go.)
 static int batch_flush(MPI_Win win, const gdi_atomic *ops, int n) {
-	int targets = 0;
-	for (int i = 0; i < n && targets <= flushBatchAll; i++) {
-		targets += batch_new(ops, i);
-	}
-	if (targets > flushBatchAll) {
-		return MPI_Win_flush_all(win);
-	}
 	int rc = MPI_SUCCESS;
 	for (int i = 0; i < n && rc == MPI_SUCCESS; i++) {
 		if (batch_new(ops, i)) {
@@ -529,7 +528,7 @@ static int batch_flush(MPI_Win win, const gdi_atomic *ops, int n) {
 }
 
 // gdi_atomics starts the n atomics of ops, unordered, then
-// completes them with one flush per target, or one for all.
+// completes them with one flush per target.
 int gdi_atomics(MPI_Win win, gdi_atomic *ops, int n) {
 	int rc = MPI_SUCCESS;
 	enter();

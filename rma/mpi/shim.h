@@ -56,9 +56,10 @@ int gdi_win_free(MPI_Win *win, MPI_Win *nodeWin, void *mem);
 
 int gdi_get(MPI_Win win, char *dst, size_t n, int target, MPI_Aint off);
 int gdi_put(MPI_Win win, const char *src, size_t n, int target, MPI_Aint off);
+int gdi_get_nb(MPI_Win win, char *dst, size_t n, int target, MPI_Aint off);
+int gdi_put_nb(MPI_Win win, const char *src, size_t n, int target, MPI_Aint off);
 int gdi_flush(MPI_Win win, int target);
 int gdi_progress(MPI_Comm comm);
-int gdi_flush_all(MPI_Win win);
 gdi_word gdi_cas(MPI_Win win, int target, MPI_Aint off, uint64_t old, uint64_t new_);
 gdi_word gdi_fetch_op(MPI_Win win, int target, MPI_Aint off, uint64_t v, int op);
 

@@ -24,7 +24,6 @@ const (
 	callGet callKind = iota
 	callPut
 	callFlush
-	callFlushAll
 	callCAS
 	callFetchAdd
 	callAtomicGet
@@ -33,7 +32,7 @@ const (
 	nCallKinds
 )
 
-var callNames = [nCallKinds]string{"get", "put", "flush", "flush_all", "compare_and_swap", "fetch_and_add", "atomic_get", "atomic_put", "atomics_batch"}
+var callNames = [nCallKinds]string{"get", "put", "flush", "compare_and_swap", "fetch_and_add", "atomic_get", "atomic_put", "atomics_batch"}
 
 // callStat is the count of one kind of call and the time inside them.
 type callStat struct {

@@ -18,19 +18,19 @@ import (
 // adds a round trip to an operation changes them and fails the test; one
 // that saves calls updates them, on purpose.
 var pinnedCalls = map[string]float64{
-	"LB add edge":              33.578,
-	"LB add vertex":            33.642,
+	"LB add edge":              29.978,
+	"LB add vertex":            31.253,
 	"LB count edges":           8.151,
-	"LB delete vertex":         300.222,
+	"LB delete vertex":         272.444,
 	"LB get edges":             8.154,
 	"LB get vertex properties": 6.713,
-	"LB update property":       19.959,
-	"WI add edge":              17.654,
-	"WI add vertex":            33.401,
-	"WI delete vertex":         167.031,
+	"LB update property":       18.096,
+	"WI add edge":              16.004,
+	"WI add vertex":            31.079,
+	"WI delete vertex":         152.092,
 	"WI get edges":             6.905,
 	"WI get vertex properties": 4.868,
-	"WI update property":       13.887,
+	"WI update property":       12.581,
 }
 
 // TestCallsPerOperation pins the MPI calls per operation type of an LB
