@@ -70,10 +70,10 @@ func TestWriteCalls(t *testing.T) {
 		if err := s.InstallPatches(2, []Patched{{chain[0], patches}, {other, []Patch{{At: other, Off: PrimaryHeader, B: []byte{3}}}}}); err != nil {
 			return err
 		}
-		// 3 puts (MPI_Put and its local flush each), then the versions in
-		// one batch (2 atomics and a flush), whose flush completes the puts.
-		if got := cc.Counts().Sub(before); got.Puts != 3 || got.Atomics != 2 || got.MPI != 3*2+2+1 {
-			return fmt.Errorf("three patches of two holders: %+v; want 3 puts and 2 atomics, %d MPI calls", got, 3*2+2+1)
+		// 3 puts, staged, then the versions in one batch (2 atomics and a
+		// flush), whose flush completes the puts.
+		if got := cc.Counts().Sub(before); got.Puts != 3 || got.Atomics != 2 || got.MPI != 3+2+1 {
+			return fmt.Errorf("three patches of two holders: %+v; want 3 puts and 2 atomics, %d MPI calls", got, 3+2+1)
 		}
 		if o, ok, err := readImg(s, other, &Request{}); err != nil || !ok || o.Version != 2 || o.Bytes[0] != 3 {
 			return fmt.Errorf("the other holder after the patches: version %d, ok %v, %v", o.Version, ok, err)
