@@ -35,6 +35,9 @@ type txState struct {
 	// attach leaves its references alone, as its whole holder goes.
 	// Removing them one by one would cost time quadratic in its degree.
 	freeing layout.Number
+	// ends are the reads of the other ends of the edges of the vertex
+	// being freed, begun together (endreads.go); nil otherwise.
+	ends *endReads
 	// epoch is the commit counter before the first scan (if epochSet).
 	epoch uint64
 }
