@@ -1,6 +1,8 @@
 package gdirma
 
 import (
+	"slices"
+
 	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/gdirma/internal/layout"
 	"github.com/gdi-go/gdi/gdirma/internal/store"
@@ -29,7 +31,8 @@ type endRead struct {
 	hintFor layout.Number
 }
 
-// endReads are the reads a freeing transaction began, one per end.
+// endReads are the reads a freeing transaction began, one per end. Their
+// room is kept in the transaction's scratch (txScratch) for the next.
 type endReads struct {
 	reads []endRead
 	ps    []bgdl.DPtr
@@ -45,7 +48,8 @@ type endReads struct {
 // graph.long would tell.
 func (tx *Transaction) beginEnds(refs edgeSet, other func(edgeEntry) layout.Number, out []bool) ([]bool, error) {
 	st := tx.db.st
-	er := &endReads{index: make(map[layout.Number]int)}
+	er := &tx.scratchSpace().ends
+	er.reset()
 	for _, en := range refs {
 		w := other(en)
 		if _, seen := er.index[w]; w == 0 || seen || tx.objs[vertexKind].get(w) != nil {
@@ -62,7 +66,7 @@ func (tx *Transaction) beginEnds(refs edgeSet, other func(edgeEntry) layout.Numb
 		er.reads = append(er.reads, r)
 		er.ps, er.rqs = append(er.ps, w.Holder()), append(er.rqs, rq)
 	}
-	er.begun = make([]store.Begun, len(er.reads))
+	er.begun = slices.Grow(er.begun[:0], len(er.reads))[:len(er.reads)]
 	for i := range er.reads { // er.reads no longer moves
 		if er.reads[i].aheadAt > 0 {
 			er.rqs[i].Ahead = &er.reads[i].ahead
@@ -70,6 +74,7 @@ func (tx *Transaction) beginEnds(refs edgeSet, other func(edgeEntry) layout.Numb
 	}
 	if err := st.BeginReads(er.ps, er.rqs, er.begun); err != nil {
 		st.EndReads(er.begun)
+		er.reset()
 		return nil, err
 	}
 	tx.ends = er
@@ -115,6 +120,26 @@ func (er *endReads) take(w layout.Number) (*endRead, *store.Request) {
 func (tx *Transaction) endEnds() {
 	if tx.ends != nil {
 		tx.db.st.EndReads(tx.ends.begun)
+		tx.ends.reset()
 		tx.ends = nil
 	}
+}
+
+// maxKeptEnds bounds the room of the reads of ends a scratch keeps.
+const maxKeptEnds = 1024
+
+// reset empties er, keeping its room unless it grew past maxKeptEnds: it
+// keeps nothing of the reads (memo chains, buffers) alive.
+func (er *endReads) reset() {
+	if cap(er.reads) > maxKeptEnds {
+		*er = endReads{}
+	}
+	clear(er.reads)
+	clear(er.rqs)
+	clear(er.begun)
+	er.reads, er.ps, er.rqs, er.begun = er.reads[:0], er.ps[:0], er.rqs[:0], er.begun[:0]
+	if er.index == nil {
+		er.index = make(map[layout.Number]int)
+	}
+	clear(er.index)
 }

@@ -53,6 +53,8 @@ type txScratch struct {
 	// place (headSpace); used up to headsUsed.
 	heads     [256]byte
 	headsUsed int
+	// ends is the room of the reads of a freed vertex's ends (endreads.go).
+	ends endReads
 }
 
 // scratchSpace returns the state's scratch, made on first use.

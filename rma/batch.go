@@ -78,8 +78,11 @@ func Atomics(w Window, ops []Atomic) error {
 			return err
 		}
 	}
+	var room [4]int
+	targets := room[:0]
 	for i := range ops {
-		if t := ops[i].Target; !slices.ContainsFunc(ops[:i], func(op Atomic) bool { return op.Target == t }) {
+		if t := ops[i].Target; !slices.Contains(targets, t) {
+			targets = append(targets, t)
 			if err := w.Flush(t); err != nil {
 				return err
 			}
