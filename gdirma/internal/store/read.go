@@ -126,13 +126,13 @@ func (s *Store) Read(p bgdl.DPtr, rq *Request, img *Image) (ok bool, err error) 
 		return ok, err
 	}
 	begun := rq.Begun
-	checked := begun != nil && begun.buf != nil && begun.valid // the batch got it whole, and checked it
+	checked := begun != nil && begun.buf != nil && begun.long && begun.valid // the batch got it, and checked it
 	if !checked {
 		// A block that is no checked one is on its way while the lock
 		// word is read.
 		s.Prefetch(p, min(s.bs, PrefixLead))
-		if rq.Mode&Checked != 0 && !s.skipsCheck(p) {
-			if done, err := s.readChecked(p, rq, img); done || err != nil {
+		if rq.Mode&Checked != 0 && (!s.skipsCheck(p) || begun != nil && begun.buf != nil && !begun.long) {
+			if done, err := s.readChecked(p, rq, img, begun); done || err != nil {
 				return done, err
 			}
 		}
