@@ -144,16 +144,11 @@ type restHint struct {
 // with long properties is not read whole for them; otherwise, or if that
 // fails, it returns the hint with spans set and r empty, for the caller
 // to read the rest (loadRest) as a whole record. checked is 0 or
-// store.Checked (a transaction's reads); pre, if set, names a block to
-// get with the primary block (store.Request.Ahead) and the read begun
-// with others (store.Request.Begun).
-func (st *graph) loadPrefix(r *record, n layout.Number, checked store.Mode, into *[]*[]byte, small []byte, pre *store.Request) (ok bool, single []byte, hint restHint, err error) {
+// store.Checked (a transaction's reads); ahead, if set, a block to get
+// with the primary block (store.Request.Ahead).
+func (st *graph) loadPrefix(r *record, n layout.Number, checked store.Mode, into *[]*[]byte, small []byte, ahead *store.Ahead) (ok bool, single []byte, hint restHint, err error) {
 	img := &hint.Image // read into the hint, which keeps it if r is partial
-	rq := store.Request{Mode: store.Prefix | checked, Pool: into, Small: small}
-	if pre != nil {
-		rq.Ahead, rq.Begun = pre.Ahead, pre.Begun
-	}
-	ok, err = st.read(n, &rq, img)
+	ok, err = st.read(n, &store.Request{Mode: store.Prefix | checked, Pool: into, Small: small, Ahead: ahead}, img)
 	if err != nil || !ok || img.Kind != vertexKind {
 		return false, nil, restHint{}, err
 	}

@@ -45,24 +45,19 @@ func (tx *Transaction) get(k kind, n layout.Number) (*txObj, error) {
 		tx.keep(k, n, o)
 		return o, nil
 	}
-	var rq *store.Request
-	if k == vertexKind {
-		_, rq = tx.ends.take(n)
-	}
-	return tx.load(k, n, rq)
+	return tx.load(k, n, nil)
 }
 
-// load is get of an object the transaction has no copy of. A vertex is
-// read with what pre, if set, holds: the block ahead to get in the same
-// round trip (store.Ahead), and the read begun with others (store.Begun).
-func (tx *Transaction) load(k kind, n layout.Number, pre *store.Request) (*txObj, error) {
+// load is get of an object the transaction has no copy of. A vertex read
+// the long way gets block ahead in the same round trip (store.Ahead).
+func (tx *Transaction) load(k kind, n layout.Number, ahead *store.Ahead) (*txObj, error) {
 	c := tx.db.st.loaded.get()
 	var ok bool
 	var single []byte
 	var rest restHint
 	var err error
 	if k == vertexKind {
-		ok, single, rest, err = tx.db.st.loadPrefix(&c.r, n, store.Checked, tx.imageList(), c.small[:], pre)
+		ok, single, rest, err = tx.db.st.loadPrefix(&c.r, n, store.Checked, tx.imageList(), c.small[:], ahead)
 	} else {
 		ok, _, single, err = tx.db.st.loadInto(&c.r, k, n, store.Prefix|store.Checked, tx.imageList(), c.small[:])
 	}

@@ -35,9 +35,6 @@ type txState struct {
 	// attach leaves its references alone, as its whole holder goes.
 	// Removing them one by one would cost time quadratic in its degree.
 	freeing layout.Number
-	// ends are the reads of the other ends of the edges of the vertex
-	// being freed, begun together (endreads.go); nil otherwise.
-	ends *endReads
 	// epoch is the commit counter before the first scan (if epochSet).
 	epoch uint64
 }
@@ -53,8 +50,6 @@ type txScratch struct {
 	// place (headSpace); used up to headsUsed.
 	heads     [256]byte
 	headsUsed int
-	// ends is the room of the reads of a freed vertex's ends (endreads.go).
-	ends endReads
 }
 
 // scratchSpace returns the state's scratch, made on first use.

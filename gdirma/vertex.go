@@ -69,11 +69,7 @@ func (v *vertexHolder) freeEdges(r *record) error {
 	nums := refs.nums()
 	v.tx.objs[vertexKind].reserve(len(nums))
 	var room [64]bool
-	long, err := v.tx.longEnds(refs, room[:0])
-	defer v.tx.endEnds()
-	if err != nil {
-		return err
-	}
+	long := v.tx.longEnds(refs, room[:0])
 	for i, e := range nums {
 		x, _ := r.getRef(e)
 		if x.Stub() {
@@ -105,14 +101,14 @@ func (v *vertexHolder) freeEdges(r *record) error {
 
 // longEnds returns, appended to out, whether the other end of each
 // lightweight edge of refs (the references of the vertex being freed)
-// seems long, or nil if no drop may be sparse. It begins the reads of all
-// of them before any is dropped (beginEnds), after prefetching their
-// primary blocks (store.Store.Prefetch) where that helps: they are
-// fetched from memory at once, not one miss after the other.
-func (tx *Transaction) longEnds(refs edgeSet, out []bool) ([]bool, error) {
+// seems long (graph.long), or nil if no drop may be sparse. It glances at
+// all of them before any is dropped, after prefetching their primary
+// blocks (store.Store.Prefetch): they are fetched from memory at once, not one
+// miss after the other, and dropLight finds them in cache.
+func (tx *Transaction) longEnds(refs edgeSet, out []bool) []bool {
 	st := tx.db.st
 	if st.hasIndexes() {
-		return nil, nil
+		return nil
 	}
 	other := func(en edgeEntry) layout.Number {
 		w := en.ref.Origin
@@ -129,7 +125,11 @@ func (tx *Transaction) longEnds(refs edgeSet, out []bool) ([]bool, error) {
 			st.Prefetch(w.Holder(), st.BlockSize())
 		}
 	}
-	return tx.beginEnds(refs, other, out)
+	for _, en := range refs {
+		w := other(en)
+		out = append(out, w != 0 && st.long(w))
+	}
+	return out
 }
 
 // dropLight deletes lightweight edge e of the vertex being freed, which
@@ -240,21 +240,14 @@ func (o *txObj) planOrNew() *dropPlan {
 // guesses holds the reference comes with the first read (store.Ahead).
 func (tx *Transaction) loadToDrop(w, e layout.Number, p *dropPlan) (*txObj, error) {
 	st := tx.db.st
-	rq := &store.Request{}
-	if r, begun := tx.ends.take(w); begun != nil {
-		// Begun with the other ends: the memo's guess is the one made then.
-		p.known, rq = r.known, begun
-		if r.aheadAt > 0 {
-			p.ahead, p.aheadAt = r.ahead, r.aheadAt
-			p.d.hint, p.d.hintFor, rq.Ahead = r.aheadAt, r.hintFor, &p.ahead
-		}
-	} else if p.known = st.chains.get(w.Holder()); p.known != nil {
+	var ahead *store.Ahead
+	if p.known = st.chains.get(w.Holder()); p.known != nil {
 		if i := p.known.guess(e); i > 0 {
 			p.ahead, p.aheadAt = store.Ahead{At: p.known.chain[i], Buf: p.d.spareBlock(st.BlockSize())}, i
-			p.d.hint, p.d.hintFor, rq.Ahead = i, e, &p.ahead
+			p.d.hint, p.d.hintFor, ahead = i, e, &p.ahead
 		}
 	}
-	o, err := tx.load(vertexKind, w, rq)
+	o, err := tx.load(vertexKind, w, ahead)
 	if err != nil {
 		return nil, err
 	}

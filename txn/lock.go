@@ -117,28 +117,20 @@ func ReadBegin(w rma.Window, rank, off int) (stamp uint64, err error) {
 		if err != nil {
 			return 0, err
 		}
-		if stamp, ok := StampOf(x); ok {
-			return stamp, nil
+		if x&Writer == 0 {
+			return x &^ readers, nil
 		}
 		pause(w, i)
 	}
 	return 0, fmt.Errorf("%w: word %d on rank %d", ErrBusy, off, rank)
 }
 
-// StampOf is the stamp ReadBegin would return of lock word w, read by
-// the caller: ok is false if a writer holds w.
-func StampOf(w uint64) (stamp uint64, ok bool) { return w &^ readers, w&Writer == 0 }
-
-// Stamped reports whether lock word w, read after the read that began
-// with stamp, says no writer took the word meanwhile (as ReadValid).
-func Stamped(w, stamp uint64) bool { return w&^readers == stamp }
-
 // ReadValid reports whether what was read since ReadBegin returned stamp
 // is what the lock word guards: no writer has taken the word since. If
 // not, the data read may be torn and must be read again.
 func ReadValid(w rma.Window, rank, off int, stamp uint64) (bool, error) {
 	x, err := w.AtomicGet(rank, off)
-	return err == nil && Stamped(x, stamp), err
+	return err == nil && x&^readers == stamp, err
 }
 
 // Lock takes a lock in mode m, trying up to Attempts times.

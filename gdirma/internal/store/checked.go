@@ -76,20 +76,17 @@ func checkHolds(blk []byte) (stamp uint64, ok bool) {
 }
 
 // readChecked is the read of a checked block (above): one access, two if
-// the image goes on past the lead of a prefix read; none if begun got the
-// lead already. done is false if the block is no checked one, or the copy
-// failed the check; the caller then reads the holder the long way.
-func (s *Store) readChecked(p bgdl.DPtr, rq *Request, img *Image, begun *Begun) (done bool, err error) {
-	bp, lead := begun.takeChecked()
-	if bp == nil {
-		bp, lead = s.BlockBuf(), s.leadOf(p, rq)
-		if err := s.Get((*bp)[:lead], p, 0); err != nil {
-			s.PutBlockBuf(bp)
-			return false, err
-		}
-	}
+// the image goes on past the lead of a prefix read. done is false if the
+// block is no checked one, or the copy failed the check; the caller then
+// reads the holder the long way.
+func (s *Store) readChecked(p bgdl.DPtr, rq *Request, img *Image) (done bool, err error) {
+	bp := s.BlockBuf()
 	blk := *bp
 	defer s.PutBlockBuf(bp)
+	lead := s.leadOf(p, rq)
+	if err := s.Get(blk[:lead], p, 0); err != nil {
+		return false, err
+	}
 	k, v, length, ok := PrimaryOf(blk)
 	if !ok {
 		return false, nil

@@ -29,7 +29,7 @@ func TestCheckedRead(t *testing.T) {
 		}
 		checkedRead := func() (Image, bool, error) {
 			var img Image
-			ok, err := s.readChecked(p, &Request{}, &img, nil)
+			ok, err := s.readChecked(p, &Request{}, &img)
 			return img, ok, err
 		}
 		short := pattern(100, 1)
@@ -110,7 +110,7 @@ func TestCheckedReadsNotTorn(t *testing.T) {
 			wg.Go(func() {
 				for !done.Load() {
 					var img Image
-					ok, err := s.readChecked(p, &Request{Mode: Prefix}, &img, nil)
+					ok, err := s.readChecked(p, &Request{Mode: Prefix}, &img)
 					if err != nil {
 						errs <- err
 						return

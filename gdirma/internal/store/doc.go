@@ -42,9 +42,7 @@
 //     copy against the holder's lock word (txn.ReadBegin, txn.ReadValid).
 //     A copy a writer overlapped fails either check and is made again the
 //     long way. A reader that holds the lock word itself (Request.Held)
-//     reads without the check. Reads begun together (BeginReads) read the
-//     lock words, the blocks and the lock words again each in one batch
-//     for all the holders: the same check, three round trips for all.
+//     reads without the check.
 //   - Writers hold the holder's write lock. Install puts the continuation
 //     blocks first and the primary block last, so that a reader never
 //     sees a new primary block over old continuations it would then read.
@@ -63,10 +61,8 @@
 // blocks. A Read On from a prefix image read before (Mode On)
 // continues it instead of starting over. Install is the one write: it
 // installs the Plan of one holder's change, which is a deletion, a new
-// head, or a whole image written over a chain of blocks but for the
-// blocks a Dirty span says are unchanged. InstallPatches writes a few
-// bytes in place into each of many holders, with their versions set in
-// one batch of atomics.
+// head or a few bytes written in place, or a whole image written over a
+// chain of blocks but for the blocks a Dirty span says are unchanged.
 // Everything that decides what to write (records, edge references,
 // indexes) lives above, in gdirma, which makes the plans.
 package store

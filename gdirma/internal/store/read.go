@@ -64,10 +64,6 @@ type Request struct {
 	// lock word covers it too (Image.Ahead). The caller checks that the
 	// block is the one it guessed.
 	Ahead *Ahead
-	// Begun, if set, is this read begun with others (BeginReads, with the
-	// same Mode and Ahead): Read starts from what it got, and takes its
-	// buffer.
-	Begun *Begun
 }
 
 // Ahead is a block to get with a read (Request.Ahead): block At, whole,
@@ -122,37 +118,26 @@ func (s *Store) Read(p bgdl.DPtr, rq *Request, img *Image) (ok bool, err error) 
 	case rq.Mode&On != 0:
 		return s.readRest(p, rq, img)
 	case rq.Held != nil && rq.Held.Holds(uint64(p)):
-		ok, _, err := s.copyImage(p, rq, img, nil)
-		return ok, err
+		return s.copyImage(p, rq, img)
 	}
-	begun := rq.Begun
-	checked := begun != nil && begun.buf != nil && begun.long && begun.valid // the batch got it, and checked it
-	if !checked {
-		// A block that is no checked one is on its way while the lock
-		// word is read.
-		s.Prefetch(p, min(s.bs, PrefixLead))
-		if rq.Mode&Checked != 0 && (!s.skipsCheck(p) || begun != nil && begun.buf != nil && !begun.long) {
-			if done, err := s.readChecked(p, rq, img, begun); done || err != nil {
-				return done, err
-			}
+	// A block that is no checked one is on its way while the lock word
+	// is read.
+	s.Prefetch(p, min(s.bs, PrefixLead))
+	if rq.Mode&Checked != 0 && !s.skipsCheck(p) {
+		if done, err := s.readChecked(p, rq, img); done || err != nil {
+			return done, err
 		}
 	}
 	a := s.LockAddr(p)
 	for range txn.Attempts {
-		stamp, err := begun.stampOr(s.locks, a)
+		stamp, err := txn.ReadBegin(s.locks, a.Rank, a.Off)
 		if err != nil {
 			if errors.Is(err, txn.ErrBusy) {
 				return false, ErrBusy(p)
 			}
 			return false, Internal(err)
 		}
-		ok, more, err := s.copyImage(p, rq, img, begun)
-		if checked && !more {
-			// All of it came with the batch, which checked it.
-			img.Stamp, img.Stamped = stamp, true
-			return ok, err
-		}
-		begun, checked = nil, false
+		ok, err = s.copyImage(p, rq, img)
 		valid, verr := txn.ReadValid(s.locks, a.Rank, a.Off, stamp)
 		if verr == nil && valid {
 			img.Stamp, img.Stamped = stamp, true
@@ -178,29 +163,23 @@ func (s *Store) leadOf(p bgdl.DPtr, rq *Request) int {
 	return s.bs
 }
 
-// copyImage is Read without the check against the lock word, starting
-// from what begun got, if anything. more is whether it got anything
-// after the first access.
-func (s *Store) copyImage(p bgdl.DPtr, rq *Request, img *Image, begun *Begun) (ok, more bool, err error) {
+// copyImage is Read without the check against the lock word.
+func (s *Store) copyImage(p bgdl.DPtr, rq *Request, img *Image) (ok bool, err error) {
 	*img = Image{}
-	bp, lead, gotAhead := begun.take()
-	if bp == nil {
-		bp, lead = s.BlockBuf(), s.leadOf(p, rq)
-		if gotAhead, err = s.getAhead((*bp)[:lead], p, rq.Ahead); err != nil {
-			s.PutBlockBuf(bp)
-			return false, false, err
-		}
-	}
+	bp := s.BlockBuf()
 	blk := *bp
 	defer s.PutBlockBuf(bp)
-	img.Ahead = gotAhead
 	prefix := rq.Mode&Prefix != 0
+	lead := s.leadOf(p, rq)
+	if img.Ahead, err = s.getAhead(blk[:lead], p, rq.Ahead); err != nil {
+		return false, err
+	}
 	k, v, length, ok := PrimaryOf(blk)
 	if !ok {
-		return false, false, nil
+		return false, nil
 	}
 	if length < 0 || length > s.pool.Blocks()*s.size*s.bs {
-		return false, false, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v has a corrupt length %d", p, length)
+		return false, gdi.Errorf(gdi.ErrIntern, "gdirma: holder %v has a corrupt length %d", p, length)
 	}
 	img.Kind, img.Version, img.Length = k, v, length
 	s.sawLength(p, length)
@@ -209,8 +188,7 @@ func (s *Store) copyImage(p bgdl.DPtr, rq *Request, img *Image, begun *Begun) (o
 		img.Next, img.ChainSum = NextOf(blk), s.chainSumOf(blk, length)
 	}
 	if prefix {
-		more, err = s.copyPrefix(p, img, blk, lead, rq)
-		return true, more, err
+		return true, s.copyPrefix(p, img, blk, lead, rq)
 	}
 	if rq.Mode&Chain != 0 {
 		chain := rq.Chain
@@ -220,17 +198,11 @@ func (s *Store) copyImage(p bgdl.DPtr, rq *Request, img *Image, begun *Begun) (o
 		img.Chain = append(chain[:0], p)
 	}
 	img.Bytes = s.imageBuf(length, rq)
-	more = lead < PrimaryHeader+first || length > first
-	if lead < PrimaryHeader+first {
-		if err := s.Get(blk[lead:PrimaryHeader+first], p, lead); err != nil {
-			return false, more, err
-		}
-	}
 	copy(img.Bytes, blk[PrimaryHeader:PrimaryHeader+first])
 	if err := s.readConts(p, img, first, rq.Mode&Chain != 0); err != nil {
-		return false, more, err
+		return false, err
 	}
-	return true, more, nil
+	return true, nil
 }
 
 // getAhead gets the start of primary block p into buf, and block ahead,
@@ -253,8 +225,8 @@ func (s *Store) getAhead(buf []byte, p bgdl.DPtr, ahead *Ahead) (got bool, err e
 }
 
 // copyPrefix ends copyImage of a Prefix read, blk holding the first lead
-// bytes of primary block p. more is whether it got the rest of the block.
-func (s *Store) copyPrefix(p bgdl.DPtr, img *Image, blk []byte, lead int, rq *Request) (more bool, err error) {
+// bytes of primary block p.
+func (s *Store) copyPrefix(p bgdl.DPtr, img *Image, blk []byte, lead int, rq *Request) error {
 	first := min(img.Length, s.bs-PrimaryHeader)
 	if img.Length > first {
 		// The rest is often read next: its first block is on its way
@@ -268,11 +240,8 @@ func (s *Store) copyPrefix(p bgdl.DPtr, img *Image, blk []byte, lead int, rq *Re
 	if end := PrimaryHeader + first; end > lead {
 		if img.Length > first && layout.PrefixHolds(blk[PrimaryHeader:lead]) {
 			first = lead - PrimaryHeader
-		} else {
-			more = true
-			if err := s.Get(blk[lead:end], p, lead); err != nil {
-				return more, err
-			}
+		} else if err := s.Get(blk[lead:end], p, lead); err != nil {
+			return err
 		}
 	}
 	if img.Length > first && s.bs > 2*PrefixLead {
@@ -284,7 +253,7 @@ func (s *Store) copyPrefix(p bgdl.DPtr, img *Image, blk []byte, lead int, rq *Re
 	img.Single = first == img.Length
 	img.Bytes = s.imageBuf(first, rq)
 	copy(img.Bytes, blk[PrimaryHeader:])
-	return more, nil
+	return nil
 }
 
 // readConts reads the continuation blocks of holder p, from img.Next on,
