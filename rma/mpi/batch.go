@@ -84,7 +84,7 @@ func (w *window) Atomics(ops []rma.Atomic) error {
 	callDone(callAtomics, t)
 	for _, r := range targets {
 		if s := &w.stages[r]; rc == C.MPI_SUCCESS && s.pending {
-			s.complete()
+			s.complete(&w.chunks)
 		}
 		w.stages[r].mu.Unlock()
 	}

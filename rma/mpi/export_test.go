@@ -40,3 +40,21 @@ func CPUAtomics(w rma.Window) bool { return w.(*window).cpuAtomics }
 
 // MaxStaged is the largest Get or Put staged (stage.go).
 const MaxStaged = maxStaged
+
+// StageChunks returns the chunks of C memory the stages of w hold, and
+// those its pool keeps free (stage.go).
+func StageChunks(w rma.Window) (held, free int) {
+	win := w.(*window)
+	for i := range win.stages {
+		s := &win.stages[i]
+		s.mu.Lock()
+		held += len(s.chunks)
+		s.mu.Unlock()
+	}
+	win.chunks.mu.Lock()
+	defer win.chunks.mu.Unlock()
+	return held, len(win.chunks.free)
+}
+
+// MaxFreeChunks bounds the chunks a window keeps free.
+const MaxFreeChunks = maxFreeChunks

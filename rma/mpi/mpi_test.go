@@ -882,3 +882,32 @@ func TestMaxStagedCounted(t *testing.T) {
 		t.Fatalf("rma/mpi stages up to %d bytes, rma/count counts up to %d as staged", mpi.MaxStaged, count.MaxStaged)
 	}
 }
+
+// TestStageMemoryBounded: after rounds of Gets and Puts to every rank,
+// completed, no stage holds C memory, and the window keeps at most
+// MaxFreeChunks chunks: its memory does not grow with the ranks it
+// reached.
+func TestStageMemoryBounded(t *testing.T) {
+	run(t, func(c rma.Comm) error {
+		w, err := c.NewWindow(1 << 10)
+		if err != nil {
+			return err
+		}
+		defer w.Free()
+		buf := make([]byte, 512)
+		for round := range 3 {
+			for r := range c.Size() {
+				if err := errors.Join(w.Get(buf, r, 0), w.Put(buf[:8], r, 512+8*round)); err != nil {
+					return err
+				}
+			}
+			if err := w.FlushAll(); err != nil {
+				return err
+			}
+		}
+		if held, free := mpi.StageChunks(w); held != 0 || free > mpi.MaxFreeChunks {
+			return fmt.Errorf("after the rounds completed, stages hold %d chunks and the window keeps %d free (at most %d)", held, free, mpi.MaxFreeChunks)
+		}
+		return c.Barrier()
+	})
+}

@@ -27,15 +27,62 @@ import (
 // once, as through shared memory, and uses no staging memory.
 const maxStaged = 64 << 10
 
-// stageChunk is the size of the C memory a stage allocates at a time.
+// stageChunk is the size of the C memory a stage takes at a time.
 const stageChunk = 64 << 10
+
+// maxFreeChunks bounds the chunks a window keeps for its stages between
+// rounds: its C memory grows with the rounds in flight at once, not with
+// the ranks it reaches.
+const maxFreeChunks = 16
+
+// chunkPool is a window's C memory for its stages, stageChunk bytes a
+// chunk: stages take chunks for a round and give them back when it
+// completes.
+type chunkPool struct {
+	mu   sync.Mutex
+	free []unsafe.Pointer
+}
+
+func (cp *chunkPool) get() unsafe.Pointer {
+	cp.mu.Lock()
+	defer cp.mu.Unlock()
+	if n := len(cp.free); n > 0 {
+		p := cp.free[n-1]
+		cp.free = cp.free[:n-1]
+		return p
+	}
+	return C.malloc(stageChunk)
+}
+
+// put takes back chunks, freeing those past maxFreeChunks.
+func (cp *chunkPool) put(chunks []unsafe.Pointer) {
+	cp.mu.Lock()
+	defer cp.mu.Unlock()
+	for _, p := range chunks {
+		if len(cp.free) < maxFreeChunks {
+			cp.free = append(cp.free, p)
+		} else {
+			C.free(p)
+		}
+	}
+}
+
+// release frees every chunk the pool holds.
+func (cp *chunkPool) release() {
+	cp.mu.Lock()
+	defer cp.mu.Unlock()
+	for _, p := range cp.free {
+		C.free(p)
+	}
+	cp.free = nil
+}
 
 // stage is what the calling rank has issued to one target through MPI
 // and not yet completed. Its lock orders issuing against completing:
 // a flush completes everything issued before it took the lock.
 type stage struct {
 	mu      sync.Mutex
-	chunks  []unsafe.Pointer // C memory of stageChunk bytes each
+	chunks  []unsafe.Pointer // from the window's chunkPool, for this round
 	used    int              // bytes used of the last chunk
 	gets    []stagedGet      // to copy out at the flush
 	pending bool             // issued since the last completion
@@ -48,11 +95,11 @@ type stagedGet struct {
 	src unsafe.Pointer
 }
 
-// reserve returns n bytes (n <= stageChunk) of C memory, valid until
-// complete.
-func (s *stage) reserve(n int) unsafe.Pointer {
+// reserve returns n bytes (n <= stageChunk) of C memory from cp, valid
+// until complete.
+func (s *stage) reserve(cp *chunkPool, n int) unsafe.Pointer {
 	if len(s.chunks) == 0 || s.used+n > stageChunk {
-		s.chunks = append(s.chunks, C.malloc(stageChunk))
+		s.chunks = append(s.chunks, cp.get())
 		s.used = 0
 	}
 	p := unsafe.Add(s.chunks[len(s.chunks)-1], s.used)
@@ -60,31 +107,21 @@ func (s *stage) reserve(n int) unsafe.Pointer {
 	return p
 }
 
-// bytes is the n bytes of C memory at p.
+// bytesAt is the n bytes of C memory at p.
 func bytesAt(p unsafe.Pointer, n int) []byte { return unsafe.Slice((*byte)(p), n) }
 
 // complete finishes the operations of s, which MPI has completed: the
-// Gets' data is copied out, and the memory is kept for the next round
-// (one chunk; a stage that needed more frees the rest).
-func (s *stage) complete() {
+// Gets' data is copied out, and the memory goes back to cp.
+func (s *stage) complete(cp *chunkPool) {
 	for i, g := range s.gets {
 		copy(g.dst, bytesAt(g.src, len(g.dst)))
 		s.gets[i] = stagedGet{}
 	}
 	s.gets = s.gets[:0]
-	for _, p := range s.chunks[min(1, len(s.chunks)):] {
-		C.free(p)
-	}
-	s.chunks = s.chunks[:min(1, len(s.chunks))]
+	cp.put(s.chunks)
+	clear(s.chunks)
+	s.chunks = s.chunks[:0]
 	s.used, s.pending = 0, false
-}
-
-// free gives back the C memory of s, which must have nothing pending.
-func (s *stage) free() {
-	for _, p := range s.chunks {
-		C.free(p)
-	}
-	s.chunks = nil
 }
 
 // stagedGetOp issues a Get of len(dst) <= maxStaged bytes to target
@@ -93,7 +130,7 @@ func (w *window) stagedGetOp(dst []byte, target, offset int) C.int {
 	s := &w.stages[target]
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	p := s.reserve(len(dst))
+	p := s.reserve(&w.chunks, len(dst))
 	rc := C.gdi_get_nb(w.win, (*C.char)(p), C.size_t(len(dst)), C.int(target), C.MPI_Aint(offset))
 	if rc == C.MPI_SUCCESS {
 		s.gets = append(s.gets, stagedGet{dst, p})
@@ -108,7 +145,7 @@ func (w *window) stagedPutOp(src []byte, target, offset int) C.int {
 	s := &w.stages[target]
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	p := s.reserve(len(src))
+	p := s.reserve(&w.chunks, len(src))
 	copy(bytesAt(p, len(src)), src)
 	rc := C.gdi_put_nb(w.win, (*C.char)(p), C.size_t(len(src)), C.int(target), C.MPI_Aint(offset))
 	if rc == C.MPI_SUCCESS {

@@ -37,8 +37,9 @@ type window struct {
 	freed   atomic.Bool
 
 	// stages hold the Gets and Puts to each rank reached through MPI
-	// that no flush has completed yet (stage.go).
+	// that no flush has completed yet, in C memory of chunks (stage.go).
 	stages []stage
+	chunks chunkPool
 
 	// mems is every rank's part of the window, for the ranks whose part
 	// this process maps (its own and its node's), nil for the others.
@@ -92,10 +93,10 @@ func (w *window) Free() error {
 	for i := range w.stages { // MPI_Win_free completed what they held
 		s := &w.stages[i]
 		s.mu.Lock()
-		s.complete()
-		s.free()
+		s.complete(&w.chunks)
 		s.mu.Unlock()
 	}
+	w.chunks.release()
 	return nil
 }
 
@@ -205,7 +206,7 @@ func (w *window) Flush(target int) error {
 	if rc != C.MPI_SUCCESS {
 		return fmt.Errorf("mpi: MPI_Win_flush: %w", mpiError(rc))
 	}
-	s.complete()
+	s.complete(&w.chunks)
 	return nil
 }
 
