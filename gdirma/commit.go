@@ -177,7 +177,7 @@ func (tx *Transaction) lockWrites(st *graph, cs *commitScratch, writes []writeIt
 	// read under, in one batch.
 	ls, stamped := &cs.locks, cs.stamped[:0]
 	for _, it := range writes {
-		if it.o.stamped && !it.o.created {
+		if it.lockedFromStamp() {
 			stamped = append(stamped, txn.StampedLock{ID: uint64(it.n), A: st.LockAddr(it.n.Holder()), Stamp: it.o.stamp})
 		}
 	}
@@ -187,7 +187,7 @@ func (tx *Transaction) lockWrites(st *graph, cs *commitScratch, writes []writeIt
 	}
 	for _, it := range writes {
 		var l *txn.StampedLock
-		if it.o.stamped && !it.o.created {
+		if it.lockedFromStamp() {
 			l, stamped = &stamped[0], stamped[1:]
 		}
 		if err := lockWrite(st, ls, it, l); err != nil {
@@ -229,6 +229,10 @@ func lockWrite(st *graph, ls *txn.LockSet, it writeItem, l *txn.StampedLock) err
 	}
 	return nil
 }
+
+// lockedFromStamp reports whether holder it, read without a lock and not
+// new, is locked from the lock word it was read under.
+func (it writeItem) lockedFromStamp() bool { return it.o.stamped && !it.o.created }
 
 // lockErr is the commit failure of a lock of holder it that failed.
 func lockErr(it writeItem, err error) error {

@@ -56,8 +56,8 @@ type Atomic struct {
 // The operations of a batch are not ordered among themselves: those on
 // one word must commute, as fetch-and-adds do, and then each sees the
 // word as some order of them leaves it. Each is atomic with respect to
-// every other atomic, as the single ones are. A batch that fails may have performed any
-// subset of its operations; which ones is not reported.
+// every other atomic, as the single ones are. A batch that fails may have
+// performed any subset of its operations; which ones is not reported.
 //
 // A batch that succeeds also completes, as Flush of its targets would,
 // the Gets and Puts the calling rank issued to them before it.
@@ -79,16 +79,23 @@ func Atomics(w Window, ops []Atomic) error {
 		}
 	}
 	var room [4]int
-	targets := room[:0]
-	for i := range ops {
-		if t := ops[i].Target; !slices.Contains(targets, t) {
-			targets = append(targets, t)
-			if err := w.Flush(t); err != nil {
-				return err
-			}
+	for _, t := range Targets(ops, room[:0]) {
+		if err := w.Flush(t); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// Targets appends to dst the targets of ops, each once, in the order they
+// first appear: the ranks a batch flushes.
+func Targets(ops []Atomic, dst []int) []int {
+	for i := range ops {
+		if t := ops[i].Target; !slices.Contains(dst, t) {
+			dst = append(dst, t)
+		}
+	}
+	return dst
 }
 
 // Do performs op alone on w, with the Window method of its kind.

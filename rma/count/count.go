@@ -33,7 +33,6 @@ package count
 
 import (
 	"io"
-	"slices"
 	"sync/atomic"
 	"time"
 
@@ -167,12 +166,8 @@ func (w *window) atomic() {
 // Atomics (rma.AtomicBatcher) counts a batch as rma/mpi performs it: its
 // atomics, then a flush per target.
 func (w *window) Atomics(ops []rma.Atomic) error {
-	var targets []int
-	for i := range ops {
-		if !slices.Contains(targets, ops[i].Target) {
-			targets = append(targets, ops[i].Target)
-		}
-	}
+	var room [4]int
+	targets := rma.Targets(ops, room[:0])
 	for _, t := range targets { // the flushes complete what is staged too
 		if t >= 0 && t < len(w.pending) {
 			w.pending[t].Store(false)

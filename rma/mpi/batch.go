@@ -70,12 +70,9 @@ func (w *window) Atomics(ops []rma.Atomic) error {
 	}
 	// The batch's flushes complete what is staged for its targets: their
 	// stages are held meanwhile, in the order of their ranks.
-	targets := make([]int32, 0, 16)
-	for _, op := range remote {
-		targets = append(targets, op.target)
-	}
+	var room [16]int
+	targets := rma.Targets(ops, room[:0])
 	slices.Sort(targets)
-	targets = slices.Compact(targets)
 	for _, r := range targets {
 		w.stages[r].mu.Lock()
 	}
