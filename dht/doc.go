@@ -6,8 +6,8 @@
 // # Layout
 //
 // A key's 64-bit xxhash picks a rank and a bucket on it. The table window
-// holds each rank's buckets as slots: the bucket's link word, the states of
-// the bucket's Homes home entries, and the home entries themselves. A chain
+// holds each rank's buckets as slots: the bucket's link word and the
+// bucket's Homes home entries. A chain
 // starts at the link word; its entries are home entries or overflow
 // entries, fixed-size blocks of a bgdl.Pool on the same rank, so a chain
 // never leaves its rank. An insert takes a free home entry of its bucket
@@ -17,7 +17,7 @@
 // Slots are padded to whole cache lines, and a lookup reads an entry's
 // header and only as many key bytes as its key has. Each entry is
 //
-//	word 0   link to the next entry: tag (32 bits) | mark (1) | entry (31)
+//	word 0   link to the next entry: tag (32 bits) | used (1) | mark (1) | entry (30)
 //	word 1   value
 //	word 2   hash of the key
 //	word 3   label (32 bits) | key length (32 bits)
@@ -31,7 +31,11 @@
 // Chains are lock-free linked lists after Michael (2002), as the paper's
 // Listing 4 sketches them: insert pushes at the head with a CAS on the
 // bucket; delete first marks the entry's own link, then swings its
-// predecessor's link past it. A lookup that meets a marked entry helps by
+// predecessor's link past it. A home entry is free while the used bit of
+// its link is clear, so one CAS of that link both takes the entry and
+// links it before the chain: an insert into a bucket whose chain lies in
+// its slot reads the bucket word and the slot, swaps the entry's link,
+// writes the entry and swaps the bucket word (insertHome). A lookup that meets a marked entry helps by
 // unlinking it, so no operation waits for a stalled deleter.
 //
 // Deleted entries are freed and reused. That is safe because entries are

@@ -28,8 +28,8 @@ func (t *Table) GuessSize(keyLen int) int {
 	return slotEntries + (Homes-1)*t.entrySize + headerSize + (keyLen+7)&^7
 }
 
-// Guess reads the bucket slot of (label, key) in one access, the link, the
-// home entries' states and the home entries, where Lookup reads the link,
+// Guess reads the bucket slot of (label, key) in one access, the link and
+// the home entries, where Lookup reads the link,
 // an entry and the link again for each entry of the chain. Most keys live
 // in one of their bucket's home entries, so for them one round trip
 // answers Likely; a caller that can check the value cheaply, and must read
@@ -54,8 +54,8 @@ func (t *Table) Guess(label uint32, key []byte, scratch []byte) (uint64, Answer,
 	}
 	for i := range Homes {
 		entry := buf[slotEntries+i*t.entrySize:]
-		used := binary.LittleEndian.Uint64(buf[slotStates+8*i:]) == homeUsed
-		if used && !marked(binary.LittleEndian.Uint64(entry)) && t.holds(entry, h, label, key) {
+		l := binary.LittleEndian.Uint64(entry)
+		if used(l) && !marked(l) && t.holds(entry, h, label, key) {
 			return binary.LittleEndian.Uint64(entry[8:]), Likely, nil
 		}
 	}

@@ -67,11 +67,12 @@ func (t *Table) FreeEntries(rank int) (int, error) {
 		return 0, err
 	}
 	for e := 1; e <= t.homes(); e++ {
-		state, err := t.table.AtomicGet(rank, t.stateAt(e))
+		win, off := t.entryAt(e)
+		l, err := win.AtomicGet(rank, off)
 		if err != nil {
 			return 0, err
 		}
-		if state == homeFree {
+		if !used(l) {
 			free++
 		}
 	}

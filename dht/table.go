@@ -48,20 +48,27 @@ const DefaultMaxKey = 32
 
 const (
 	headerSize = 32
-	idxBits    = 31
+	idxBits    = 30
 	idxMask    = 1<<idxBits - 1
 	markBit    = 1 << idxBits
+	usedBit    = 1 << (idxBits + 1)
 	maxEntries = idxMask
 )
 
-// link is a chain pointer: tag | mark | entry number.
+// link is a chain pointer: tag (32 bits) | used | mark | entry number.
+// The used bit tells a home entry in use from a free one (whose link a
+// chain never reaches); overflow entries and bucket words carry it too.
 type link = uint64
 
 func entryOf(l link) int { return int(l & idxMask) }
 func marked(l link) bool { return l&markBit != 0 }
+func used(l link) bool   { return l&usedBit != 0 }
 
 // next returns the link that replaces l and points to entry e, unmarked.
-func next(l link, e int) link { return (l>>32+1)<<32 | uint64(e) }
+func next(l link, e int) link { return (l>>32+1)<<32 | usedBit | uint64(e) }
+
+// freed returns the link that replaces l when its home entry is freed.
+func freed(l link) link { return (l>>32 + 1) << 32 }
 
 // Table is one rank's handle on a distributed hash table. Its methods are
 // safe for concurrent use by goroutines of that rank.
@@ -78,8 +85,8 @@ type Table struct {
 	bufs      sync.Pool
 }
 
-// A bucket slot holds the bucket's link word, the state of each of its
-// home entries (homeFree or homeUsed), and the home entries themselves.
+// A bucket slot holds the bucket's link word and its home entries. A home
+// entry is in use while the used bit of its own link is set.
 const (
 	// Homes is the number of home entries of a bucket. With two, at one
 	// key per two buckets (a load of 0.5) 3% of keys overflow, where with
@@ -90,10 +97,7 @@ const (
 	SlotHeader  = slotEntries
 	EntryHeader = headerSize
 
-	slotStates  = 8
-	slotEntries = slotStates + 8*Homes
-	homeFree    = 0
-	homeUsed    = 1
+	slotEntries = 8
 	cacheLine   = 64
 )
 
@@ -117,7 +121,7 @@ func New(c rma.Comm, cfg Config) (*Table, error) {
 		buckets:   cfg.Buckets,
 		maxKey:    cfg.MaxKey,
 	}
-	t.bufs.New = func() any { b := make([]byte, t.entrySize); return &b }
+	t.bufs.New = func() any { b := make([]byte, max(t.entrySize, t.slotSize)); return &b }
 	var err error
 	if t.table, err = c.NewWindow(cfg.Buckets * t.slotSize); err != nil {
 		return nil, fmt.Errorf("dht: bucket window: %w", err)
@@ -171,13 +175,6 @@ func (t *Table) entryAt(e int) (rma.Window, int) {
 		return t.table, b*t.slotSize + slotEntries + i*t.entrySize
 	}
 	return t.data, (e - t.homes()) * t.entrySize
-}
-
-// stateAt returns the offset in the table window of the state of home
-// entry e.
-func (t *Table) stateAt(e int) int {
-	b, i := (e-1)/Homes, (e-1)%Homes
-	return b*t.slotSize + slotStates + 8*i
 }
 
 // pos is where find stopped: the link that points at the current entry, and
@@ -245,7 +242,7 @@ again:
 			if prev != p.prevLink {
 				goto again
 			}
-			if err := t.release(r, p.cur); err != nil {
+			if err := t.release(r, p.cur, p.curLink); err != nil {
 				return false, p, err
 			}
 			p.prevLink = swung
@@ -267,45 +264,6 @@ func (t *Table) holds(buf []byte, h uint64, label uint32, key []byte) bool {
 	lk := binary.LittleEndian.Uint64(buf[24:])
 	n := int(lk >> 32)
 	return uint32(lk) == label && n == len(key) && n <= t.maxKey && bytes.Equal(buf[headerSize:headerSize+n], key)
-}
-
-// acquire takes a free entry on rank r for a key of bucket b: one of the
-// bucket's home entries if one is free, an overflow entry otherwise.
-func (t *Table) acquire(r, b int) (int, error) {
-	for i := range Homes {
-		e := b*Homes + i + 1
-		prev, err := t.table.CompareAndSwap(r, t.stateAt(e), homeFree, homeUsed)
-		if err != nil {
-			return 0, err
-		}
-		if prev == homeFree {
-			return e, nil
-		}
-	}
-	ptr, err := t.heap.Acquire(r)
-	if errors.Is(err, bgdl.ErrExhausted) {
-		return 0, fmt.Errorf("%w on rank %d (%d buckets, %d overflow entries)", ErrFull, r, t.buckets, t.heap.Blocks())
-	}
-	if err != nil {
-		return 0, err
-	}
-	return t.homes() + ptr.Offset()/t.entrySize, nil
-}
-
-// release returns entry e of rank r, which must be unlinked, for reuse.
-func (t *Table) release(r, e int) error {
-	if e <= t.homes() {
-		prev, err := t.table.CompareAndSwap(r, t.stateAt(e), homeUsed, homeFree)
-		if err == nil && prev != homeUsed {
-			err = fmt.Errorf("dht: home entry %d on rank %d released while free", e, r)
-		}
-		return err
-	}
-	ptr, _ := bgdl.MakeDPtr(r, (e-t.homes())*t.entrySize) // in range by construction
-	if err := t.heap.Release(ptr); err != nil {
-		return fmt.Errorf("dht: reclaiming entry %d on rank %d: %w", e, r, err)
-	}
-	return nil
 }
 
 func (t *Table) buf() *[]byte  { return t.bufs.Get().(*[]byte) }
@@ -343,82 +301,6 @@ func (t *Table) LookupBuf(label uint32, key []byte, scratch []byte) (value uint6
 	return p.value, ok && err == nil, err
 }
 
-// Insert stores value under (label, key). It returns ErrExists if the key
-// is present, and ErrFull if the key's rank has no free entry.
-func (t *Table) Insert(label uint32, key []byte, value uint64) error {
-	if err := t.checkKey(key); err != nil {
-		return err
-	}
-	bp := t.buf()
-	defer t.put(bp)
-	buf := *bp
-	h := Hash(label, key)
-	r, b := t.place(h)
-	entry := 0
-	var tag link
-	defer func() {
-		if entry != 0 { // not published
-			_ = t.release(r, entry)
-		}
-	}()
-	for {
-		found, p, err := t.find(h, label, key, buf)
-		if err != nil {
-			return err
-		}
-		if found {
-			return fmt.Errorf("%w: label %d, key %q", ErrExists, label, key)
-		}
-		if entry == 0 {
-			if entry, tag, err = t.newEntry(r, b, h, label, key, value, buf); err != nil {
-				return err
-			}
-		}
-		// The entry's link gets a tag above any it had in an earlier life,
-		// so readers that still hold an old link to it fail to revalidate.
-		win, off := t.entryAt(entry)
-		if err := win.AtomicPut(r, off, next(tag, entryOf(p.head))); err != nil {
-			return err
-		}
-		prev, err := t.table.CompareAndSwap(r, b*t.slotSize, p.head, next(p.head, entry))
-		if err != nil {
-			return err
-		}
-		if prev == p.head {
-			entry = 0
-			return nil
-		}
-	}
-}
-
-// newEntry takes an entry on rank r for bucket b and writes everything but
-// its link. It returns the entry and its current link, whose tag the new link
-// must exceed.
-func (t *Table) newEntry(r, b int, h uint64, label uint32, key []byte, value uint64, buf []byte) (int, link, error) {
-	e, err := t.acquire(r, b)
-	if err != nil {
-		return 0, 0, err
-	}
-	win, off := t.entryAt(e)
-	old, err := win.AtomicGet(r, off)
-	if err != nil {
-		return 0, 0, errors.Join(err, t.release(r, e))
-	}
-	n := headerSize + len(key)
-	body := buf[8:n]
-	binary.LittleEndian.PutUint64(body[0:], value)
-	binary.LittleEndian.PutUint64(body[8:], h)
-	binary.LittleEndian.PutUint64(body[16:], uint64(len(key))<<32|uint64(label))
-	copy(body[24:], key)
-	if err := win.Put(body, r, off+8); err != nil {
-		return 0, 0, errors.Join(err, t.release(r, e))
-	}
-	if err := win.Flush(r); err != nil {
-		return 0, 0, errors.Join(err, t.release(r, e))
-	}
-	return e, old &^ markBit, nil
-}
-
 // Delete removes (label, key) and reports whether it was present.
 func (t *Table) Delete(label uint32, key []byte) (bool, error) {
 	if err := t.checkKey(key); err != nil {
@@ -451,7 +333,7 @@ func (t *Table) Delete(label uint32, key []byte) (bool, error) {
 			return true, err
 		}
 		if prev == p.prevLink {
-			return true, t.release(p.rank, p.cur)
+			return true, t.release(p.rank, p.cur, markedLink)
 		}
 		_, _, err = t.find(h, label, key, *b)
 		return true, err
