@@ -67,8 +67,10 @@ func used(l link) bool   { return l&usedBit != 0 }
 // next returns the link that replaces l and points to entry e, unmarked.
 func next(l link, e int) link { return (l>>32+1)<<32 | usedBit | uint64(e) }
 
-// freed returns the link that replaces l when its home entry is freed.
-func freed(l link) link { return (l>>32 + 1) << 32 }
+// freed returns the link that replaces l when its home entry is freed. It
+// keeps pointing where l did: a walk that reached the entry by a link
+// read before it was unlinked goes on into the chain (see chainInSlot).
+func freed(l link) link { return (l>>32+1)<<32 | uint64(entryOf(l)) }
 
 // Table is one rank's handle on a distributed hash table. Its methods are
 // safe for concurrent use by goroutines of that rank.
