@@ -309,24 +309,20 @@ func (st *graph) writeDrops(drops []writeItem, version store.Version) error {
 	return nil
 }
 
-// long reports whether vertex n seems to have an image of more than
-// store.MinFenced blocks, by a glance at the length word of its primary block
-// without a lock: a guess, which the caller's read checks. If the image
-// seems short but longer than the primary block, the next block is
-// prefetched: the caller reads it whole soon.
-func (st *graph) long(n layout.Number) bool {
-	if st.chains.get(n.Holder()) != nil {
-		return true // a hub is seldom cut short, and the read finds out
-	}
-	length, next, ok := st.Glance(n.Holder())
-	if !ok {
+// long reports whether a vertex whose primary block was glanced at (g)
+// seems to have an image of more than store.MinFenced blocks: a guess,
+// which the caller's read checks. If the image seems short but longer than
+// the primary block, the next block is prefetched: the caller reads it
+// whole soon.
+func (st *graph) long(g store.Glimpse) bool {
+	if !g.OK {
 		return false
 	}
-	if st.BlocksFor(length) > store.MinFenced {
+	if st.BlocksFor(g.Length) > store.MinFenced {
 		return true
 	}
-	if st.CanPrefetch() && length > st.BlockSize()-store.PrimaryHeader {
-		st.Prefetch(next, st.BlockSize())
+	if st.CanPrefetch() && g.Length > st.BlockSize()-store.PrimaryHeader {
+		st.Prefetch(g.Next, st.BlockSize())
 	}
 	return false
 }

@@ -152,20 +152,54 @@ func (s *Store) clear(p bgdl.DPtr) error {
 	return Internal(s.data.AtomicPut(p.Rank(), p.Offset(), 0))
 }
 
-// Glance reads the image length and the next block of holder p without a
-// lock: a guess, which a later Read checks. ok is false if the length
-// makes no sense.
-func (s *Store) Glance(p bgdl.DPtr) (length int, next bgdl.DPtr, ok bool) {
-	if !s.Valid(p) {
-		return 0, 0, false
+// A Glimpse is what a glance at the primary block of a holder saw, without
+// a lock: the length of its image and the block after the primary one
+// (Null if the image fits the primary block). It is a guess, which a later
+// Read checks; OK is false if the length makes no sense.
+type Glimpse struct {
+	Length int
+	Next   bgdl.DPtr
+	OK     bool
+}
+
+// glimpseSize is the bytes of a primary block a glance reads: its next,
+// version and length words.
+const glimpseSize = lengthWord + 8 - nextWord
+
+// Glance glances at the primary blocks of holders ps and appends a Glimpse
+// of each to out. It issues a plain Get per holder and completes them with
+// one flush (of their rank, or of all), so the glances of a vertex's
+// neighbours take one round trip, not one each. A copy torn by a
+// concurrent write is a wrong guess, as a stale one is.
+func (s *Store) Glance(ps []bgdl.DPtr, out []Glimpse) ([]Glimpse, error) {
+	bp := s.images.get(max(1, len(ps)) * glimpseSize)
+	defer s.PutImages([]*[]byte{bp})
+	buf := *bp
+	var f flushSet
+	for i, p := range ps {
+		if !s.Valid(p) {
+			continue
+		}
+		if err := s.data.Get(buf[i*glimpseSize:(i+1)*glimpseSize], p.Rank(), p.Offset()+nextWord); err != nil {
+			return out, Internal(err)
+		}
+		f.add(p.Rank())
 	}
-	l, err := s.data.AtomicGet(p.Rank(), p.Offset()+lengthWord)
-	if l &= lengthMask; err != nil || l >= uint64(s.pool.Blocks()*s.bs) {
-		return 0, 0, false
+	if err := f.flush(s.data); err != nil {
+		return out, Internal(err)
 	}
-	if int(l) <= s.bs-PrimaryHeader {
-		return int(l), bgdl.Null, true // the next word names no block (checked.go)
+	for i, p := range ps {
+		g := buf[i*glimpseSize:]
+		l := binary.LittleEndian.Uint64(g[lengthWord-nextWord:]) & lengthMask
+		if !s.Valid(p) || l >= uint64(s.pool.Blocks()*s.bs) {
+			out = append(out, Glimpse{})
+			continue
+		}
+		next := bgdl.Null // the next word names no block (checked.go)
+		if int(l) > s.bs-PrimaryHeader {
+			next = bgdl.DPtr(binary.LittleEndian.Uint64(g))
+		}
+		out = append(out, Glimpse{Length: int(l), Next: next, OK: true})
 	}
-	n, err := s.data.AtomicGet(p.Rank(), p.Offset()+nextWord)
-	return int(l), bgdl.DPtr(n), err == nil
+	return out, nil
 }

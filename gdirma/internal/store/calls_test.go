@@ -158,3 +158,32 @@ func TestReadAhead(t *testing.T) {
 		return nil
 	})
 }
+
+// TestGlanceCalls: a glance at several holders is a Get each and one
+// flush, and it sees each image's length, and the next block of one that
+// spans blocks.
+func TestGlanceCalls(t *testing.T) {
+	withCounted(t, func(s *Store, cc *count.Comm) error {
+		short, _ := mustPut(t, s, Vertex, pattern(20, 1))
+		long, _ := mustPut(t, s, Vertex, pattern(firstBytes+2*contBytes, 2))
+		ps := []bgdl.DPtr{short[0], long[0], bgdl.Null}
+		before := cc.Counts()
+		gs, err := s.Glance(ps, nil)
+		if err != nil {
+			return err
+		}
+		if got := cc.Counts().Sub(before); got.Gets != 2 || got.Flushes != 1 || got.Atomics != 0 {
+			return fmt.Errorf("a glance at two holders: %+v; want 2 gets and 1 flush", got)
+		}
+		want := []Glimpse{{Length: 20, OK: true}, {Length: firstBytes + 2*contBytes, Next: long[1], OK: true}, {}}
+		if len(gs) != len(want) {
+			return fmt.Errorf("%d glimpses of %d holders", len(gs), len(ps))
+		}
+		for i := range want {
+			if gs[i] != want[i] {
+				return fmt.Errorf("glimpse %d: %+v, want %+v", i, gs[i], want[i])
+			}
+		}
+		return nil
+	})
+}
