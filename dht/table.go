@@ -305,6 +305,17 @@ func (t *Table) LookupBuf(label uint32, key []byte, scratch []byte) (value uint6
 
 // Delete removes (label, key) and reports whether it was present.
 func (t *Table) Delete(label uint32, key []byte) (bool, error) {
+	return t.delete(label, key, 0, false)
+}
+
+// DeleteIf removes (label, key) if it holds value, and reports whether it
+// did: a Lookup and a Delete in one walk of the chain.
+func (t *Table) DeleteIf(label uint32, key []byte, value uint64) (bool, error) {
+	return t.delete(label, key, value, true)
+}
+
+// delete is Delete, or DeleteIf if only.
+func (t *Table) delete(label uint32, key []byte, value uint64, only bool) (bool, error) {
 	if err := t.checkKey(key); err != nil {
 		return false, err
 	}
@@ -313,7 +324,7 @@ func (t *Table) Delete(label uint32, key []byte) (bool, error) {
 	h := Hash(label, key)
 	for {
 		found, p, err := t.find(h, label, key, *b)
-		if err != nil || !found {
+		if err != nil || !found || only && p.value != value {
 			return false, err
 		}
 		// Mark cur's own link: from here on the key is deleted, and no

@@ -207,3 +207,30 @@ func TestPrefetchIgnoresWhatItCannotUse(t *testing.T) {
 		return nil
 	})
 }
+
+// TestDeleteIf: DeleteIf removes a key only while it holds the value
+// named, and reports whether it did.
+func TestDeleteIf(t *testing.T) {
+	ranktest.ForRanks(t, func(c rma.Comm) error {
+		return withTable(c, dht.Config{Buckets: 4, Entries: 16}, func(tb *dht.Table) error {
+			key := []byte(fmt.Sprint("key-of-", c.Rank()))
+			if err := tb.Insert(2, key, 7); err != nil {
+				return err
+			}
+			for _, step := range []struct {
+				value   uint64
+				deleted bool
+				present bool
+			}{{8, false, true}, {7, true, false}, {7, false, false}} {
+				deleted, err := tb.DeleteIf(2, key, step.value)
+				if err != nil || deleted != step.deleted {
+					return fmt.Errorf("DeleteIf(%q, %d) = %v, %v; want %v", key, step.value, deleted, err, step.deleted)
+				}
+				if err := lookupWant(tb, 2, string(key), 7, step.present); err != nil {
+					return err
+				}
+			}
+			return c.Barrier()
+		})
+	})
+}

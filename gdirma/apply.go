@@ -149,17 +149,16 @@ func (st *graph) applyKeys(changes []change, u *applyUndo) error {
 				continue
 			}
 			dk := dhtKey(key.id)
-			v, found, err := st.IDs().Lookup(key.label, dk)
+			err := applyFailpoint(stepIndexDelete)
+			var deleted bool
 			if err == nil {
-				err = applyFailpoint(stepIndexDelete)
-			}
-			if err == nil && found && layout.Number(v) == c.n {
-				if _, err = st.IDs().Delete(key.label, dk); err == nil {
-					u.keys = append(u.keys, keyUndo{false, key.label, dk, c.n})
-				}
+				deleted, err = st.IDs().DeleteIf(key.label, dk, uint64(c.n))
 			}
 			if err != nil {
 				return internal(err)
+			}
+			if deleted {
+				u.keys = append(u.keys, keyUndo{false, key.label, dk, c.n})
 			}
 		}
 	}
