@@ -28,6 +28,10 @@
 // without it, a head that goes from X to Y and back to X while a slow
 // acquirer sleeps would let that acquirer install a stale successor (ABA).
 //
+// A pool may keep a reserve (Config.Reserve): a rank then takes the blocks
+// of its own that it acquires a run at a time, in one swap of the head
+// (reserve.go).
+//
 // # Caveats
 //
 // A rank's free list holds at most 2^32-1 blocks, and the data window of a

@@ -28,6 +28,9 @@ type Config struct {
 	BlockSize int
 	// Blocks is the number of blocks on each rank, at least 1.
 	Blocks int
+	// Reserve is how many blocks of its own a rank takes at a time for
+	// Acquire (reserve.go), at most Blocks/64; 0 takes them one by one.
+	Reserve int
 }
 
 const (
@@ -49,6 +52,9 @@ type Pool struct {
 	// heads are the head words of every rank's free list as last seen
 	// (headguess.go).
 	heads []headGuess
+	// me is comm.Rank(); res the blocks of its own it holds for Acquire.
+	me  int
+	res reserve
 }
 
 // NewPool allocates a pool's windows and fills every rank's free list with
@@ -62,7 +68,8 @@ func NewPool(c rma.Comm, cfg Config) (*Pool, error) {
 		return nil, fmt.Errorf("%w: %d blocks of %d bytes on %d ranks do not fit 48-bit offsets and 16-bit ranks",
 			ErrConfig, cfg.Blocks, cfg.BlockSize, c.Size())
 	}
-	p := &Pool{comm: c, blockSize: cfg.BlockSize, blocks: cfg.Blocks, ranks: c.Size(), shift: -1, heads: make([]headGuess, c.Size())}
+	p := &Pool{comm: c, blockSize: cfg.BlockSize, blocks: cfg.Blocks, ranks: c.Size(), shift: -1, heads: make([]headGuess, c.Size()), me: c.Rank()}
+	p.res.size = max(0, min(cfg.Reserve, cfg.Blocks/64))
 	if cfg.BlockSize&(cfg.BlockSize-1) == 0 {
 		p.shift = bits.TrailingZeros(uint(cfg.BlockSize))
 	}
@@ -151,6 +158,14 @@ func (p *Pool) Valid(ptr DPtr) bool {
 // target has none left. The block's contents are whatever its last owner
 // left there.
 func (p *Pool) Acquire(target int) (DPtr, error) {
+	if target == p.me && p.res.size > 0 {
+		return p.acquireReserved()
+	}
+	return p.acquireOne(target)
+}
+
+// acquireOne takes the block at the head of target's free list.
+func (p *Pool) acquireOne(target int) (DPtr, error) {
 	head, guessed, err := p.head(target)
 	if err != nil {
 		return Null, fmt.Errorf("bgdl: acquire on rank %d: %w", target, err)
@@ -167,7 +182,7 @@ func (p *Pool) Acquire(target int) (DPtr, error) {
 		}
 		if b == 0 {
 			p.saw(target, head)
-			return Null, fmt.Errorf("%w on rank %d (%d blocks of %d bytes)", ErrExhausted, target, p.blocks, p.blockSize)
+			return Null, p.exhausted(target)
 		}
 		next, err := p.usage.AtomicGet(target, int(b)*8)
 		if err != nil {
@@ -232,24 +247,33 @@ func (p *Pool) Release(ptr DPtr) error {
 	}
 }
 
+// exhausted is the error of an acquire from target's empty list.
+func (p *Pool) exhausted(target int) error {
+	return fmt.Errorf("%w on rank %d (%d blocks of %d bytes)", ErrExhausted, target, p.blocks, p.blockSize)
+}
+
 // retag builds the head word that follows head, pointing at block b.
 func retag(head, b uint64) uint64 {
 	return (head>>32+1)<<32 | b
 }
 
-// FreeBlocks counts the free blocks of rank target by walking its list. It
-// is exact only while no one acquires or releases on target, and it reports
-// a corrupt list (a cycle, a link out of range, or a link into a block in
-// use) as an error.
+// FreeBlocks counts the free blocks of rank target by walking its list,
+// and, on target itself, those of its reserve. It is exact only while no
+// one acquires or releases on target, and it reports a corrupt list (a
+// cycle, a link out of range, or a link into a block in use) as an error.
+// Other ranks see the blocks of target's reserve as in use.
 func (p *Pool) FreeBlocks(target int) (int, error) {
 	head, err := p.system.AtomicGet(target, headWord)
 	if err != nil {
 		return 0, err
 	}
 	n := 0
-	for b := head & idxMask; b != 0; n++ {
-		if n >= p.blocks || b > uint64(p.blocks) {
-			return n, fmt.Errorf("bgdl: free list of rank %d is corrupt at block %d after %d links", target, b, n)
+	if target == p.me {
+		n = p.res.len()
+	}
+	for b, links := head&idxMask, 0; b != 0; n, links = n+1, links+1 {
+		if links >= p.blocks || b > uint64(p.blocks) {
+			return n, fmt.Errorf("bgdl: free list of rank %d is corrupt at block %d after %d links", target, b, links)
 		}
 		if b, err = p.usage.AtomicGet(target, int(b)*8); err != nil {
 			return n, err

@@ -42,7 +42,7 @@ func withPool(c rma.Comm, cfg bgdl.Config, fn func(p *bgdl.Pool) error) error {
 
 func TestConfig(t *testing.T) {
 	ranktest.Run(t, 1, func(c rma.Comm) error {
-		for _, cfg := range []bgdl.Config{{0, 4}, {12, 4}, {64, 0}, {64, -1}, {1 << 20, 1 << 30}} {
+		for _, cfg := range []bgdl.Config{{BlockSize: 0, Blocks: 4}, {BlockSize: 12, Blocks: 4}, {BlockSize: 64, Blocks: 0}, {BlockSize: 64, Blocks: -1}, {BlockSize: 1 << 20, Blocks: 1 << 30}} {
 			if _, err := bgdl.NewPool(c, cfg); !errors.Is(err, bgdl.ErrConfig) {
 				return fmt.Errorf("NewPool(%+v) = %v, want ErrConfig", cfg, err)
 			}

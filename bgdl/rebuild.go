@@ -15,6 +15,7 @@ import (
 // free blocks.
 func (p *Pool) Rebuild(used func(b int) bool) (int, error) {
 	me := p.comm.Rank()
+	p.forgetReserve()
 	list := make([]byte, (p.blocks+1)*8)
 	first, last, free := uint64(0), 0, 0
 	for b := 1; b <= p.blocks; b++ {

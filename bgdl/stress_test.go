@@ -20,11 +20,21 @@ import (
 // releasing it: a block handed to two owners at once shows up as a foreign
 // stamp. At the end every free list must be whole again.
 func TestStressAcquireRelease(t *testing.T) {
-	const goroutines, maxHeld, blocks = 8, 3, 16
+	stressPool(t, bgdl.Config{BlockSize: 64, Blocks: 16}, 3)
+}
+
+// TestStressReserve is TestStressAcquireRelease with reserves: each rank
+// takes its own blocks two at a time, while the others take them one by
+// one.
+func TestStressReserve(t *testing.T) {
+	stressPool(t, bgdl.Config{BlockSize: 64, Blocks: 128, Reserve: 2}, 10)
+}
+
+func stressPool(t *testing.T, cfg bgdl.Config, maxHeld int) {
+	const goroutines = 8
 	ops := ranktest.Iterations(1500, 30000)
 	ranktest.ForRanks(t, func(c rma.Comm) error {
-		const bs = 64
-		return withPool(c, bgdl.Config{BlockSize: bs, Blocks: blocks}, func(p *bgdl.Pool) error {
+		return withPool(c, cfg, func(p *bgdl.Pool) error {
 			var wg sync.WaitGroup
 			errs := make([]error, goroutines)
 			acquired := make([]int64, goroutines)
@@ -50,8 +60,19 @@ func TestStressAcquireRelease(t *testing.T) {
 			if err := c.Barrier(); err != nil {
 				return err
 			}
-			if n, err := p.FreeBlocks(c.Rank()); n != blocks || err != nil {
-				return fmt.Errorf("rank %d has %d free blocks after the run, want %d (%v)", c.Rank(), n, blocks, err)
+			if n, err := p.FreeBlocks(c.Rank()); n != cfg.Blocks || err != nil {
+				return fmt.Errorf("rank %d has %d free blocks after the run, want %d (%v)", c.Rank(), n, cfg.Blocks, err)
+			}
+			if err := p.ReturnReserve(); err != nil {
+				return err
+			}
+			if err := c.Barrier(); err != nil {
+				return err
+			}
+			for r := range c.Size() {
+				if n, err := p.FreeBlocks(r); n != cfg.Blocks || err != nil {
+					return fmt.Errorf("rank %d's list holds %d blocks after the reserves went back, want %d (%v)", r, n, cfg.Blocks, err)
+				}
 			}
 			return c.Barrier()
 		})

@@ -237,7 +237,13 @@ func (db *Database) Checkpoint(dir string) error {
 		return err
 	}
 	gd := checkpoint.GenDir(dir, g)
-	fst, local := db.st.writeRankFile(filepath.Join(gd, checkpoint.RankFileName(db.rank)), false)
+	// The blocks this rank holds for its acquires go back on its list:
+	// restored from the file, they would be in use and no one's.
+	var fst checkpoint.FileState
+	local = internal(db.st.Pool().ReturnReserve())
+	if local == nil {
+		fst, local = db.st.writeRankFile(filepath.Join(gd, checkpoint.RankFileName(db.rank)), false)
+	}
 	var seq uint64
 	if local == nil {
 		seq, local = db.st.LogSeq()

@@ -261,6 +261,10 @@ func TestCheckpointRestore(t *testing.T) {
 				if err != nil || after != before {
 					return fmt.Errorf("Checkpoint changed the database (%v)", err)
 				}
+				free, err := gdirma.FreeBlocks(db.(*gdirma.Database))
+				if err != nil {
+					return err
+				}
 				want, err := moreWork(c, db, s, 5)
 				if err != nil {
 					return fmt.Errorf("original: %w", err)
@@ -289,6 +293,11 @@ func TestCheckpointRestore(t *testing.T) {
 				restored, err := dumpCkpt(rdb)
 				if err != nil {
 					return fmt.Errorf("restored: %w", err)
+				}
+				// Blocks a rank held for its acquires (bgdl's reserve) are
+				// not lost.
+				if n, err := gdirma.FreeBlocks(rdb.(*gdirma.Database)); err != nil || n != free {
+					return fmt.Errorf("rank %d: %d free blocks after the restore, %d at the checkpoint (%v)", c.Rank(), n, free, err)
 				}
 				if restored != before {
 					return fmt.Errorf("rank %d: the restored database differs:\n%s", c.Rank(), diffLines(before, restored))

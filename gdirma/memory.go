@@ -9,6 +9,8 @@ type MemoryStats struct {
 
 // MemoryStats counts the blocks in use on all ranks. It walks the free
 // lists, so it is exact only on a quiet database; it is not collective.
+// The blocks other ranks hold for their acquires (up to 16 each, see
+// bgdl's reserves) count as in use.
 func (db *Database) MemoryStats() (MemoryStats, error) {
 	if db.IsFreed() {
 		return MemoryStats{}, errFreedDB()

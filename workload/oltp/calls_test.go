@@ -18,19 +18,19 @@ import (
 // adds a round trip to an operation changes them and fails the test; one
 // that saves calls updates them, on purpose.
 var pinnedCalls = map[string]float64{
-	"LB add edge":              29.978,
-	"LB add vertex":            29.253,
+	"LB add edge":              29.897,
+	"LB add vertex":            24.505,
 	"LB count edges":           8.151,
 	"LB delete vertex":         240.630,
 	"LB get edges":             8.154,
 	"LB get vertex properties": 6.713,
-	"LB update property":       18.096,
-	"WI add edge":              16.004,
-	"WI add vertex":            29.035,
+	"LB update property":       17.904,
+	"WI add edge":              15.904,
+	"WI add vertex":            25.111,
 	"WI delete vertex":         133.877,
 	"WI get edges":             6.905,
 	"WI get vertex properties": 4.868,
-	"WI update property":       12.581,
+	"WI update property":       12.486,
 }
 
 // TestCallsPerOperation pins the MPI calls per operation type of an LB

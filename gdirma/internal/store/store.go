@@ -48,12 +48,17 @@ type Store struct {
 	images *imagePool
 }
 
+// blockReserve is how many blocks of its own a rank takes at a time
+// (bgdl.Config.Reserve): the holders a transaction creates go to the rank
+// it runs on.
+const blockReserve = 16
+
 // New creates the windows of a Store (collective over comm).
 func New(comm rma.Comm, c Config) (*Store, error) {
 	s := &Store{tag: c.Tag, rank: comm.Rank(), size: comm.Size(), bs: c.BlockSize, bufs: new(sync.Pool), images: new(imagePool),
 		hw: make([]atomic.Uint64, comm.Size()), hints: new(hints)}
 	var err error
-	s.pool, err = bgdl.NewPool(comm, bgdl.Config{BlockSize: c.BlockSize, Blocks: c.Blocks})
+	s.pool, err = bgdl.NewPool(comm, bgdl.Config{BlockSize: c.BlockSize, Blocks: c.Blocks, Reserve: blockReserve})
 	if err != nil {
 		return nil, err
 	}
