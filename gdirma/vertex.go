@@ -125,10 +125,21 @@ func (tx *Transaction) longEnds(refs edgeSet, out []bool) ([]bool, error) {
 		}
 		return w
 	}
+	// Each reference's end is glanced at (its index in ends), or not: it
+	// is no lightweight edge's, or a hub's, which the memo knows (a hub is
+	// seldom cut short, and the read finds out).
+	const notLight, hub = -1, -2
+	at := make([]int, 0, len(refs))
 	ends := make([]bgdl.DPtr, 0, len(refs))
 	for _, en := range refs {
-		if w := other(en); w != 0 && st.chains.get(w.Holder()) == nil {
+		switch w := other(en); {
+		case w == 0:
+			at = append(at, notLight)
+		case st.chains.get(w.Holder()) != nil:
+			at = append(at, hub)
+		default:
 			st.Prefetch(w.Holder(), st.BlockSize())
+			at = append(at, len(ends))
 			ends = append(ends, w.Holder())
 		}
 	}
@@ -136,15 +147,14 @@ func (tx *Transaction) longEnds(refs edgeSet, out []bool) ([]bool, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, en := range refs {
-		switch w := other(en); {
-		case w == 0:
+	for _, i := range at {
+		switch i {
+		case notLight:
 			out = append(out, false)
-		case st.chains.get(w.Holder()) != nil:
-			out = append(out, true) // a hub is seldom cut short, and the read finds out
+		case hub:
+			out = append(out, true)
 		default:
-			out = append(out, st.long(glimpses[0]))
-			glimpses = glimpses[1:]
+			out = append(out, st.long(glimpses[i]))
 		}
 	}
 	return out, nil
