@@ -216,6 +216,16 @@ func (p *Pool) Release(ptr DPtr) error {
 	if err != nil {
 		return err
 	}
+	if ptr.Rank() == p.me && p.res.size > 0 {
+		if kept, err := p.keep(ptr, b); kept || err != nil {
+			return err
+		}
+	}
+	return p.push(ptr, b)
+}
+
+// push puts block b (ptr) back on its rank's free list.
+func (p *Pool) push(ptr DPtr, b int) error {
 	target, slot := ptr.Rank(), b*8
 	head, _, err := p.head(target)
 	if err != nil {

@@ -3,6 +3,7 @@ package bgdl
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"slices"
 	"sync"
 
@@ -16,7 +17,9 @@ import (
 // own rank at once instead: one get reads the links of the blocks that
 // follow the head block in the usage window, the run of the list found
 // there is popped with one swap of the head word, and one batch marks the
-// run in use. Acquire then hands the run out with no remote access.
+// run in use. Acquire then hands the run out with no remote access. A
+// block of its own that the rank releases goes into the reserve while it
+// has room, still marked in use (keep).
 //
 // Why one get is enough: the head word's tag grows with every swap, so a
 // swap from the head word read proves that no block was pushed or popped
@@ -134,6 +137,31 @@ func (p *Pool) markReserved() error {
 	return nil
 }
 
+// keep puts block b (ptr), which the calling rank releases, into its
+// reserve if there is room, and reports whether it did. A swap of its
+// usage word from in use to in use catches a block released twice, as
+// Release does; so does finding it in the reserve already.
+func (p *Pool) keep(ptr DPtr, b int) (kept bool, err error) {
+	r := &p.res
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if slices.Contains(r.blocks, uint64(b)) {
+		return true, fmt.Errorf("%w: %v", ErrDoubleRelease, ptr)
+	}
+	if len(r.blocks) >= r.size {
+		return false, nil
+	}
+	prev, err := p.usage.CompareAndSwap(p.me, b*8, inUse, inUse)
+	if err != nil {
+		return true, err
+	}
+	if prev != inUse {
+		return true, fmt.Errorf("%w: %v", ErrDoubleRelease, ptr)
+	}
+	r.blocks = append(r.blocks, uint64(b))
+	return true, nil
+}
+
 // ReturnReserve puts the blocks of the calling rank's reserve back on its
 // free list.
 func (p *Pool) ReturnReserve() error {
@@ -142,7 +170,7 @@ func (p *Pool) ReturnReserve() error {
 	defer r.mu.Unlock()
 	var errs []error
 	for _, b := range r.blocks {
-		errs = append(errs, p.Release(dptr(p.me, int(b)*p.blockSize)))
+		errs = append(errs, p.push(dptr(p.me, int(b)*p.blockSize), int(b)))
 	}
 	r.blocks = r.blocks[:0]
 	return errors.Join(errs...)

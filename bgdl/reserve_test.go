@@ -13,9 +13,9 @@ import (
 
 // TestReserve: a rank takes its own blocks Reserve at a time, with one
 // get, one swap and one batch of marks; hands them out in list order with
-// no remote access; counts them as free until then; hands out every block
-// once before its rank is exhausted; and gives them back with
-// ReturnReserve.
+// no remote access; counts them as free until then; takes back the blocks
+// its rank releases; hands out every block once before its rank is
+// exhausted; and gives them back with ReturnReserve.
 func TestReserve(t *testing.T) {
 	const blocks, reserve = 256, 4
 	ranktest.Run(t, 1, func(c rma.Comm) error {
@@ -37,8 +37,24 @@ func TestReserve(t *testing.T) {
 			if n := cc.Counts().Sub(before); n.Gets != 1 || n.Atomics != 1+1+reserve || n.Flushes != 2 {
 				return fmt.Errorf("%d acquires from a reserve of %d: %+v; want 1 get, %d atomics, 2 flushes", reserve, reserve, n, 2+reserve)
 			}
-			if _, err := p.Acquire(0); err != nil {
+			fifth, err := p.Acquire(0)
+			if err != nil {
 				return err
+			}
+			// A block released by its rank goes back into the reserve,
+			// checked with one atomic; a second release is caught.
+			before = cc.Counts()
+			if err := p.Release(fifth); err != nil {
+				return err
+			}
+			if n := cc.Counts().Sub(before); n.Atomics != 1 || n.Calls() != 1 {
+				return fmt.Errorf("release into the reserve: %+v; want 1 atomic", n)
+			}
+			if err := p.Release(fifth); !errors.Is(err, bgdl.ErrDoubleRelease) {
+				return fmt.Errorf("second release of a block in the reserve: %v, want ErrDoubleRelease", err)
+			}
+			if again, err := p.Acquire(0); err != nil || again == fifth {
+				return fmt.Errorf("acquire after a release into the reserve: %v, %v; want the reserve's next block first", again, err)
 			}
 			if n, err := p.FreeBlocks(0); err != nil || n != blocks-reserve-1 {
 				return fmt.Errorf("FreeBlocks with %d in the reserve = %d, %v; want %d", reserve-1, n, err, blocks-reserve-1)
@@ -62,7 +78,7 @@ func TestReserve(t *testing.T) {
 				}
 				got[ptr] = true
 			}
-			if len(got) != blocks-1 {
+			if len(got) != blocks-1 { // all but again
 				return fmt.Errorf("%d blocks handed out before exhaustion, want %d", len(got), blocks-1)
 			}
 			return nil

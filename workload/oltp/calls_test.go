@@ -18,19 +18,19 @@ import (
 // adds a round trip to an operation changes them and fails the test; one
 // that saves calls updates them, on purpose.
 var pinnedCalls = map[string]float64{
-	"LB add edge":              29.897,
-	"LB add vertex":            24.505,
+	"LB add edge":              29.725,
+	"LB add vertex":            21.768,
 	"LB count edges":           8.151,
-	"LB delete vertex":         240.630,
+	"LB delete vertex":         235.889,
 	"LB get edges":             8.154,
 	"LB get vertex properties": 6.713,
-	"LB update property":       17.904,
-	"WI add edge":              15.904,
-	"WI add vertex":            25.111,
-	"WI delete vertex":         133.877,
+	"LB update property":       17.683,
+	"WI add edge":              15.846,
+	"WI add vertex":            22.102,
+	"WI delete vertex":         131.097,
 	"WI get edges":             6.905,
 	"WI get vertex properties": 4.868,
-	"WI update property":       12.486,
+	"WI update property":       12.378,
 }
 
 // TestCallsPerOperation pins the MPI calls per operation type of an LB
