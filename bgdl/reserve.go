@@ -85,6 +85,9 @@ func (p *Pool) refill() error {
 			p.saw(p.me, head)
 			return p.exhausted(p.me)
 		}
+		if first > p.blocks {
+			return fmt.Errorf("bgdl: the free list of rank %d starts at block %d of %d: corrupt", p.me, first, p.blocks)
+		}
 		links := r.links[:min(r.size, p.blocks-first+1)*8]
 		if err = p.usage.Get(links, p.me, first*8); err == nil {
 			err = p.usage.Flush(p.me)
