@@ -35,8 +35,9 @@
 // its link is clear, so one CAS of that link both takes the entry and
 // links it before the chain: an insert into a bucket whose chain lies in
 // its slot reads the bucket word and the slot, swaps the entry's link,
-// writes the entry and swaps the bucket word (insertHome). A lookup that meets a marked entry helps by
-// unlinking it, so no operation waits for a stalled deleter.
+// writes the entry and swaps the bucket word (insertHome). A lookup that
+// meets a marked entry helps by unlinking it, so no operation waits for a
+// stalled deleter.
 //
 // Deleted entries are freed and reused. That is safe because entries are
 // type-stable (an entry's memory only ever holds entries) and every
