@@ -171,19 +171,10 @@ func (p *Pool) acquireOne(target int) (DPtr, error) {
 		return Null, fmt.Errorf("bgdl: acquire on rank %d: %w", target, err)
 	}
 	for {
+		if head, err = p.nonEmpty(target, head, guessed); err != nil {
+			return Null, err
+		}
 		b := head & idxMask
-		if b == 0 && guessed {
-			// An empty list is not believed on a guess.
-			if head, err = p.system.AtomicGet(target, headWord); err != nil {
-				return Null, fmt.Errorf("bgdl: acquire on rank %d: %w", target, err)
-			}
-			guessed = false
-			continue
-		}
-		if b == 0 {
-			p.saw(target, head)
-			return Null, p.exhausted(target)
-		}
 		next, err := p.usage.AtomicGet(target, int(b)*8)
 		if err != nil {
 			return Null, err
@@ -255,6 +246,25 @@ func (p *Pool) push(ptr DPtr, b int) error {
 			return err
 		}
 	}
+}
+
+// nonEmpty returns head, the head word of target's list as seen (a guess
+// if guessed), if it names a block. An empty list is not believed on a
+// guess: the word is read again. If the list is empty, nonEmpty returns
+// ErrExhausted.
+func (p *Pool) nonEmpty(target int, head uint64, guessed bool) (uint64, error) {
+	if head&idxMask == 0 && guessed {
+		w, err := p.system.AtomicGet(target, headWord)
+		if err != nil {
+			return 0, fmt.Errorf("bgdl: acquire on rank %d: %w", target, err)
+		}
+		head = w
+	}
+	if head&idxMask == 0 {
+		p.saw(target, head)
+		return 0, p.exhausted(target)
+	}
+	return head, nil
 }
 
 // exhausted is the error of an acquire from target's empty list.

@@ -75,16 +75,10 @@ func (p *Pool) refill() error {
 	}
 	head, guessed, err := p.head(p.me)
 	for err == nil {
+		if head, err = p.nonEmpty(p.me, head, guessed); err != nil {
+			break
+		}
 		first := int(head & idxMask)
-		if first == 0 && guessed {
-			head, err = p.system.AtomicGet(p.me, headWord) // not believed on a guess
-			guessed = false
-			continue
-		}
-		if first == 0 {
-			p.saw(p.me, head)
-			return p.exhausted(p.me)
-		}
 		if first > p.blocks {
 			return fmt.Errorf("bgdl: the free list of rank %d starts at block %d of %d: corrupt", p.me, first, p.blocks)
 		}
