@@ -2,6 +2,7 @@ package bgdl_test
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"testing"
 
@@ -106,5 +107,61 @@ func TestHeadGuess(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestEmptyGuessNotBelieved: a rank whose last look at another rank's list
+// found it empty reads the head again before it reports ErrExhausted, so a
+// block released there since is found. With and without a reserve (the
+// reserve's refill follows the same rule for the rank's own list).
+func TestEmptyGuessNotBelieved(t *testing.T) {
+	const blocks, bs = 128, 64
+	for _, reserve := range []int{0, 2} {
+		err := local.Run(2, func(c rma.Comm) error {
+			p, err := bgdl.NewPool(c, bgdl.Config{BlockSize: bs, Blocks: blocks, Reserve: reserve})
+			if err != nil {
+				return err
+			}
+			defer p.Free()
+			// Rank 1 empties rank 0's list (rank 0 its own, by its reserve).
+			taker := 1
+			if reserve > 0 {
+				taker = 0
+			}
+			if c.Rank() == taker {
+				for n := 0; ; n++ {
+					if _, err := p.Acquire(0); err != nil {
+						if n < blocks || !errors.Is(err, bgdl.ErrExhausted) {
+							return fmt.Errorf("emptying rank 0 after %d blocks: %v", n, err)
+						}
+						break
+					}
+				}
+			}
+			if err := c.Barrier(); err != nil {
+				return err
+			}
+			if c.Rank() != taker { // gives one back, unseen by the taker
+				ptr, err := bgdl.MakeDPtr(0, 5*bs)
+				if err != nil {
+					return err
+				}
+				if err := p.Release(ptr); err != nil {
+					return err
+				}
+			}
+			if err := c.Barrier(); err != nil {
+				return err
+			}
+			if c.Rank() == taker {
+				if ptr, err := p.Acquire(0); err != nil || ptr.Offset() != 5*bs {
+					return fmt.Errorf("reserve %d: acquire after a release by another rank = %v, %v; want block 5", reserve, ptr, err)
+				}
+			}
+			return c.Barrier()
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
 }
