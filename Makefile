@@ -143,6 +143,10 @@ test-mpi:
 	if (cd rma/mpi && GDI_MPI_SHM=0 timeout -k 30 $(MPI_TIMEOUT) $(MPIRUN) $(MPIRUN_NET_FLAGS) -x GDI_MPI_SHM -n 2 "$$tmp/net_rma.test" $(MPI_TEST_FLAGS)) && \
 		GDI_MPI_SHM=0 timeout -k 30 $(MPI_TIMEOUT) $(MPIRUN) $(MPIRUN_NET_FLAGS) -x GDI_MPI_SHM -n 2 "$$tmp/gdi" bench oltp -scale 10 -count 500 -ranks 2; then \
 		pass=$$((pass+1)); else fail=$$((fail+1)); failed="$$failed network-path"; fi; \
+	echo "test-mpi: the rma suite and a short OLTP run with GDI_MPI_SHM=0 and no --mca osc: Open MPI chooses, osc rdma excluded"; \
+	if (cd rma/mpi && GDI_MPI_SHM=0 timeout -k 30 $(MPI_TIMEOUT) $(MPIRUN) $(MPIRUN_BASE_FLAGS) -x GDI_MPI_SHM -n 2 "$$tmp/net_rma.test" $(MPI_TEST_FLAGS)) && \
+		GDI_MPI_SHM=0 timeout -k 30 $(MPI_TIMEOUT) $(MPIRUN) $(MPIRUN_BASE_FLAGS) -x GDI_MPI_SHM -n 2 "$$tmp/gdi" bench oltp -scale 10 -count 500 -ranks 2; then \
+		pass=$$((pass+1)); else fail=$$((fail+1)); failed="$$failed osc-default"; fi; \
 	echo "test-mpi: 4 processes as 2 pretend nodes of 2 ($(MPIRUN_NODE_FLAGS)): the rma suite, gdirma's conformance suite, a short OLTP run"; \
 	$(GO) test -c -tags mpi -o "$$tmp/node_gdirma.test" ./gdirma; \
 	if (cd rma/mpi && timeout -k 30 $(MPI_TIMEOUT) $(MPIRUN) $(MPIRUN_NODE_FLAGS) -n 4 "$$tmp/net_rma.test" $(MPI_TEST_FLAGS)) && \

@@ -59,6 +59,7 @@ func startMPI() {
 	if initErr = oscRefusal(level); initErr != nil {
 		return
 	}
+	oscDefault()
 	ucxSignals()
 	ucxAtomics()
 	mainReq = make(chan func())

@@ -24,12 +24,15 @@ import (
 //     tcp MPI_Win_allocate fails with MPI_ERR_WIN, and over btl vader its
 //     compare-and-swap crashes the process (SIGSEGV inside Open MPI). It is
 //     the component Open MPI picks by default on one node, hence the
-//     crash DESIGN.md records. Refused unless GDI_MPI_ALLOW_OSC names it,
-//     for an Open MPI and fabric where it works.
+//     crash DESIGN.md records. Refused, and excluded from Open MPI's own
+//     choice, unless GDI_MPI_ALLOW_OSC names it, for an Open MPI and
+//     fabric where it works.
 //
 // A component that cannot serve is refused when MPI starts, with a
 // message that names settings that work, rather than failing at the
-// first window.
+// first window. Where mpirun leaves the choice to Open MPI, osc rdma is
+// excluded from it (oscDefault), since Open MPI would pick it for the
+// windows that cross nodes.
 
 // oscRequested returns the one-sided components mpirun was asked for
 // (--mca osc, which reaches the processes as OMPI_MCA_osc), or nil if
@@ -81,6 +84,30 @@ func oscRefusal(level threadLevel) error {
 	}
 	return fmt.Errorf("mpi: --mca osc %s cannot serve rma/mpi: %s; use %s",
 		strings.Join(req, ","), strings.Join(why, "; "), workingSettings)
+}
+
+// oscDefault keeps Open MPI, where it chooses the one-sided component,
+// from choosing osc rdma: unless GDI_MPI_ALLOW_OSC names rdma, rdma joins
+// the components excluded (OMPI_MCA_osc=^rdma, or the user's own list of
+// exclusions with rdma added) before MPI starts, which reads the setting
+// from the environment. A list of components to use is left as it is:
+// oscRefusal has judged it.
+func oscDefault() {
+	if allowed("rdma") {
+		return
+	}
+	v := strings.TrimSpace(os.Getenv("OMPI_MCA_osc"))
+	switch {
+	case v == "":
+		_ = os.Setenv("OMPI_MCA_osc", "^rdma")
+	case strings.HasPrefix(v, "^"):
+		for _, c := range strings.Split(v[1:], ",") {
+			if strings.TrimSpace(c) == "rdma" {
+				return
+			}
+		}
+		_ = os.Setenv("OMPI_MCA_osc", v+",rdma")
+	}
 }
 
 // allowed reports whether GDI_MPI_ALLOW_OSC names component c.

@@ -2,6 +2,7 @@ package mpi
 
 import (
 	"errors"
+	"os"
 	"strings"
 	"testing"
 
@@ -60,6 +61,27 @@ func TestOscAllowed(t *testing.T) {
 	t.Setenv("OMPI_MCA_btl", "tcp,self")
 	if err := oscRefusal(threadSerialized); err == nil {
 		t.Errorf("osc rdma allowed, btl tcp: not refused")
+	}
+}
+
+// TestOscDefault: where Open MPI chooses the one-sided component, osc
+// rdma, which crashes, is excluded from its choice, unless
+// GDI_MPI_ALLOW_OSC names it; a list of components to use is kept.
+func TestOscDefault(t *testing.T) {
+	for _, c := range []struct{ osc, allow, want string }{
+		{"", "", "^rdma"},
+		{"^pt2pt", "", "^pt2pt,rdma"},
+		{"^rdma,pt2pt", "", "^rdma,pt2pt"},
+		{"ucx,sm", "", "ucx,sm"},
+		{"", "rdma", ""},
+		{"^pt2pt", "rdma", "^pt2pt"},
+	} {
+		t.Setenv("GDI_MPI_ALLOW_OSC", c.allow)
+		t.Setenv("OMPI_MCA_osc", c.osc)
+		oscDefault()
+		if got := os.Getenv("OMPI_MCA_osc"); got != c.want {
+			t.Errorf("OMPI_MCA_osc %q, GDI_MPI_ALLOW_OSC %q: %q after oscDefault, want %q", c.osc, c.allow, got, c.want)
+		}
 	}
 }
 
