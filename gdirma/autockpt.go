@@ -35,8 +35,10 @@ import (
 //     generation to replay: the least of the old segments' generations;
 //  4. once every rank has rolled, so that every record numbered up to S
 //     is published, every rank copies its data window into generation g;
-//  5. once every rank has copied, rank 0 writes the manifest (Fuzzy, LogSeq
-//     S, LogFrom the least old generation) and makes it current; the
+//  5. once every rank has copied, every rank makes its log durable
+//     (redolog.Log.Flush);
+//  6. once every rank has, rank 0 writes the manifest (Fuzzy, LogSeq S,
+//     LogFrom the least old generation) and makes it current; the
 //     generations before LogFrom go.
 //
 // Why the replay is right: the copies hold every write of the records
@@ -48,6 +50,14 @@ import (
 // ends with its last writer's value. A failed round leaves the previous
 // checkpoint current, and its restore replays the new segments as well
 // (logSegments).
+//
+// Why step 5: a copy may hold writes of commits numbered after S, and
+// with an async log their records may still be queued. A crash that lost
+// them would leave the copies holding part of a commit (the part on the
+// ranks that copied after it) that the replay, which stops before the
+// first missing number, never completes. Every record whose writes a copy
+// may hold was queued before the last copy ended, so the flushes after it
+// make them all durable before the checkpoint counts.
 
 // Words of the coordination window, on rank 0.
 const (
@@ -59,7 +69,8 @@ const (
 	autoSeq      = 40 // S: the least last number of the old segments
 	autoFrom     = 48 // the least generation of the old segments
 	autoFailed   = 56 // 1 if a step failed on a rank
-	autoWinSize  = 64
+	autoSynced   = 64 // ranks that made their log durable after the copies
+	autoWinSize  = 72
 	autoInterval = 2 * time.Millisecond
 )
 
@@ -223,7 +234,7 @@ func (a *autoCheckpointer) reset() error {
 	for _, w := range []struct {
 		off int
 		v   uint64
-	}{{autoWanted, 0}, {autoRolled, 0}, {autoCopied, 0}, {autoSeq, math.MaxUint64}, {autoFrom, math.MaxUint64}, {autoFailed, 0}} {
+	}{{autoWanted, 0}, {autoRolled, 0}, {autoCopied, 0}, {autoSynced, 0}, {autoSeq, math.MaxUint64}, {autoFrom, math.MaxUint64}, {autoFailed, 0}} {
 		if err := a.win.AtomicPut(0, w.off, w.v); err != nil {
 			return internal(err)
 		}
@@ -231,7 +242,7 @@ func (a *autoCheckpointer) reset() error {
 	return nil
 }
 
-// takePart runs steps 3 to 5 of the round for the rank; on rank 0 it
+// takePart runs steps 3 to 6 of the round for the rank; on rank 0 it
 // returns the error of the round's commit.
 func (a *autoCheckpointer) takePart() error {
 	db := a.db
@@ -247,14 +258,28 @@ func (a *autoCheckpointer) takePart() error {
 	a.count(autoRolled, err)
 	a.await(autoRolled)
 	if failed, _ := a.win.AtomicGet(0, autoFailed); failed == 0 {
+		copyHook(db.rank, false)
 		_, err = db.st.writeRankFile(filepath.Join(gd, checkpoint.RankFileName(db.rank)), true)
+		copyHook(db.rank, true)
 	}
 	a.count(autoCopied, err)
+	a.await(autoCopied)
+	a.count(autoSynced, db.log.Flush())
 	if db.rank != 0 {
 		return nil
 	}
-	a.await(autoCopied)
+	a.await(autoSynced)
 	return a.commit(g)
+}
+
+// testHookCopy, if set by a test, is called by each rank of a round just
+// before (copied false) and after it copies its data window.
+var testHookCopy func(rank int, copied bool)
+
+func copyHook(rank int, copied bool) {
+	if testHookCopy != nil {
+		testHookCopy(rank, copied)
+	}
 }
 
 // lower lowers the word at off of rank 0 to x, if x is less.

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/gdi-go/gdi/gdirma/internal/checkpoint"
 	"github.com/gdi-go/gdi/gdirma/internal/layout"
@@ -187,3 +188,24 @@ func InjectCritical(tx gdi.Transaction) error {
 	defer t.mu.Unlock()
 	return t.fail("injected by the test")
 }
+
+// SetAsyncLogInterval makes the async logs created from now on write
+// and sync every d, until restore is called.
+func SetAsyncLogInterval(d time.Duration) (restore func()) {
+	old := asyncLogInterval
+	asyncLogInterval = d
+	return func() { asyncLogInterval = old }
+}
+
+// SetAutoCopyHook makes every rank of an automatic checkpoint round call
+// hook just before (copied false) and after it copies its data window,
+// until restore is called.
+func SetAutoCopyHook(hook func(rank int, copied bool)) (restore func()) {
+	old := testHookCopy
+	testHookCopy = hook
+	return func() { testHookCopy = old }
+}
+
+// WantAutoCheckpoint asks for an automatic checkpoint round, as a log
+// past its bound does.
+func WantAutoCheckpoint(db *Database) { db.auto.want() }

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/gdirma/internal/checkpoint"
@@ -37,13 +38,17 @@ func (p Params) checkLog() error {
 // startLog switches the log on, if db.params asks for it, at the end of
 // CreateDatabase (collective): it takes a checkpoint to the log directory,
 // which starts an empty log on every rank.
+// asyncLogInterval, if not 0, replaces AsyncLogInterval for the logs
+// made from now on (tests hold records back with it).
+var asyncLogInterval time.Duration
+
 func (db *Database) startLog() error {
 	if db.params.Log == LogOff {
 		return nil
 	}
 	seq, seqOff := db.st.LogSeqWord()
 	db.log = redolog.Open(redolog.Config{Rank: db.rank, Ranks: db.st.Size(), Async: db.params.Log == LogAsync,
-		Seq: seq, SeqOffset: seqOff, FS: func() vfs.FS { return fsys }})
+		Seq: seq, SeqOffset: seqOff, FS: func() vfs.FS { return fsys }, Interval: asyncLogInterval})
 	if err := db.Checkpoint(db.params.LogDir); err != nil {
 		_ = db.log.Close()
 		db.log = nil

@@ -114,7 +114,9 @@ import (
 //   - Bound: once a rank's segment passes Params.LogCheckpointSize, the
 //     database takes an automatic checkpoint while commits go on
 //     (autockpt.go): the ranks roll to new segments, copy their data
-//     windows, and rank 0 makes a fuzzy manifest current, whose restore
+//     windows, make their logs durable (an async log may still queue
+//     records whose writes a copy holds), and rank 0 makes a fuzzy
+//     manifest current, whose restore
 //     replays the records after the least number the copies hold and then
 //     derives the rest from the holders. Commits wait, a second at most,
 //     while a segment is past four times the bound. Calls that write

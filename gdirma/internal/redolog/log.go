@@ -1,6 +1,7 @@
 package redolog
 
 import (
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
@@ -119,6 +120,9 @@ type Config struct {
 	SeqOffset int
 	// FS returns the file system of the log files, at each use.
 	FS func() vfs.FS
+	// Interval is how often an async log is written and synced;
+	// AsyncLogInterval if 0.
+	Interval time.Duration
 }
 
 // Open makes the rank's log; its file comes with the first checkpoint to
@@ -321,10 +325,10 @@ func (l *Log) flushLocked() error {
 	}
 }
 
-// flusher writes an async log every AsyncLogInterval.
+// flusher writes an async log every Interval.
 func (l *Log) flusher() {
 	defer close(l.done)
-	t := time.NewTicker(AsyncLogInterval)
+	t := time.NewTicker(cmp.Or(l.Interval, AsyncLogInterval))
 	defer t.Stop()
 	for {
 		select {
