@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/dht"
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/gdirma/internal/layout"
@@ -40,7 +41,10 @@ import (
 //     origin are used, gives it a holder of its own), keeps the origin's
 //     reference and sends the target's reference to the target's owner
 //     (a second Alltoallv). This goes in rounds of up to 2^20 edges per
-//     rank, so that the exchange buffers stay small and are reused;
+//     rank, so that the exchange buffers stay small and are reused. A
+//     heavyweight edge (of FullEdges: several labels, or properties) is
+//     written into a holder of its own by the rank that emits it, on its
+//     own memory, and routed as its holder's number;
 //  3. each rank puts together the complete image of each of its vertices —
 //     labels, properties, all incident edge references in ascending edge
 //     numbers, exactly what encodeRecord writes — and writes it with Put
@@ -88,13 +92,14 @@ type bulk struct {
 	lo, hi     uint64   // the vertices this rank owns
 	version    store.Version
 
-	nums   []layout.Number // number (primary block) of every vertex
-	heads  []byte          // labels and properties of the rank's vertices, encoded
-	headAt []int           // start of each vertex's part of heads, and the end
-	refs   [][]bulkRef     // references of the origins, by round
-	slots  []uint16        // slots used by each vertex of the rank
-	heavy  map[uint32]bool // vertices of the rank with edges numbered by a holder
-	trefs  [][]bulkRef     // references of the targets, by round
+	nums   []layout.Number                // number (primary block) of every vertex
+	heads  []byte                         // labels and properties of the rank's vertices, encoded
+	headAt []int                          // start of each vertex's part of heads, and the end
+	refs   [][]bulkRef                    // references of the origins, by round
+	slots  []uint16                       // slots used by each vertex of the rank
+	heavy  map[uint32]bool                // vertices of the rank with edges numbered by a holder
+	trefs  [][]bulkRef                    // references of the targets, by round
+	ptypes map[gdi.PropertyType]bulkPtype // the property types met so far
 
 	full      bool // no free block left on this rank
 	highWater int  // highest block number taken on this rank
@@ -110,11 +115,17 @@ type bulkRef struct {
 
 const refTarget = 1 << 31
 
+// bulkPtype is a property type as the store knows it.
+type bulkPtype struct {
+	num  uint32
+	info gdi.PropertyTypeInfo
+}
+
 func (b *bulk) check() error {
 	s := &b.src
 	switch {
-	case s.Vertex == nil || s.Edges == nil:
-		return gdi.Errorf(gdi.ErrArgument, "BulkLoad: Vertex and Edges must be set")
+	case s.Vertex == nil || (s.Edges == nil) == (s.FullEdges == nil):
+		return gdi.Errorf(gdi.ErrArgument, "BulkLoad: Vertex must be set, and one of Edges and FullEdges")
 	case s.Vertices > uint64(b.size)<<31:
 		return gdi.Errorf(gdi.ErrArgument, "BulkLoad: %d vertices is too many", s.Vertices)
 	case !s.Direction.Valid():
@@ -153,23 +164,9 @@ func (b *bulk) owner(x uint64) int {
 }
 
 // agree tells every rank whether a step failed anywhere: it returns the
-// rank's own error, or an error naming the step if another rank failed.
-func (b *bulk) agree(step string, err error) error {
-	flag := []int64{0}
-	if err != nil {
-		flag[0] = 1
-	}
-	if e := b.db.comm.AllreduceInt64(flag, rma.OpMax); e != nil {
-		return gdi.Errorf(gdi.ErrIntern, "gdirma: BulkLoad: %v", errors.Join(err, e))
-	}
-	if err != nil {
-		return err
-	}
-	if flag[0] != 0 {
-		return gdi.Errorf(gdi.ErrIntern, "gdirma: BulkLoad: %s failed on another rank", step)
-	}
-	return nil
-}
+// rank's own error, or the class and message of the first rank that
+// failed (agreeDetail).
+func (b *bulk) agree(err error) error { return agreeDetail(b.db.comm, err) }
 
 func (b *bulk) run() error {
 	b.lo, b.hi = b.first(b.rank), b.first(b.rank+1)
@@ -178,17 +175,17 @@ func (b *bulk) run() error {
 	err = errors.Join(err, b.vertices())
 	// The blocks taken must be visible to scans whatever happens.
 	defer b.raise()
-	if err = b.agree("vertices", err); err != nil {
+	if err = b.agree(err); err != nil {
 		return err
 	}
-	if err := b.agree("numbers", b.exchangeNumbers()); err != nil {
+	if err := b.agree(b.exchangeNumbers()); err != nil {
 		return err
 	}
-	if err := b.agree("edges", b.edges()); err != nil {
+	if err := b.agree(b.edges()); err != nil {
 		return err
 	}
 	err = b.writeHolders()
-	return b.agree("holders", errors.Join(err, b.raise()))
+	return b.agree(errors.Join(err, b.raise()))
 }
 
 // vertices takes the primary blocks of the rank's vertices, indexes their
@@ -197,11 +194,6 @@ func (b *bulk) vertices() error {
 	n := b.hi - b.lo
 	b.nums = make([]layout.Number, b.src.Vertices)
 	b.headAt = make([]int, 0, n+1)
-	type ptype struct {
-		num  uint32
-		info gdi.PropertyTypeInfo
-	}
-	ptypes := map[gdi.PropertyType]ptype{}
 	var bv gdi.BulkVertex
 	var labels []uint32
 	var seen []layout.Property
@@ -210,47 +202,16 @@ func (b *bulk) vertices() error {
 		if err := b.src.Vertex(x, &bv); err != nil {
 			return err
 		}
-		labels = labels[:0]
-		for _, l := range bv.Labels {
-			if l == gdi.LabelNone {
-				continue
-			}
-			ln, err := b.db.LabelNum(l, false)
-			if err != nil {
-				return fmt.Errorf("BulkLoad: vertex %d: %w", x, err)
-			}
-			if !slices.Contains(labels, ln) {
-				labels = append(labels, ln)
-			}
+		var err error
+		if labels, err = b.labelNums(bv.Labels, labels[:0]); err != nil {
+			return fmt.Errorf("BulkLoad: vertex %d: %w", x, err)
 		}
 		seen = seen[:0]
 		if len(bv.ID) > 0 {
 			seen = append(seen, layout.Property{Ptype: uint32(gdi.PropertyTypeID), Value: gdi.Bytes(bv.ID)})
 		}
-		for _, p := range bv.Properties {
-			pt, ok := ptypes[p.Type]
-			if !ok {
-				if p.Type == gdi.PropertyTypeID || p.Type.IsReadOnly() {
-					return gdi.Errorf(gdi.ErrArgument, "BulkLoad: vertex %d: property type %v cannot be given (IDs go in BulkVertex.ID)", x, p.Type)
-				}
-				num, info, err := b.db.PtypeNum(p.Type)
-				if err != nil {
-					return fmt.Errorf("BulkLoad: vertex %d: %w", x, err)
-				}
-				pt = ptype{num, info}
-				ptypes[p.Type] = pt
-			}
-			if err := pt.info.CheckValue(p.Value); err != nil {
-				return fmt.Errorf("BulkLoad: vertex %d: %w", x, err)
-			}
-			pr := layout.Property{Ptype: pt.num, Value: p.Value}
-			if slices.Contains(seen, pr) {
-				continue
-			}
-			if pt.info.Entity == gdi.SingleEntity && slices.ContainsFunc(seen, func(q layout.Property) bool { return q.Ptype == pt.num }) {
-				return gdi.Errorf(gdi.ErrPropertyTypeExists, "BulkLoad: vertex %d has two values of single-entity type %q", x, pt.info.Name)
-			}
-			seen = append(seen, pr)
+		if seen, err = b.props(bv.Properties, seen); err != nil {
+			return fmt.Errorf("BulkLoad: vertex %d: %w", x, err)
 		}
 		num, err := b.block()
 		if err != nil {
@@ -291,6 +252,59 @@ func (b *bulk) vertices() error {
 	return nil
 }
 
+// labelNums appends the numbers of labels ls to out, each once; LabelNone
+// is no label.
+func (b *bulk) labelNums(ls []gdi.Label, out []uint32) ([]uint32, error) {
+	for _, l := range ls {
+		if l == gdi.LabelNone {
+			continue
+		}
+		ln, err := b.db.LabelNum(l, false)
+		if err != nil {
+			return out, err
+		}
+		if !slices.Contains(out, ln) {
+			out = append(out, ln)
+		}
+	}
+	return out, nil
+}
+
+// props checks properties ps and appends them to seen, each value once.
+// The ID and the read-only types cannot be given; a single-entity type
+// takes one value.
+func (b *bulk) props(ps []gdi.BulkProperty, seen []layout.Property) ([]layout.Property, error) {
+	for _, p := range ps {
+		pt, ok := b.ptypes[p.Type]
+		if !ok {
+			if p.Type == gdi.PropertyTypeID || p.Type.IsReadOnly() {
+				return seen, gdi.Errorf(gdi.ErrArgument, "property type %v cannot be given (a vertex's ID goes in BulkVertex.ID)", p.Type)
+			}
+			num, info, err := b.db.PtypeNum(p.Type)
+			if err != nil {
+				return seen, err
+			}
+			pt = bulkPtype{num, info}
+			if b.ptypes == nil {
+				b.ptypes = map[gdi.PropertyType]bulkPtype{}
+			}
+			b.ptypes[p.Type] = pt
+		}
+		if err := pt.info.CheckValue(p.Value); err != nil {
+			return seen, err
+		}
+		pr := layout.Property{Ptype: pt.num, Value: p.Value}
+		if slices.Contains(seen, pr) {
+			continue
+		}
+		if pt.info.Entity == gdi.SingleEntity && slices.ContainsFunc(seen, func(q layout.Property) bool { return q.Ptype == pt.num }) {
+			return seen, gdi.Errorf(gdi.ErrPropertyTypeExists, "two values of single-entity type %q", pt.info.Name)
+		}
+		seen = append(seen, pr)
+	}
+	return seen, nil
+}
+
 // exchangeNumbers gives every rank the numbers of all vertices.
 func (b *bulk) exchangeNumbers() error {
 	mine := make([]byte, 0, 8*(b.hi-b.lo))
@@ -314,9 +328,17 @@ func (b *bulk) exchangeNumbers() error {
 	return nil
 }
 
+// The messages of the edge rounds. An edge goes to the owner of its origin
+// as its origin and target (8 bytes each) and a word (4): the number of
+// its label (0 for none), or heavyEdge, then the number (8) of the holder
+// the emitting rank wrote for it. A reference goes to the owner of the
+// target as the target, the edge's number, the origin's number (8 each)
+// and the label the reference carries (4).
 const (
-	edgeMsg = 20 // origin, target (8 bytes each), label index + 1 (4)
-	refMsg  = 28 // target, edge number, origin number (8 each), label (4)
+	edgeMsg   = 20
+	heavyMsg  = edgeMsg + 8
+	heavyEdge = 1 << 31
+	refMsg    = 28
 )
 
 // defaultRoundEdges is the number of edges a rank routes per round if
@@ -345,22 +367,17 @@ func (b *bulk) edges() error {
 	}
 	var failed error // the first failure of this rank
 	count := 0
-	emitErr := b.src.Edges(b.rank, b.size, func(u, v uint64, label int) error {
-		switch {
-		case failed != nil:
-			return failed
-		case u >= nv || v >= nv:
-			failed = gdi.Errorf(gdi.ErrArgument, "BulkLoad: edge (%d, %d): a vertex is out of [0, %d)", u, v, nv)
-			return failed
-		case label < -1 || label >= nl:
-			failed = gdi.Errorf(gdi.ErrArgument, "BulkLoad: edge (%d, %d): label %d out of [-1, %d)", u, v, label, nl)
-			return failed
-		}
+	// send routes edge (u, v) with word w (see edgeMsg) and holder h.
+	send1 := func(u, v uint64, w uint32, h layout.Number) error {
 		o := b.owner(u)
 		buf := send[o]
 		buf = binary.LittleEndian.AppendUint64(buf, u)
 		buf = binary.LittleEndian.AppendUint64(buf, v)
-		send[o] = binary.LittleEndian.AppendUint32(buf, uint32(label+1))
+		buf = binary.LittleEndian.AppendUint32(buf, w)
+		if w == heavyEdge {
+			buf = binary.LittleEndian.AppendUint64(buf, uint64(h))
+		}
+		send[o] = buf
 		if count++; count == roundEdges {
 			count = 0
 			if _, err := b.round(send, fwd, false, &failed); err != nil {
@@ -368,7 +385,48 @@ func (b *bulk) edges() error {
 			}
 		}
 		return nil
-	})
+	}
+	ends := func(u, v uint64) error {
+		if u >= nv || v >= nv {
+			return gdi.Errorf(gdi.ErrArgument, "BulkLoad: edge (%d, %d): a vertex is out of [0, %d)", u, v, nv)
+		}
+		return nil
+	}
+	var emitErr error
+	if b.src.FullEdges != nil {
+		fe := b.fullEdger()
+		emitErr = b.src.FullEdges(b.rank, b.size, func(e *gdi.BulkEdge) error {
+			if failed == nil {
+				failed = ends(e.Origin, e.Target)
+			}
+			var w uint32
+			var h layout.Number
+			if failed == nil {
+				w, h, failed = fe.edge(e)
+			}
+			if failed != nil {
+				return failed
+			}
+			return send1(e.Origin, e.Target, w, h)
+		})
+	} else {
+		emitErr = b.src.Edges(b.rank, b.size, func(u, v uint64, label int) error {
+			if failed == nil {
+				failed = ends(u, v)
+			}
+			if failed == nil && (label < -1 || label >= nl) {
+				failed = gdi.Errorf(gdi.ErrArgument, "BulkLoad: edge (%d, %d): label %d out of [-1, %d)", u, v, label, nl)
+			}
+			if failed != nil {
+				return failed
+			}
+			var w uint32
+			if label >= 0 {
+				w = b.edgeLabels[label]
+			}
+			return send1(u, v, w, 0)
+		})
+	}
 	if failed == nil && emitErr != nil {
 		failed = emitErr
 	}
@@ -431,59 +489,89 @@ func (b *bulk) round(send, fwd [][]byte, done bool, failed *error) (bool, error)
 func (b *bulk) originRefs(recv [][]byte, fwd [][]byte) error {
 	total := 0
 	for _, buf := range recv {
-		if len(buf)%edgeMsg != 0 {
-			return gdi.Errorf(gdi.ErrIntern, "gdirma: BulkLoad: %d bytes of edges", len(buf))
-		}
 		total += len(buf) / edgeMsg
 	}
 	refs := make([]bulkRef, 0, total)
 	defer func() { b.refs = append(b.refs, refs) }()
 	for _, buf := range recv {
-		for i := 0; i < len(buf); i += edgeMsg {
-			u := binary.LittleEndian.Uint64(buf[i:])
-			v := binary.LittleEndian.Uint64(buf[i+8:])
-			li := binary.LittleEndian.Uint32(buf[i+16:])
-			if u < b.lo || u >= b.hi || v >= b.src.Vertices || li > uint32(len(b.edgeLabels)) {
+		for len(buf) > 0 {
+			if len(buf) < edgeMsg {
+				return gdi.Errorf(gdi.ErrIntern, "gdirma: BulkLoad: %d bytes of an edge", len(buf))
+			}
+			u := binary.LittleEndian.Uint64(buf)
+			v := binary.LittleEndian.Uint64(buf[8:])
+			w := binary.LittleEndian.Uint32(buf[16:])
+			var holder layout.Number
+			if w == heavyEdge {
+				if len(buf) < heavyMsg {
+					return gdi.Errorf(gdi.ErrIntern, "gdirma: BulkLoad: %d bytes of an edge", len(buf))
+				}
+				holder = layout.Number(binary.LittleEndian.Uint64(buf[edgeMsg:]))
+				buf = buf[heavyMsg:]
+			} else {
+				buf = buf[edgeMsg:]
+			}
+			if u < b.lo || u >= b.hi || v >= b.src.Vertices {
 				return gdi.Errorf(gdi.ErrIntern, "gdirma: BulkLoad: edge (%d, %d) sent to rank %d", u, v, b.rank)
 			}
-			var label uint32
-			if li > 0 {
-				label = b.edgeLabels[li-1]
+			ref, err := b.originRef(u, v, w, holder)
+			if err != nil {
+				return err
 			}
-			iu := u - b.lo
-			on, tn := b.nums[u], b.nums[v]
-			var num layout.Number
-			refLabel := label
-			if b.st.lightOK() && b.slots[iu] < layout.MaxSlot {
-				b.slots[iu]++
-				num = b.st.lightNumber(on, int(b.slots[iu]))
-			} else {
-				// All slots of the origin are used: the edge gets a
-				// holder of its own, which carries its label.
-				r := &record{edgeEnds: edgeEnds{dir: b.src.Direction, origin: on, target: tn}}
-				if label != 0 {
-					r.setLabels([]uint32{label})
-				}
-				p, err := b.writeNew(edgeKind, encodeRecord(edgeKind, r, layout.Codec{}))
-				if err != nil {
-					return err
-				}
-				num = layout.NumberOf(p)
-				refLabel = 0
-				b.heavy[uint32(iu)] = true
-			}
-			refs = append(refs, bulkRef{num: num, other: tn, v: uint32(iu), label: refLabel})
+			refs = append(refs, ref)
 			if v != u {
 				o := b.owner(v)
 				f := fwd[o]
 				f = binary.LittleEndian.AppendUint64(f, v)
-				f = binary.LittleEndian.AppendUint64(f, uint64(num))
-				f = binary.LittleEndian.AppendUint64(f, uint64(on))
-				fwd[o] = binary.LittleEndian.AppendUint32(f, refLabel)
+				f = binary.LittleEndian.AppendUint64(f, uint64(ref.num))
+				f = binary.LittleEndian.AppendUint64(f, uint64(b.nums[u]))
+				fwd[o] = binary.LittleEndian.AppendUint32(f, ref.label)
 			}
 		}
 	}
 	return nil
+}
+
+// originRef numbers edge (u, v) of local origin u, with word w and holder
+// h as sent (see edgeMsg), and returns the origin's reference to it.
+func (b *bulk) originRef(u, v uint64, w uint32, h layout.Number) (bulkRef, error) {
+	iu := u - b.lo
+	ref := bulkRef{num: h, other: b.nums[v], v: uint32(iu), label: w}
+	switch {
+	case w == heavyEdge:
+		ref.label = 0 // the holder carries the labels
+		b.heavy[uint32(iu)] = true
+	case b.st.lightOK() && b.slots[iu] < layout.MaxSlot:
+		b.slots[iu]++
+		ref.num = b.st.lightNumber(b.nums[u], int(b.slots[iu]))
+	default:
+		// All slots of the origin are used: the edge gets a holder of
+		// its own, which carries its label.
+		var labels []uint32
+		if w != 0 {
+			labels = []uint32{w}
+		}
+		p, err := b.writeEdge(u, v, labels, nil)
+		if err != nil {
+			return ref, err
+		}
+		ref.num, ref.label = layout.NumberOf(p), 0
+		b.heavy[uint32(iu)] = true
+	}
+	return ref, nil
+}
+
+// writeEdge writes the holder of a heavyweight edge from vertex u to v
+// with labels and properties ps.
+func (b *bulk) writeEdge(u, v uint64, labels []uint32, ps []layout.Property) (bgdl.DPtr, error) {
+	r := &record{edgeEnds: edgeEnds{dir: b.src.Direction, origin: b.nums[u], target: b.nums[v]}}
+	if len(labels) > 0 {
+		r.setLabels(labels)
+	}
+	if len(ps) > 0 {
+		r.setProps(ps)
+	}
+	return b.writeNew(edgeKind, encodeRecord(edgeKind, r, layout.Codec{}))
 }
 
 // targetRefs keeps the targets' references that recv holds.
@@ -512,4 +600,35 @@ func (b *bulk) targetRefs(recv [][]byte) error {
 		}
 	}
 	return nil
+}
+
+// fullEdger turns the edges FullEdges emits into edge messages: an edge
+// with at most one label and no property is sent as those of Edges are;
+// any other is a heavyweight edge, whose holder the emitting rank writes
+// on its own memory and sends the number of.
+type fullEdger struct {
+	b      *bulk
+	labels []uint32
+	props  []layout.Property
+}
+
+func (b *bulk) fullEdger() *fullEdger { return &fullEdger{b: b} }
+
+// edge returns the word and holder to send for e (see edgeMsg).
+func (f *fullEdger) edge(e *gdi.BulkEdge) (w uint32, h layout.Number, err error) {
+	b := f.b
+	if f.labels, err = b.labelNums(e.Labels, f.labels[:0]); err == nil {
+		f.props, err = b.props(e.Properties, f.props[:0])
+	}
+	if err != nil {
+		return 0, 0, fmt.Errorf("BulkLoad: edge (%d, %d): %w", e.Origin, e.Target, err)
+	}
+	if len(f.props) == 0 && len(f.labels) <= 1 {
+		if len(f.labels) == 1 {
+			w = f.labels[0]
+		}
+		return w, 0, nil
+	}
+	p, err := b.writeEdge(e.Origin, e.Target, f.labels, f.props)
+	return heavyEdge, layout.NumberOf(p), err
 }

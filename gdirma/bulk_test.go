@@ -151,9 +151,52 @@ func TestBulkLoadErrors(t *testing.T) {
 				return fmt.Errorf("%s: BulkLoad returned %v", name, err)
 			}
 		}
-		return db.Free()
+		return errors.Join(bulkFullEdgeErrors(d, l), db.Free())
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// bulkFullEdgeErrors checks that bad edges of FullEdges fail BulkLoad on
+// every rank with the spec's error code.
+func bulkFullEdgeErrors(d *Database, l gdi.Label) error {
+	single, err := d.CreatePropertyType(gdi.PropertyTypeInfo{Name: "single", Entity: gdi.SingleEntity, Datatype: gdi.Int64, Size: gdi.NoSizeLimit})
+	if err != nil {
+		return err
+	}
+	ok := func(uint64, *gdi.BulkVertex) error { return nil }
+	edge := func(e gdi.BulkEdge) func(int, int, func(*gdi.BulkEdge) error) error {
+		return func(r, s int, emit func(*gdi.BulkEdge) error) error {
+			for range 25 { // past the first round, on every rank
+				if err := emit(&gdi.BulkEdge{Origin: 0, Target: 1}); err != nil {
+					return err
+				}
+			}
+			if r == s-1 {
+				return emit(&e)
+			}
+			return nil
+		}
+	}
+	prop := func(p gdi.PropertyType, v gdi.Value) []gdi.BulkProperty {
+		return []gdi.BulkProperty{{Type: p, Value: v}}
+	}
+	for _, c := range []struct {
+		name string
+		src  gdi.BulkSource
+		want gdi.Code
+	}{
+		{"Edges and FullEdges", gdi.BulkSource{Edges: func(int, int, func(uint64, uint64, int) error) error { return nil }, FullEdges: edge(gdi.BulkEdge{})}, gdi.ErrArgument},
+		{"end out of range", gdi.BulkSource{FullEdges: edge(gdi.BulkEdge{Origin: 0, Target: 9})}, gdi.ErrArgument},
+		{"an edge's ID", gdi.BulkSource{FullEdges: edge(gdi.BulkEdge{Origin: 0, Target: 1, Properties: prop(gdi.PropertyTypeID, gdi.Bytes([]byte("e")))})}, gdi.ErrArgument},
+		{"two values of a single-entity type", gdi.BulkSource{FullEdges: edge(gdi.BulkEdge{Origin: 1, Target: 0, Labels: []gdi.Label{l}, Properties: append(prop(single, gdi.Int64s(1)), prop(single, gdi.Int64s(2))...)})}, gdi.ErrPropertyTypeExists},
+		{"a value of the wrong datatype", gdi.BulkSource{FullEdges: edge(gdi.BulkEdge{Origin: 1, Target: 1, Properties: prop(single, gdi.Chars("x"))})}, gdi.ErrDatatype},
+	} {
+		c.src.Vertices, c.src.Vertex, c.src.Direction, c.src.RoundEdges = 2, ok, gdi.Undirected, 10
+		if err := d.BulkLoad(c.src); gdi.ErrorClass(err) != c.want {
+			return fmt.Errorf("FullEdges, %s: BulkLoad returned %v, want %v", c.name, err, c.want)
+		}
+	}
+	return nil
 }
