@@ -5,6 +5,7 @@
 //	gdi bench oltp -workload W -scale S ...      run a LinkBench-style mix
 //	gdi bench olap -algo A -scale S ...          time bfs, khop, pr, wcc, cdlp, lcc, sssp, bi or gnn
 //	gdi olap -algo A -graph PATH/NAME ...        run a Graphalytics algorithm
+//	gdi import [-ranks N] DIR                   load a directory of neo4j-admin-import CSV files
 //	gdi check DIR                               verify a checkpoint and its redo logs
 //
 // Each subcommand lists its flags with -h.
@@ -29,6 +30,7 @@ var commands = []command{
 	{"demo", "exercise the foundation layer (rma, bgdl, dht) on several ranks", runDemo},
 	{"gen", "generate a Graph500 Kronecker graph with labels and properties", runGen},
 	{"bench", "generate a graph into a database and run an OLTP workload or an OLAP query on it", runBench},
+	{"import", "load a directory of CSV files with neo4j-admin import headers into a gdirma database", runImport},
 	{"check", "verify a GDI-RMA checkpoint and its redo logs offline (gdi check DIR)", runCheck},
 	{"olap", "run a graph algorithm on a Graphalytics data set (bfs, khop, pr, wcc, cdlp, lcc, sssp)", runOlap},
 }

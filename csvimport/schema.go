@@ -1,0 +1,107 @@
+package csvimport
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/gdi-go/gdi/gdi"
+)
+
+// schema makes the labels that the rows of all ranks name and the property
+// types of the headers (collective), or takes those the database has
+// already, if they are the same.
+func (im *importer) schema() error {
+	mine := map[string]bool{}
+	for _, r := range im.rows {
+		for _, l := range r.labels {
+			mine[l] = true
+		}
+	}
+	for _, e := range im.edgeRows {
+		mine[e.label] = true
+	}
+	var names []string
+	for l := range mine {
+		names = append(names, l)
+	}
+	all, err := im.c.Allgatherv([]byte(strings.Join(names, "\n")))
+	if err != nil {
+		return gdi.Errorf(gdi.ErrIntern, "csvimport: %v", err)
+	}
+	names = names[:0]
+	for _, b := range all {
+		if len(b) > 0 {
+			names = append(names, strings.Split(string(b), "\n")...)
+		}
+	}
+	slices.Sort(names)
+	im.labels = map[string]gdi.Label{}
+	for _, name := range slices.Compact(names) {
+		l, err := im.db.LabelFromName(name)
+		if err == nil && l == gdi.LabelNull {
+			l, err = im.db.CreateLabel(name)
+		}
+		if err != nil {
+			return err
+		}
+		im.labels[name] = l
+	}
+	for _, p := range im.props {
+		info := p.typ.info(p.name)
+		pt, err := im.db.PropertyTypeFromName(p.name)
+		switch {
+		case err != nil:
+			return err
+		case pt == gdi.PropertyTypeNull:
+			if pt, err = im.db.CreatePropertyType(info); err != nil {
+				return err
+			}
+		default:
+			have, err := im.db.PropertyTypeInfo(pt)
+			if err != nil {
+				return err
+			}
+			if have.Datatype != info.Datatype || have.Entity != info.Entity {
+				return gdi.Errorf(gdi.ErrPropertyTypeExists, "csvimport: the database has a property type %q of %v, %v, and %s names one of %v, %v", p.name, have.Datatype, have.Entity, p.path, info.Datatype, info.Entity)
+			}
+		}
+		im.ptypes = append(im.ptypes, pt)
+	}
+	return nil
+}
+
+// source describes what the ranks read for BulkLoad.
+func (im *importer) source() gdi.BulkSource {
+	props := func(ps []propValue, out []gdi.BulkProperty) []gdi.BulkProperty {
+		for _, p := range ps {
+			out = append(out, gdi.BulkProperty{Type: im.ptypes[p.ptype], Value: p.value})
+		}
+		return out
+	}
+	var e gdi.BulkEdge
+	return gdi.BulkSource{
+		Vertices: im.total,
+		Vertex: func(x uint64, v *gdi.BulkVertex) error {
+			row, err := im.vertex(x)
+			if err != nil {
+				return err
+			}
+			v.ID = append(v.ID[:0], row.id...)
+			for _, l := range row.labels {
+				v.Labels = append(v.Labels, im.labels[l])
+			}
+			v.Properties = props(row.props, v.Properties)
+			return nil
+		},
+		FullEdges: func(rank, size int, emit func(*gdi.BulkEdge) error) error {
+			for _, r := range im.edgeRows {
+				e = gdi.BulkEdge{Origin: r.origin, Target: r.target, Labels: append(e.Labels[:0], im.labels[r.label]), Properties: props(r.props, e.Properties[:0])}
+				if err := emit(&e); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+		Direction: im.opt.Direction,
+	}
+}
