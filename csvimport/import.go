@@ -114,7 +114,9 @@ type importer struct {
 	other        map[[2]int][]vertexRow // other ranks' shares, read when asked
 	ids          map[string]uint64      // the vertices whose key hashes to the rank
 
-	edgeRows []edgeRow
+	edgeRows   []edgeRow
+	edgeLabels []string      // the labels of the rank's edges
+	edgeProps  [][]propValue // the properties of the rank's edges that have any
 
 	labels map[string]gdi.Label
 	ptypes []gdi.PropertyType
@@ -133,11 +135,13 @@ type propValue struct {
 	value gdi.Value
 }
 
-// edgeRow is an edge as read, its ends resolved to vertex numbers.
+// edgeRow is an edge as read, its ends resolved to vertex numbers: its
+// label, an index into edgeLabels, and its properties, an index into
+// edgeProps or -1. It holds no pointer, for the garbage collector's sake:
+// a rank holds millions.
 type edgeRow struct {
 	origin, target uint64
-	label          string
-	props          []propValue
+	label, props   int32
 }
 
 func (im *importer) progress(format string, args ...any) {

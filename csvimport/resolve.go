@@ -3,6 +3,8 @@ package csvimport
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/gdi-go/gdi/gdi"
@@ -47,7 +49,8 @@ func (im *importer) indexIDs() error {
 	im.ids = map[string]uint64{}
 	for _, buf := range recv {
 		for len(buf) > 0 {
-			k, rest, ok := readKey(buf)
+			kb, rest, ok := readKeyBytes(buf)
+			k := string(kb)
 			if !ok || len(rest) < 8 {
 				return gdi.Errorf(gdi.ErrIntern, "csvimport: a malformed message of IDs")
 			}
@@ -62,42 +65,71 @@ func (im *importer) indexIDs() error {
 	return nil
 }
 
-// readKey reads a key (its length, then its bytes) off buf.
-func readKey(buf []byte) (k string, rest []byte, ok bool) {
+// readKeyBytes reads a key (its length, then its bytes) off buf.
+func readKeyBytes(buf []byte) (k, rest []byte, ok bool) {
 	n, m := binary.Uvarint(buf)
 	if m <= 0 || uint64(len(buf)-m) < n {
-		return "", nil, false
+		return nil, nil, false
 	}
-	return string(buf[m : m+int(n)]), buf[m+int(n):], true
+	return buf[m : m+int(n)], buf[m+int(n):], true
 }
 
-// pendingEdge is an edge read but not yet resolved: the keys of its ends,
-// and where it is, for messages.
+// pendingEdge is an edge read but not yet resolved: where the questions
+// for its ends went (see asked), and where it is, for messages.
 type pendingEdge struct {
-	start, end string
 	row        edgeRow
-	file, line int
+	ends       [2]asked
+	file, line int32
+}
+
+// asked is a question for an end's number: the rank asked, its index
+// among the questions to that rank, and where its key starts in them.
+type asked struct{ rank, index, at int32 }
+
+// edgeRound is a round of edges: the rank's pending edges, the questions
+// to each rank, and the answers; the buffers are kept from round to round.
+type edgeRound struct {
+	pending []pendingEdge
+	ask     [][]byte
+	counts  []int32
+	answer  [][]byte
+	hash    *xxhash.Digest
 }
 
 // edges reads the rank's shares of the edge files and resolves their
 // ends, in rounds of up to RoundEdges edges, until every rank is done.
 func (im *importer) edges() error {
-	var pending []pendingEdge
+	mine := 0
+	for i := range im.efiles {
+		mine += im.lines[im.c.Rank()][len(im.vfiles)+i]
+	}
+	im.edgeRows = make([]edgeRow, 0, mine)
+	rd := &edgeRound{
+		pending: make([]pendingEdge, 0, min(mine, im.opt.RoundEdges)),
+		ask:     make([][]byte, im.c.Size()),
+		counts:  make([]int32, im.c.Size()),
+		answer:  make([][]byte, im.c.Size()),
+		hash:    xxhash.New(),
+	}
+	labels := map[string]int32{}
 	var failed error
 	var fields []string
 	for i, f := range im.efiles {
 		fi := len(im.vfiles) + i
 		err := readShare(f.path, f.body, shareOf(f.body, f.size, im.c.Rank(), im.c.Size()), func(k int, line string) error {
-			p, err := im.parseEdge(f, line, &fields)
+			var err error
+			if fields, err = appendFields(fields[:0], line, f.delim); err == nil {
+				err = im.parseEdge(rd, f, fields, labels)
+			}
 			if err != nil {
 				return lineErr(f.path, im.lineNo(im.c.Rank(), fi, k), err)
 			}
-			p.file, p.line = fi, im.lineNo(im.c.Rank(), fi, k)
-			if pending = append(pending, p); len(pending) == im.opt.RoundEdges {
-				if _, err := im.round(pending, false, &failed); err != nil {
+			p := &rd.pending[len(rd.pending)-1]
+			p.file, p.line = int32(fi), int32(im.lineNo(im.c.Rank(), fi, k))
+			if len(rd.pending) == im.opt.RoundEdges {
+				if _, err := im.round(rd, false, &failed); err != nil {
 					return err
 				}
-				pending = pending[:0]
 			}
 			return nil
 		})
@@ -108,110 +140,125 @@ func (im *importer) edges() error {
 	}
 	for {
 		if failed != nil {
-			pending = pending[:0]
+			rd.reset()
 		}
-		all, err := im.round(pending, true, &failed)
+		all, err := im.round(rd, true, &failed)
 		if err != nil {
 			return err
 		}
-		pending = pending[:0]
 		if all {
 			return failed
 		}
 	}
 }
 
-// parseEdge reads a line of edge file f.
-func (im *importer) parseEdge(f *file, line string, fields *[]string) (pendingEdge, error) {
-	var err error
-	if *fields, err = appendFields((*fields)[:0], line, f.delim); err != nil {
-		return pendingEdge{}, err
+// reset empties the round.
+func (rd *edgeRound) reset() {
+	rd.pending = rd.pending[:0]
+	for r := range rd.ask {
+		rd.ask[r], rd.counts[r] = rd.ask[r][:0], 0
 	}
-	fs := *fields
-	if len(fs) != len(f.cols) {
-		return pendingEdge{}, fmt.Errorf("%d fields, the header has %d", len(fs), len(f.cols))
-	}
-	p := pendingEdge{
-		start: key(f.cols[f.start].group, fs[f.start]),
-		end:   key(f.cols[f.end].group, fs[f.end]),
-		row:   edgeRow{label: f.label},
-	}
-	for j, c := range f.cols {
-		switch c.role {
-		case typeColumn:
-			if fs[j] != "" {
-				p.row.label = fs[j]
-			}
-		case property:
-			if p.row.props, err = im.appendProps(p.row.props, c, fs[j]); err != nil {
-				return p, err
-			}
-		}
-	}
-	return p, nil
 }
 
-// round resolves the ends of pending, the rank's edges of the round, and
-// keeps them; done tells that the rank has no more. It reports whether
-// every rank is done. An end no vertex has fails the import (*failed),
-// but the rank takes part in the rounds until all are done; the error
-// returned is one of the communicator.
-func (im *importer) round(pending []pendingEdge, done bool, failed *error) (bool, error) {
-	n := im.c.Size()
-	send := make([][]byte, n)
-	// at[2j] and at[2j+1]: the rank asked for the ends of edge j, and
-	// the index of the question there.
-	type asked struct{ rank, index int }
-	at := make([]asked, 0, 2*len(pending))
-	counts := make([]int, n)
-	for _, p := range pending {
-		for _, k := range [2]string{p.start, p.end} {
-			o := im.ownerOf(k)
-			send[o] = binary.AppendUvarint(send[o], uint64(len(k)))
-			send[o] = append(send[o], k...)
-			at = append(at, asked{o, counts[o]})
-			counts[o]++
+// parseEdge reads an edge of edge file f, split into fields, into a new
+// pending edge of rd, and asks for its ends. labels numbers the rank's
+// edge labels.
+func (im *importer) parseEdge(rd *edgeRound, f *file, fields []string, labels map[string]int32) error {
+	if len(fields) != len(f.cols) {
+		return fmt.Errorf("%d fields, the header has %d", len(fields), len(f.cols))
+	}
+	label := f.label
+	var props []propValue
+	for j, c := range f.cols {
+		var err error
+		switch c.role {
+		case typeColumn:
+			if fields[j] != "" {
+				label = fields[j]
+			}
+		case property:
+			if props, err = im.appendProps(props, c, fields[j]); err != nil {
+				return err
+			}
 		}
 	}
-	recv, err := im.c.Alltoallv(send)
+	l, ok := labels[label]
+	if !ok {
+		l = int32(len(im.edgeLabels))
+		labels[label] = l
+		im.edgeLabels = append(im.edgeLabels, label)
+	}
+	p := pendingEdge{row: edgeRow{label: l, props: -1}}
+	if props != nil {
+		p.row.props = int32(len(im.edgeProps))
+		im.edgeProps = append(im.edgeProps, props)
+	}
+	for e, col := range [2]int{f.start, f.end} {
+		p.ends[e] = rd.question(im, f.cols[col].group, fields[col])
+	}
+	rd.pending = append(rd.pending, p)
+	return nil
+}
+
+// question asks the owner of the key of (group, id) for its number.
+func (rd *edgeRound) question(im *importer, group, id string) asked {
+	h := rd.hash
+	h.Reset()
+	_, _ = h.WriteString(group)
+	_, _ = h.Write([]byte{0})
+	_, _ = h.WriteString(id)
+	o := int(h.Sum64() % uint64(im.c.Size()))
+	a := asked{int32(o), rd.counts[o], int32(len(rd.ask[o]))}
+	b := binary.AppendUvarint(rd.ask[o], uint64(len(group)+1+len(id)))
+	b = append(b, group...)
+	b = append(b, 0)
+	rd.ask[o] = append(b, id...)
+	rd.counts[o]++
+	return a
+}
+
+// round resolves the ends of the rank's pending edges of the round, keeps
+// them and empties the round; done tells that the rank has no more. It
+// reports whether every rank is done. An end no vertex has fails the
+// import (*failed), but the rank takes part in the rounds until all are
+// done; the error returned is one of the communicator.
+func (im *importer) round(rd *edgeRound, done bool, failed *error) (bool, error) {
+	defer rd.reset()
+	recv, err := im.c.Alltoallv(rd.ask)
 	if err != nil {
 		return false, gdi.Errorf(gdi.ErrIntern, "csvimport: %v", err)
 	}
 	for r, buf := range recv {
-		answer := make([]byte, 0, 8*len(buf)/4)
+		a := rd.answer[r][:0]
 		for len(buf) > 0 {
-			k, rest, ok := readKey(buf)
+			k, rest, ok := readKeyBytes(buf)
 			if !ok {
 				return false, gdi.Errorf(gdi.ErrIntern, "csvimport: a malformed message of keys")
 			}
-			x, found := im.ids[k]
+			x, found := im.ids[string(k)]
 			if !found {
 				x = missing
 			}
-			answer = binary.LittleEndian.AppendUint64(answer, x)
+			a = binary.LittleEndian.AppendUint64(a, x)
 			buf = rest
 		}
-		send[r] = answer
+		rd.answer[r] = a
 	}
-	answers, err := im.c.Alltoallv(send)
+	answers, err := im.c.Alltoallv(rd.answer)
 	if err != nil {
 		return false, gdi.Errorf(gdi.ErrIntern, "csvimport: %v", err)
 	}
-	for j, p := range pending {
+	for _, p := range rd.pending {
 		var ends [2]uint64
-		for e := range ends {
-			a := at[2*j+e]
-			if 8*a.index+8 > len(answers[a.rank]) {
+		for e, a := range p.ends {
+			if 8*int(a.index)+8 > len(answers[a.rank]) {
 				return false, gdi.Errorf(gdi.ErrIntern, "csvimport: rank %d answered %d keys", a.rank, len(answers[a.rank])/8)
 			}
 			ends[e] = binary.LittleEndian.Uint64(answers[a.rank][8*a.index:])
 		}
-		if (ends[0] == missing || ends[1] == missing) && *failed == nil {
-			which, k := "start", p.start
-			if ends[0] != missing {
-				which, k = "end", p.end
-			}
-			*failed = gdi.Errorf(gdi.ErrFileFormat, "%s:%d: no vertex has the %s's ID %q", im.files()[p.file].path, p.line, which, keyID(k))
+		if e := slices.Index(ends[:], missing); e >= 0 && *failed == nil {
+			k, _, _ := readKeyBytes(rd.ask[p.ends[e].rank][p.ends[e].at:])
+			*failed = gdi.Errorf(gdi.ErrFileFormat, "%s:%d: no vertex has the %s's ID %q", im.files()[p.file].path, p.line, [2]string{"start", "end"}[e], keyID(string(k)))
 		}
 		if *failed == nil {
 			p.row.origin, p.row.target = ends[0], ends[1]
@@ -230,10 +277,6 @@ func (im *importer) round(pending []pendingEdge, done bool, failed *error) (bool
 
 // keyID is the ID space and ID of a key, for messages.
 func keyID(k string) string {
-	for i := range len(k) {
-		if k[i] == 0 {
-			return k[:i] + " " + k[i+1:]
-		}
-	}
-	return k
+	group, id, _ := strings.Cut(k, "\x00")
+	return group + " " + id
 }

@@ -17,8 +17,8 @@ func (im *importer) schema() error {
 			mine[l] = true
 		}
 	}
-	for _, e := range im.edgeRows {
-		mine[e.label] = true
+	for _, l := range im.edgeLabels {
+		mine[l] = true
 	}
 	var names []string
 	for l := range mine {
@@ -79,6 +79,10 @@ func (im *importer) source() gdi.BulkSource {
 		return out
 	}
 	var e gdi.BulkEdge
+	edgeLabels := make([]gdi.Label, len(im.edgeLabels))
+	for i, name := range im.edgeLabels {
+		edgeLabels[i] = im.labels[name]
+	}
 	return gdi.BulkSource{
 		Vertices: im.total,
 		Vertex: func(x uint64, v *gdi.BulkVertex) error {
@@ -95,7 +99,10 @@ func (im *importer) source() gdi.BulkSource {
 		},
 		FullEdges: func(rank, size int, emit func(*gdi.BulkEdge) error) error {
 			for _, r := range im.edgeRows {
-				e = gdi.BulkEdge{Origin: r.origin, Target: r.target, Labels: append(e.Labels[:0], im.labels[r.label]), Properties: props(r.props, e.Properties[:0])}
+				e = gdi.BulkEdge{Origin: r.origin, Target: r.target, Labels: append(e.Labels[:0], edgeLabels[r.label]), Properties: e.Properties[:0]}
+				if r.props >= 0 {
+					e.Properties = props(im.edgeProps[r.props], e.Properties)
+				}
 				if err := emit(&e); err != nil {
 					return err
 				}
