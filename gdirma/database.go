@@ -50,11 +50,19 @@ var (
 
 func newDatabase(st *graph, comm rma.Comm) *Database {
 	return &Database{
-		Catalog: catalog.New(comm, "gdirma"),
+		Catalog: newCatalog(comm),
 		st:      st,
 		comm:    comm,
 		rank:    comm.Rank(),
 	}
+}
+
+// newCatalog makes the metadata replica of a rank: the rewrites of
+// metadata (rewriter.go) run on every rank, each on its own holders.
+func newCatalog(comm rma.Comm) *catalog.Catalog {
+	c := catalog.New(comm, "gdirma")
+	c.RewriteOnEveryRank()
+	return c
 }
 
 // Free frees the database (collective). Open transactions of the rank are

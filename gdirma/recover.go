@@ -386,7 +386,7 @@ func (db *Database) replayCatalog(path string, cats []redolog.Record) error {
 		return gdi.Errorf(gdi.ErrIntern, "gdirma: redo log: catalog: %v", err)
 	}
 	// The checkpoint's catalog is set already: replace the catalog.
-	fresh := catalog.New(db.comm, "gdirma")
+	fresh := newCatalog(db.comm)
 	if err := fresh.SetState(s); err != nil {
 		return gdi.Errorf(gdi.ErrFileFormat, "gdirma: redo log file %s: the catalog after its changes: %v", path, err)
 	}

@@ -1,43 +1,84 @@
 package gdirma
 
 import (
-	"maps"
-	"slices"
+	"encoding/binary"
 
+	"github.com/cespare/xxhash/v2"
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/gdirma/internal/layout"
 	"github.com/gdi-go/gdi/internal/catalog"
+	"github.com/gdi-go/gdi/rma"
 )
 
 // The gdi.MetadataRewriter methods. Each is collective and needs a quiet
-// database. All ranks check and agree; rank 0 rewrites the shared graph
-// data (with new versions, so that nothing stale can commit) and tells the
-// others the outcome; then every rank updates its metadata replica; a
-// barrier ends the call. That frame is the catalog's (internal/catalog,
-// shared with the other backend); the rewriting is this backend's.
+// database. All ranks check and agree; then every rank rewrites the
+// holders whose primary blocks it has, in parallel (with new versions, so
+// that nothing stale can commit), and the ranks agree on the outcome;
+// every rank updates its metadata replica; a barrier ends the call. That
+// frame is the catalog's (internal/catalog, shared with the other
+// backend, where rank 0 rewrites); the rewriting is this backend's. No
+// rank reads another's holders: a rank's memory holds the new records of
+// its own changed holders at most.
 
-// rewrite replaces every object for which f returns a new record (on a
-// quiet database). It returns the first error of f, before changing
-// anything.
-func (st *graph) rewrite(f func(k kind, r *record) (*record, error)) error {
+// rewrite replaces every holder of the calling rank for which f returns a
+// new record (collective, on a quiet database). Every rank computes its
+// changes before any rank applies one: if f fails on any rank, nothing
+// changes, and every rank returns that error.
+func (db *Database) rewrite(f func(k kind, r *record) (*record, error)) error {
 	var changes []change
+	var err error
 	for _, k := range []kind{vertexKind, edgeKind} {
-		objs, err := st.all(k)
-		if err != nil {
-			return err
-		}
-		for _, n := range slices.Sorted(maps.Keys(objs)) {
-			r := objs[n]
-			nr, err := f(k, r)
-			if err != nil {
+		if err == nil {
+			err = db.st.scanRank(db.rank, k, func(n layout.Number, r *record) error {
+				nr, err := f(k, r)
+				if err == nil && nr != nil {
+					changes = append(changes, change{k: k, n: n, old: r, new: nr})
+				}
 				return err
-			}
-			if nr != nil {
-				changes = append(changes, change{k: k, n: n, old: r, new: nr})
-			}
+			})
 		}
 	}
-	return st.applyNow(changes)
+	if err := agreeDetail(db.comm, err); err != nil {
+		return err
+	}
+	return agreeDetail(db.comm, db.st.applyNow(changes))
+}
+
+// sharedIDs reports, on every rank, whether two of the IDs the ranks pass
+// are equal (collective): each ID goes to the rank its hash names, which
+// compares those it gets.
+func (db *Database) sharedIDs(ids []string) (bool, error) {
+	send := make([][]byte, db.comm.Size())
+	for _, id := range ids {
+		o := xxhash.Sum64String(id) % uint64(len(send))
+		send[o] = binary.AppendUvarint(send[o], uint64(len(id)))
+		send[o] = append(send[o], id...)
+	}
+	recv, err := db.comm.Alltoallv(send)
+	if err != nil {
+		return false, internal(err)
+	}
+	seen := map[string]bool{}
+	shared := int64(0)
+	for _, buf := range recv {
+		for len(buf) > 0 {
+			n, m := binary.Uvarint(buf)
+			if m <= 0 || uint64(len(buf)-m) < n {
+				return false, gdi.Errorf(gdi.ErrIntern, "gdirma: a malformed message of IDs")
+			}
+			id := string(buf[m : m+int(n)])
+			if seen[id] {
+				shared = 1
+			}
+			seen[id] = true
+			buf = buf[m+int(n):]
+		}
+	}
+	flag := []int64{shared}
+	if err := db.comm.AllreduceInt64(flag, rma.OpMax); err != nil {
+		return false, internal(err)
+	}
+	return flag[0] != 0, nil
 }
 
 // FreeLabel removes l from every object and index and frees it. It warns
@@ -47,26 +88,26 @@ func (st *graph) rewrite(f func(k kind, r *record) (*record, error)) error {
 func (db *Database) FreeLabel(l gdi.Label) error {
 	defer db.pauseAuto()() // it writes holders outside commits
 	return db.reindexAfter(db.RewriteFreeLabel(l, db.quietCheck, func(n uint32) error {
-		unlabeled := map[string]bool{} // IDs of vertices left without labels
-		var shared error
-		err := db.st.rewrite(func(k kind, r *record) (*record, error) {
+		var unlabeled []string // IDs of the rank's vertices left without labels
+		err := db.rewrite(func(k kind, r *record) (*record, error) {
 			nr := withoutLabel(r, n)
 			after := r
 			if nr != nil {
 				after = nr
 			}
 			if id, ok := after.appID(); ok && k == vertexKind && len(after.labels()) == 0 {
-				if unlabeled[id] && shared == nil {
-					shared = gdi.Errorf(gdi.WarnNonUniqueID, "vertices without labels share ID %q", id)
-				}
-				unlabeled[id] = true
+				unlabeled = append(unlabeled, id)
 			}
 			return nr, nil
 		})
 		if err != nil {
 			return err
 		}
-		return shared
+		shared, err := db.sharedIDs(unlabeled)
+		if err == nil && shared {
+			err = gdi.Errorf(gdi.WarnNonUniqueID, "vertices without labels share an ID")
+		}
+		return err
 	}))
 }
 
@@ -98,7 +139,7 @@ func withoutLabel(r *record, n uint32) *record {
 func (db *Database) FreePropertyType(p gdi.PropertyType) error {
 	defer db.pauseAuto()() // it writes holders outside commits
 	return db.reindexAfter(db.RewriteFreePropertyType(p, db.quietCheck, func(n uint32) error {
-		return db.st.rewrite(func(_ kind, r *record) (*record, error) {
+		return db.rewrite(func(_ kind, r *record) (*record, error) {
 			if len(r.values(n)) == 0 {
 				return nil, nil
 			}
@@ -114,7 +155,7 @@ func (db *Database) FreePropertyType(p gdi.PropertyType) error {
 func (db *Database) UpdatePropertyType(p gdi.PropertyType, info gdi.PropertyTypeInfo, def gdi.Value) error {
 	defer db.pauseAuto()() // it writes holders outside commits
 	return db.reindexAfter(db.RewriteUpdatePropertyType(p, info, def, db.quietCheck, func(n uint32, norm gdi.PropertyTypeInfo) error {
-		return db.st.rewrite(func(_ kind, r *record) (*record, error) {
+		return db.rewrite(func(_ kind, r *record) (*record, error) {
 			vals := r.values(n)
 			if len(vals) == 0 {
 				return nil, nil

@@ -17,6 +17,9 @@ type Catalog struct {
 	rank    int
 	tag     gdi.DatabaseTag
 	backend string // prefixes internal errors, as "refdb" or "gdirma"
+	// everyRank: the metadata rewrites run on every rank (see
+	// RewriteOnEveryRank).
+	everyRank bool
 
 	mu     sync.RWMutex // guards everything below; taken after no other lock
 	freed  bool

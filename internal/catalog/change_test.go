@@ -24,7 +24,7 @@ var notChanges = map[string]bool{
 	"LabelHandle": true, "LabelName": true, "LabelNum": true, "Labels": true, "MarkFreed": true,
 	"PropertyTypeFromName": true, "PropertyTypeInfo": true, "PropertyTypes": true, "PtypeDelta": true,
 	"PtypeHandle": true, "PtypeNum": true, "SetChangeHook": true, "SetIndexHook": true, "SetState": true,
-	"State": true, "Subconstraints": true, "Tag": true,
+	"RewriteOnEveryRank": true, "State": true, "Subconstraints": true, "Tag": true,
 	"Index.Labels": true, "Index.PropertyTypes": true, "Index.Type": true,
 }
 

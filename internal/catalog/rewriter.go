@@ -73,18 +73,28 @@ func (cat *Catalog) RewriteUpdatePropertyType(p gdi.PropertyType, info gdi.Prope
 	return cat.rewriteFrame(call, local, func() error { return rewrite(n, norm) }, func() Delta { cat.updatePtypeMeta(n, norm); return cat.PtypeDelta(n) })
 }
 
-// rewriteFrame agrees on call, lets rank 0 rewrite, shares the outcome,
-// updates the replica unless the rewrite failed and reports the update's
-// delta to the change hook, and ends with a barrier.
+// RewriteOnEveryRank makes the rewrites run on every rank (collectively,
+// each rank rewriting its own part of the graph data and the ranks
+// agreeing on the outcome) instead of on rank 0 alone.
+func (cat *Catalog) RewriteOnEveryRank() { cat.everyRank = true }
+
+// rewriteFrame agrees on call, lets rank 0 rewrite (or every rank, see
+// RewriteOnEveryRank), shares the outcome, updates the replica unless the
+// rewrite failed and reports the update's delta to the change hook, and
+// ends with a barrier.
 func (cat *Catalog) rewriteFrame(call string, local error, rewrite func() error, update func() Delta) error {
 	if err := cat.Agree(call, local); err != nil {
 		return err
 	}
 	var result error
-	if cat.rank == 0 {
-		result = rewrite()
+	switch {
+	case cat.everyRank:
+		result = rewrite() // collective: the ranks agree on result
+	case cat.rank == 0:
+		result = cat.BcastCode(rewrite())
+	default:
+		result = cat.BcastCode(nil)
 	}
-	result = cat.BcastCode(result)
 	if !gdi.Failed(result) {
 		if err := cat.changed(update()); err != nil {
 			return err
