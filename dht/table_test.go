@@ -234,3 +234,33 @@ func TestDeleteIf(t *testing.T) {
 		})
 	})
 }
+
+// TestSwap: Swap replaces a value only from the value it holds, finds an
+// absent key absent, and a Lookup sees the new value.
+func TestSwap(t *testing.T) {
+	ranktest.ForRanks(t, func(c rma.Comm) error {
+		return withTable(c, dht.Config{Buckets: 4, Entries: 16}, func(tb *dht.Table) error {
+			key := []byte(fmt.Sprint("key-of-", c.Rank()))
+			if swapped, found, err := tb.Swap(2, key, 7, 9); err != nil || swapped || found {
+				return fmt.Errorf("Swap of an absent key = %v, %v, %v", swapped, found, err)
+			}
+			if err := tb.Insert(2, key, 7); err != nil {
+				return err
+			}
+			for _, step := range []struct {
+				old, new uint64
+				swapped  bool
+				now      uint64
+			}{{8, 9, false, 7}, {7, 9, true, 9}, {7, 10, false, 9}, {9, 11, true, 11}} {
+				swapped, found, err := tb.Swap(2, key, step.old, step.new)
+				if err != nil || !found || swapped != step.swapped {
+					return fmt.Errorf("Swap(%q, %d, %d) = %v, %v, %v; want %v", key, step.old, step.new, swapped, found, err, step.swapped)
+				}
+				if err := lookupWant(tb, 2, string(key), step.now, true); err != nil {
+					return err
+				}
+			}
+			return c.Barrier()
+		})
+	})
+}

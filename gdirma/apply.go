@@ -1,12 +1,9 @@
 package gdirma
 
 import (
-	"errors"
 	"slices"
 
 	"github.com/gdi-go/gdi/bgdl"
-	"github.com/gdi-go/gdi/dht"
-	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/gdirma/internal/layout"
 	"github.com/gdi-go/gdi/gdirma/internal/store"
 	"github.com/gdi-go/gdi/internal/invariants"
@@ -116,8 +113,8 @@ type applyUndo struct {
 // the implicit index.
 type keyUndo struct {
 	insert bool
-	label  uint32
-	key    []byte
+	k      kind
+	key    idKey
 	n      layout.Number
 }
 
@@ -127,9 +124,9 @@ func (st *graph) undoApply(u *applyUndo) {
 	for i := len(u.keys) - 1; i >= 0; i-- {
 		k := u.keys[i]
 		if k.insert {
-			_, _ = st.IDs().Delete(k.label, k.key)
+			_, _ = st.dropKey(k.k, k.key, k.n)
 		} else {
-			_ = st.IDs().Insert(k.label, k.key, uint64(k.n))
+			_ = st.addKey(k.k, k.key, k.n)
 		}
 	}
 }
@@ -148,17 +145,15 @@ func (st *graph) applyKeys(changes []change, u *applyUndo) error {
 			if slices.Contains(nk, key) {
 				continue
 			}
-			dk := dhtKey(key.id)
-			err := applyFailpoint(stepIndexDelete)
-			var deleted bool
-			if err == nil {
-				deleted, err = st.IDs().DeleteIf(key.label, dk, uint64(c.n))
-			}
-			if err != nil {
+			if err := applyFailpoint(stepIndexDelete); err != nil {
 				return internal(err)
 			}
+			deleted, err := st.dropKey(c.k, key, c.n)
+			if err != nil {
+				return err
+			}
 			if deleted {
-				u.keys = append(u.keys, keyUndo{false, key.label, dk, c.n})
+				u.keys = append(u.keys, keyUndo{false, c.k, key, c.n})
 			}
 		}
 	}
@@ -172,48 +167,21 @@ func (st *graph) applyKeys(changes []change, u *applyUndo) error {
 			if slices.Contains(ok, key) {
 				continue
 			}
-			dk := dhtKey(key.id)
-			err := applyFailpoint(stepIndexInsert)
-			if err == nil {
-				err = st.IDs().Insert(key.label, dk, uint64(c.n))
-			}
-			if errors.Is(err, dht.ErrExists) {
-				return gdi.Errorf(gdi.ErrNonUniqueID, "label %d and ID %q not unique", key.label, key.id)
-			}
-			if err != nil {
+			if err := applyFailpoint(stepIndexInsert); err != nil {
 				return internal(err)
 			}
-			u.keys = append(u.keys, keyUndo{true, key.label, dk, c.n})
+			if err := st.addKey(c.k, key, c.n); err != nil {
+				return err
+			}
+			u.keys = append(u.keys, keyUndo{true, c.k, key, c.n})
 		}
 	}
 	return nil
 }
 
-// keysOf returns the implicit index's keys of r (its ID under each of its
-// labels), in buf if they fit.
-func keysOf(r *record, buf []idKey) []idKey {
-	if r == nil {
-		return nil
-	}
-	id, ok := r.appID()
-	if !ok {
-		return nil
-	}
-	ks := buf[:0]
-	for _, l := range r.labels() {
-		if l != uint32(gdi.LabelNone) {
-			ks = append(ks, idKey{l, id})
-		}
-	}
-	return ks
-}
-
 // sameKeys reports whether c keeps the keys of its object: most changes
 // keep the labels and the ID of a vertex.
 func sameKeys(c change) bool {
-	if c.k != vertexKind {
-		return true
-	}
 	if c.old == nil || c.new == nil {
 		return false
 	}

@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"github.com/gdi-go/gdi/bgdl"
-	"github.com/gdi-go/gdi/dht"
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/gdirma/internal/layout"
 	"github.com/gdi-go/gdi/gdirma/internal/store"
@@ -219,14 +218,8 @@ func (b *bulk) vertices() error {
 		}
 		b.nums[x] = layout.NumberOf(num)
 		if len(bv.ID) > 0 {
-			key := dhtKey(string(bv.ID))
-			for _, l := range labels {
-				if err := b.st.IDs().Insert(l, key, uint64(num)); err != nil {
-					if errors.Is(err, dht.ErrExists) {
-						return gdi.Errorf(gdi.ErrNonUniqueID, "BulkLoad: vertex %d: label %d and ID %q not unique", x, l, bv.ID)
-					}
-					return internal(err)
-				}
+			if err := b.addKeys(labels, string(bv.ID), b.nums[x]); err != nil {
+				return fmt.Errorf("BulkLoad: vertex %d: %w", x, err)
 			}
 		}
 		if done := x - b.lo; done == 256 {
@@ -249,6 +242,20 @@ func (b *bulk) vertices() error {
 		}
 	}
 	b.headAt = append(b.headAt, len(b.heads))
+	return nil
+}
+
+// addKeys enters the keys of the implicit index of a vertex with labels
+// and ID id, numbered n.
+func (b *bulk) addKeys(labels []uint32, id string, n layout.Number) error {
+	if len(labels) == 0 {
+		return b.st.addKey(vertexKind, idKey{uint32(gdi.LabelNone), id}, n)
+	}
+	for _, l := range labels {
+		if err := b.st.addKey(vertexKind, idKey{l, id}, n); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

@@ -67,48 +67,59 @@ func (st *graph) checkFences(n layout.Number, p store.Parts, chain []bgdl.DPtr) 
 	return nil
 }
 
-// CheckImplicitIndex verifies the implicit index against the vertex
-// holders, on the calling rank: every (label, ID) of a vertex whose
-// primary block is on the rank finds that vertex, and every entry the rank
-// keeps names a vertex that has that label and ID. It returns ErrIntern
-// naming the first disagreement. Like CheckHolders, it is local and exact
-// only on a quiet database.
+// CheckImplicitIndex verifies the implicit index (idindex.go) against the
+// holders, on the calling rank: every key of a vertex whose primary block
+// is on the rank, and of an edge whose origin's is, finds that object (or
+// severalObjects, for a key without label), and every entry the rank
+// keeps names an object that has that key. It returns ErrIntern naming
+// the first disagreement. Like CheckHolders, it is local and exact only on
+// a quiet database.
 func (db *Database) CheckImplicitIndex() error {
 	if db.IsFreed() {
 		return errFreedDB()
 	}
 	st := db.st
-	err := st.scanRank(db.rank, vertexKind, func(n layout.Number, r *record) error {
-		for _, key := range r.idKeys() {
-			if key.label == uint32(gdi.LabelNone) {
-				continue
-			}
-			v, found, err := st.IDs().Lookup(key.label, dhtKey(key.id))
+	var buf [2]idKey
+	check := func(k kind, n layout.Number, r *record) error {
+		for _, key := range keysOf(r, buf[:]) {
+			v, found, err := st.IDs().Lookup(dhtLabel(k, key.label), dhtKey(key.id))
 			if err != nil {
 				return internal(err)
 			}
-			if !found || layout.Number(v) != n {
-				return gdi.Errorf(gdi.ErrIntern, "gdirma: vertex %v, label %d, ID %q: the implicit index finds %v (%v)", n.Holder(), key.label, key.id, layout.Number(v).Holder(), found)
+			if !found || layout.Number(v) != n && !(v == severalObjects && key.label == uint32(gdi.LabelNone)) {
+				return gdi.Errorf(gdi.ErrIntern, "gdirma: %v %v, label %d, ID %q: the implicit index finds %v (%v)", k, n, key.label, key.id, layout.Number(v), found)
 			}
 		}
 		return nil
+	}
+	err := st.scanRank(db.rank, vertexKind, func(v layout.Number, r *record) error {
+		if err := check(vertexKind, v, r); err != nil {
+			return err
+		}
+		return st.originEdges(v, r, func(e layout.Number, er *record, _ int) error { return check(edgeKind, e, er) })
 	})
 	if err != nil {
 		return err
 	}
 	return internal(st.IDs().Range(db.rank, func(label uint32, key []byte, v uint64) error {
-		n := layout.Number(v)
-		r, err := st.load(vertexKind, n)
+		k, l := vertexKind, label
+		if label&edgeKeys != 0 {
+			k, l = edgeKind, label&^edgeKeys
+		}
+		if v == severalObjects && l == uint32(gdi.LabelNone) {
+			return nil // objects without labels, or none: lookups scan
+		}
+		r, err := st.loadObject(k, layout.Number(v))
 		if err != nil {
 			return err
 		}
 		if r != nil {
-			for _, k := range r.idKeys() {
-				if k.label == label && string(dhtKey(k.id)) == string(key) {
+			for _, kk := range keysOf(r, buf[:]) {
+				if kk.label == l && string(dhtKey(kk.id)) == string(key) {
 					return nil
 				}
 			}
 		}
-		return fmt.Errorf("the implicit index maps label %d, key %q to %v, which has no such label and ID", label, key, n.Holder())
+		return fmt.Errorf("the implicit index maps %v label %d, key %q to %v, which has no such label and ID", k, l, key, layout.Number(v))
 	}))
 }

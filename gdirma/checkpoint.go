@@ -100,15 +100,16 @@ import (
 // a primary block's length word (store/checked.go, store/chainsum.go),
 // which 3 and 4 leave zero (no check, no sum), and gives each bucket of
 // the DHT two home entries; format 6 marks a home entry in use in its own
-// link rather than in a state word of the bucket. A checkpoint before 6
-// is restored from its block data alone, and the rest derived, as for a
-// fuzzy one (manifest.derived).
+// link rather than in a state word of the bucket; format 7's DHT has the
+// keys of objects without labels and of edges (idindex.go). A checkpoint
+// before 7 is restored from its block data alone, and the rest derived,
+// as for a fuzzy one (manifest.derived).
 const (
-	checkpointFormat       = 6 // 2: the control window has the log's sequence word; 3: fences, tombstones; 4: compact references; 5: checks, chain sums, DHT buckets of two home entries; 6: DHT home entries marked used in their links
+	checkpointFormat       = 7 // 2: the control window has the log's sequence word; 3: fences, tombstones; 4: compact references; 5: checks, chain sums, DHT buckets of two home entries; 6: DHT home entries marked used in their links; 7: keys without labels and of edges in the DHT
 	oldestCheckpointFormat = 3
 	// derivedBeforeFormat is the first format whose windows other than
 	// the block data a restore loads as they are.
-	derivedBeforeFormat = 6
+	derivedBeforeFormat = 7
 	// legacyLayoutFormat is the last format whose checkpoints may keep
 	// their files in the directory itself (generation 0).
 	legacyLayoutFormat = 4

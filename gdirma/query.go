@@ -71,12 +71,6 @@ func (tx *Transaction) record(eval func(st *graph) (map[layout.Number]struct{}, 
 func (tx *Transaction) lookupID(k kind, key idKey, enforced bool) ([]layout.Number, error) {
 	// key.id may be borrowed (TranslateVertexID): it is copied before
 	// anything keeps it.
-	id := idScan{k: k, key: idKey{label: key.label}}
-	if id.scans() {
-		if err := tx.beforeScan(); err != nil {
-			return nil, err
-		}
-	}
 	hit, committed, err := tx.dhtLookup(k, key)
 	if hit != 0 {
 		// The copy just taken has the ID: nothing else can have it. The
@@ -94,7 +88,6 @@ func (tx *Transaction) lookupID(k kind, key idKey, enforced bool) ([]layout.Numb
 		return tx.overlay(k, committed, func(_ layout.Number, r *record) bool { return r.matchesID(borrowed) }), nil
 	}
 	kept := idKey{key.label, strings.Clone(key.id)} // so key itself never escapes
-	id.key = kept
 	eval := func(st *graph) (map[layout.Number]struct{}, error) { return st.committedIDMatches(k, kept) }
 	if committed == nil && err == nil {
 		committed, err = eval(tx.db.st)
@@ -105,7 +98,7 @@ func (tx *Transaction) lookupID(k kind, key idKey, enforced bool) ([]layout.Numb
 		}
 		return nil, err
 	}
-	tx.addScan(scan{eval: eval, seen: committed, id: id, isID: true})
+	tx.addScan(scan{eval: eval, seen: committed, isID: true})
 	return tx.overlay(k, committed, func(_ layout.Number, r *record) bool { return r.matchesID(kept) }), nil
 }
 

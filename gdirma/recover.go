@@ -15,7 +15,6 @@ import (
 
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/gdirma/internal/checkpoint"
-	"github.com/gdi-go/gdi/gdirma/internal/layout"
 	"github.com/gdi-go/gdi/gdirma/internal/redolog"
 	"github.com/gdi-go/gdi/internal/catalog"
 	"github.com/gdi-go/gdi/internal/vfs"
@@ -476,22 +475,6 @@ func (db *Database) rebuildCounters(maxCount, maxSeq uint64) error {
 		}
 	}
 	return internal(st.IDs().Clear())
-}
-
-// rebuildImplicitIndex inserts the keys of this rank's vertices.
-func (db *Database) rebuildImplicitIndex() error {
-	st := db.st
-	return st.scanRank(db.rank, vertexKind, func(n layout.Number, r *record) error {
-		for _, key := range r.idKeys() {
-			if key.label == uint32(gdi.LabelNone) {
-				continue
-			}
-			if err := st.IDs().Insert(key.label, dhtKey(key.id), uint64(n)); err != nil {
-				return gdi.Errorf(gdi.ErrIntern, "gdirma: recovery: vertex %v, label %d, ID %q: %v", n.Holder(), key.label, key.id, err)
-			}
-		}
-		return nil
-	})
 }
 
 // rebuildExplicitIndexes drops every tree and builds those of the catalog

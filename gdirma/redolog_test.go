@@ -78,6 +78,11 @@ func TestRedoLogRestore(t *testing.T) {
 					if err != nil {
 						return err
 					}
+					// Every rank has dumped the restored database before
+					// any changes it.
+					if err := c.Barrier(); err != nil {
+						return err
+					}
 					for i := range 10 {
 						err := retry(rdb, func(tx gdi.Transaction) error {
 							v, err := tx.CreateVertex([]byte(fmt.Sprintf("after-r%d-%d", c.Rank(), i)))

@@ -5,7 +5,6 @@ import (
 
 	"github.com/gdi-go/gdi/bgdl"
 	"github.com/gdi-go/gdi/dht"
-	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/gdirma/internal/layout"
 )
 
@@ -128,33 +127,4 @@ func dhtKey(id string) []byte {
 	}
 	d := sha256.Sum256([]byte(id))
 	return d[:]
-}
-
-// committedIDMatches returns the committed objects of kind k found under
-// key. Vertices with a label are found through the DHT; the others (edges,
-// vertices without labels, whose IDs need not be unique) by a scan.
-func (st *graph) committedIDMatches(k kind, key idKey) (map[layout.Number]struct{}, error) {
-	out := map[layout.Number]struct{}{}
-	if k == vertexKind && key.label != uint32(gdi.LabelNone) {
-		v, found, err := st.IDs().Lookup(key.label, dhtKey(key.id))
-		n := layout.Number(v)
-		if err != nil || !found {
-			return out, internal(err)
-		}
-		r, err := st.load(vertexKind, n)
-		if err != nil {
-			return nil, err
-		}
-		if r != nil && r.matchesID(key) {
-			out[n] = struct{}{}
-		}
-		return out, nil
-	}
-	err := st.scan(k, func(n layout.Number, r *record) error {
-		if r.matchesID(key) {
-			out[n] = struct{}{}
-		}
-		return nil
-	})
-	return out, err
 }

@@ -144,26 +144,15 @@ func origRoom(o *txObj) (*record, []bgdl.DPtr) {
 // when it ran, and how to ask the store again at commit.
 type scan struct {
 	eval func(st *graph) (map[layout.Number]struct{}, error)
-	// id, if isID, is a lookup of the implicit index: those that need a
-	// scan are revalidated together, in one pass over the objects.
-	id   idScan
+	// isID: a lookup of the implicit index, which reads one DHT entry
+	// and the holder it names (idindex.go).
 	isID bool
 	seen map[layout.Number]struct{}
 }
 
 // global reports whether revalidating the query reads many holders (a
-// scan) rather than one DHT entry and the vertex it names.
-func (s scan) global() bool { return !s.isID || s.id.scans() }
-
-// idScan is a lookup of the implicit index. (A lookup that found the
-// vertex in the DHT is not kept: see lookupID.)
-type idScan struct {
-	k   kind
-	key idKey
-}
-
-// scans reports whether the lookup needs a scan rather than the DHT.
-func (i *idScan) scans() bool { return i.k != vertexKind || i.key.label == uint32(gdi.LabelNone) }
+// scan) rather than one DHT entry and the object it names.
+func (s scan) global() bool { return !s.isID }
 
 // Transaction is a transaction of one rank. Its methods, and those of its
 // holders, lock mu, so a transaction is safe (if pointless) to use from

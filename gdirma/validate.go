@@ -78,45 +78,11 @@ func (tx *Transaction) validate(st *graph) bool {
 			rescan = false
 		}
 	}
-	// Lookups of IDs that scan (edges, vertices without labels) share one
-	// pass per kind.
-	byKey := map[idScan]map[layout.Number]struct{}{}
 	for _, s := range tx.scans {
-		if rescan && s.isID && s.id.scans() {
-			byKey[s.id] = map[layout.Number]struct{}{}
-		}
-	}
-	for _, k := range []kind{vertexKind, edgeKind} {
-		need := false
-		for key := range byKey {
-			need = need || key.k == k
-		}
-		if !need {
-			continue
-		}
-		err := st.scan(k, func(n layout.Number, r *record) error {
-			for key, m := range byKey {
-				if key.k == k && r.matchesID(key.key) {
-					m[n] = struct{}{}
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			return false
-		}
-	}
-	for _, s := range tx.scans {
-		var now map[layout.Number]struct{}
-		var err error
 		if !rescan && s.global() {
 			continue
 		}
-		if s.isID && s.id.scans() {
-			now = byKey[s.id]
-		} else {
-			now, err = s.eval(st)
-		}
+		now, err := s.eval(st)
 		if err != nil || len(now) != len(s.seen) {
 			return false
 		}
