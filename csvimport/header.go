@@ -71,7 +71,11 @@ func parseHeader(path, line string, delim, arrayDelim byte) (*file, error) {
 	case f.id >= 0 && f.start < 0 && f.end < 0:
 	case f.id < 0 && f.start >= 0 && f.end >= 0:
 		f.edge = true
-		f.label = edgeLabelOf(path, f.cols[f.start].group, f.cols[f.end].group)
+		l, err := gdi.NormalizeName(edgeLabelOf(path, f.cols[f.start].group, f.cols[f.end].group))
+		if err != nil {
+			return nil, headerErr(path, "the label its name gives its edges: %v", err)
+		}
+		f.label = l
 	default:
 		return nil, headerErr(path, "a vertex file has one :ID column, an edge file one :START_ID and one :END_ID column")
 	}
@@ -97,7 +101,11 @@ func parseColumn(h string) (column, error) {
 		if group == "" {
 			return column{}, fmt.Errorf("an ID column names its ID space, as in :ID(Person)")
 		}
-		return column{role: map[string]role{"ID": idColumn, "START_ID": startID, "END_ID": endID}[strings.ToUpper(kind)], group: group}, nil
+		g, err := gdi.NormalizeName(group)
+		if err != nil {
+			return column{}, fmt.Errorf("ID space %q: %v", group, err)
+		}
+		return column{role: map[string]role{"ID": idColumn, "START_ID": startID, "END_ID": endID}[strings.ToUpper(kind)], group: g}, nil
 	case "LABEL":
 		return column{role: labelColumn}, nil
 	case "TYPE":
@@ -108,8 +116,9 @@ func parseColumn(h string) (column, error) {
 	if group != "" {
 		return column{}, fmt.Errorf("only ID columns have an ID space")
 	}
-	if name == "" {
-		return column{}, fmt.Errorf("a property column needs a name")
+	name, err := gdi.NormalizeName(name)
+	if err != nil {
+		return column{}, fmt.Errorf("a property column needs a name: %v", err)
 	}
 	t, err := parseType(kind)
 	if err != nil {

@@ -174,7 +174,9 @@ func (im *importer) parseEdge(rd *edgeRound, f *file, fields []string, labels ma
 		switch c.role {
 		case typeColumn:
 			if fields[j] != "" {
-				label = fields[j]
+				if label, err = gdi.NormalizeName(fields[j]); err != nil {
+					return fmt.Errorf("label %q: %v", fields[j], err)
+				}
 			}
 		case property:
 			if props, err = im.appendProps(props, c, fields[j]); err != nil {

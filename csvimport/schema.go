@@ -35,6 +35,23 @@ func (im *importer) schema() error {
 		}
 	}
 	slices.Sort(names)
+	// Property types the database has must fit before anything is made.
+	existing := make([]gdi.PropertyType, len(im.props))
+	for i, p := range im.props {
+		pt, err := im.db.PropertyTypeFromName(p.name)
+		if err != nil || pt == gdi.PropertyTypeNull {
+			continue
+		}
+		info := p.typ.info(p.name)
+		have, err := im.db.PropertyTypeInfo(pt)
+		if err != nil {
+			return err
+		}
+		if have.Datatype != info.Datatype || have.Entity != info.Entity {
+			return gdi.Errorf(gdi.ErrFileFormat, "%s: header: the database has a property type %q of %v, %v, not %v, %v", p.path, p.name, have.Datatype, have.Entity, info.Datatype, info.Entity)
+		}
+		existing[i] = pt
+	}
 	im.labels = map[string]gdi.Label{}
 	for _, name := range slices.Compact(names) {
 		l, err := im.db.LabelFromName(name)
@@ -46,23 +63,12 @@ func (im *importer) schema() error {
 		}
 		im.labels[name] = l
 	}
-	for _, p := range im.props {
-		info := p.typ.info(p.name)
-		pt, err := im.db.PropertyTypeFromName(p.name)
-		switch {
-		case err != nil:
-			return err
-		case pt == gdi.PropertyTypeNull:
-			if pt, err = im.db.CreatePropertyType(info); err != nil {
+	for i, p := range im.props {
+		pt := existing[i]
+		if pt == gdi.PropertyTypeNull {
+			var err error
+			if pt, err = im.db.CreatePropertyType(p.typ.info(p.name)); err != nil {
 				return err
-			}
-		default:
-			have, err := im.db.PropertyTypeInfo(pt)
-			if err != nil {
-				return err
-			}
-			if have.Datatype != info.Datatype || have.Entity != info.Entity {
-				return gdi.Errorf(gdi.ErrPropertyTypeExists, "csvimport: the database has a property type %q of %v, %v, and %s names one of %v, %v", p.name, have.Datatype, have.Entity, p.path, info.Datatype, info.Entity)
 			}
 		}
 		im.ptypes = append(im.ptypes, pt)

@@ -3,6 +3,7 @@ package csvimport
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gdi-go/gdi/gdi"
@@ -111,7 +112,14 @@ func (im *importer) parseVertex(f *file, fields []string) (vertexRow, error) {
 		switch c.role {
 		case labelColumn:
 			for _, l := range strings.Split(fields[j], string(im.opt.ArrayDelimiter)) {
-				if l != "" && !contains(row.labels, l) {
+				if l == "" {
+					continue
+				}
+				l, err := gdi.NormalizeName(l)
+				if err != nil {
+					return row, fmt.Errorf("label %q: %v", fields[j], err)
+				}
+				if !slices.Contains(row.labels, l) {
 					row.labels = append(row.labels, l)
 				}
 			}
@@ -136,15 +144,6 @@ func (im *importer) appendProps(out []propValue, c column, field string) ([]prop
 		out = append(out, propValue{c.prop, v})
 	}
 	return out, nil
-}
-
-func contains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // vertex returns vertex x: one of the rank's, or, for BulkLoad on a rank
