@@ -7,16 +7,22 @@ import (
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/gdirma/internal/layout"
 	"github.com/gdi-go/gdi/internal/catalog"
+	"github.com/gdi-go/gdi/rma"
+	"github.com/gdi-go/gdi/txn"
 )
 
 // The gdi.CSVLoader methods (specification section 14). Each is
 // collective and needs a quiet database. Every rank checks the request and
-// the ranks agree; then rank 0 reads the whole file and, only if every
-// line is well formed, loads it into the shared store in one step (a
-// malformed file loads nothing). The outcome (error, warning or success)
-// is broadcast so that all ranks return the same class. Checking the
-// request and reading the file are shared with the other backend
-// (internal/catalog); inserting the lines is this backend's own.
+// the ranks agree; every rank then parses its share of the file (the lines
+// that start in its part of the bytes, catalog.ReadCSVShare), and only if
+// every rank's lines are well formed does any rank load (a malformed file
+// loads nothing). New vertices go to the rank that reads their lines;
+// the lines that add properties go to the rank of their vertex
+// (Alltoallv, csvroute.go), which applies them in file order; edges, which
+// change the holders of two vertices, each rank creates in transactions.
+// The ranks then agree on the outcome and add up what was skipped.
+// Checking the request and parsing the file are shared with the other
+// backend (internal/catalog); loading the lines is this backend's own.
 
 // addValues adds the values of a line to r and reports whether all of them
 // fit (size limits, single entity).
@@ -39,8 +45,9 @@ func addValues(r *record, cols []catalog.CSVColumn, values []gdi.Value) bool {
 }
 
 // collectiveLoad runs the common frame of the loaders: agree on the
-// request, let rank 0 load, share the outcome.
-func (db *Database) collectiveLoad(call string, local error, load func() error) error {
+// request, let every rank load its share (load is collective and returns
+// the lines or values the rank skipped), and agree on the outcome.
+func (db *Database) collectiveLoad(call string, local error, load func() (skipped int, err error)) error {
 	if db.IsFreed() {
 		return errFreedDB()
 	}
@@ -51,11 +58,21 @@ func (db *Database) collectiveLoad(call string, local error, load func() error) 
 	if err := db.Agree(call, local); err != nil {
 		return err
 	}
-	var result error
-	if db.rank == 0 {
-		result = load()
+	skipped, err := load()
+	if err = agreeDetail(db.comm, err); err == nil {
+		total := []int64{int64(skipped)}
+		if err = internal(db.comm.AllreduceInt64(total, rma.OpSum)); err == nil {
+			err = catalog.WarnNotAll(int(total[0]))
+		}
 	}
-	return db.logCheckpoint(db.BcastCode(result))
+	return db.logCheckpoint(err)
+}
+
+// readShare parses the rank's share of f (collective): every rank returns
+// the error of a rank whose share is malformed.
+func (db *Database) readShare(f gdi.CSVFile, idCols int, cols []catalog.CSVColumn) ([]catalog.CSVLine, error) {
+	lines, err := catalog.ReadCSVShare(f, idCols, cols, db.rank, db.comm.Size())
+	return lines, agreeDetail(db.comm, err)
 }
 
 // lookupVertex returns the smallest vertex found under key.
@@ -76,32 +93,37 @@ func (st *graph) applyNow(changes []change) error {
 	return st.ReleaseAll(freed)
 }
 
-// LoadVertexCSV creates one vertex per line.
+// LoadVertexCSV creates one vertex per line, on the rank that reads the
+// line. A line whose ID an earlier line or a vertex has, under one of the
+// request's labels, is skipped.
 func (db *Database) LoadVertexCSV(req gdi.VertexCSV) error {
 	q, local := db.CheckVertexCSV(req)
-	return db.collectiveLoad(q.Call, local, func() error {
-		parsed, err := catalog.ReadCSV(req.CSVFile, 1, q.Columns)
+	return db.collectiveLoad(q.Call, local, func() (int, error) {
+		lines, err := db.readShare(req.CSVFile, 1, q.Columns)
 		if err != nil {
-			return err
+			return 0, err
+		}
+		first := make([]bool, len(lines))
+		if err := db.firstLines(lines, len(q.Labels) > 0, first); err != nil {
+			return 0, err
 		}
 		st := db.st
 		skipped := 0
-		for i, p := range parsed {
-			home := i % db.comm.Size()
-			r := &record{home: int32(home), recordHead: recordHead{lbls: slices.Clone(q.Labels)}, vertexRefs: vertexRefs{es: edgeSet{}}}
+		for i, p := range lines {
+			r := &record{home: int32(db.rank), recordHead: recordHead{lbls: slices.Clone(q.Labels)}, vertexRefs: vertexRefs{es: edgeSet{}}}
 			if p.IDs[0] != "" {
 				r.setProps(append(r.props(), layout.Property{Ptype: uint32(gdi.PropertyTypeID), Value: gdi.Bytes([]byte(p.IDs[0]))}))
 			}
-			taken := false
-			for _, k := range r.idKeys() {
-				if k.label == uint32(gdi.LabelNone) {
-					continue
+			taken := !first[i]
+			for _, l := range q.Labels {
+				if taken || p.IDs[0] == "" {
+					break
 				}
-				m, err := st.committedIDMatches(vertexKind, k)
+				m, err := st.committedIDMatches(vertexKind, idKey{l, p.IDs[0]})
 				if err != nil {
-					return err
+					return skipped, err
 				}
-				taken = taken || len(m) > 0
+				taken = len(m) > 0
 			}
 			if taken {
 				skipped++ // the ID is taken for one of the labels
@@ -110,65 +132,120 @@ func (db *Database) LoadVertexCSV(req gdi.VertexCSV) error {
 			if !addValues(r, q.Columns, p.Values) {
 				skipped++
 			}
-			n, err := st.newNumber(home)
+			n, err := st.newNumber(db.rank)
 			if err != nil {
-				return err
+				return skipped, err
 			}
 			if err := st.applyNow([]change{{k: vertexKind, n: n, new: r}}); err != nil {
 				_ = st.Release(n.Holder())
-				return err
+				return skipped, err
 			}
 		}
-		return catalog.WarnNotAll(skipped)
+		return skipped, nil
 	})
 }
 
-// LoadVertexPropertiesCSV adds one property per line to existing vertices.
+// LoadVertexPropertiesCSV adds one property per line to existing vertices:
+// each line goes to the rank of its vertex, which applies the lines of
+// each of its vertices in one change.
 func (db *Database) LoadVertexPropertiesCSV(req gdi.VertexPropertiesCSV) error {
 	q, local := db.CheckVertexPropertiesCSV(req)
-	return db.collectiveLoad(q.Call, local, func() error {
-		parsed, err := catalog.ReadCSV(req.CSVFile, 1, q.Columns)
+	return db.collectiveLoad(q.Call, local, func() (int, error) {
+		lines, err := db.readShare(req.CSVFile, 1, q.Columns)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		st := db.st
 		skipped := 0
-		for _, p := range parsed {
+		var out []propLine
+		for _, p := range lines {
 			n, ok, err := st.lookupVertex(idKey{q.Label, p.IDs[0]})
 			if err != nil {
-				return err
+				return skipped, err
 			}
 			if !ok {
 				skipped++
 				continue
 			}
+			out = append(out, propLine{line: p.Line, n: n, value: p.Values[0]})
+		}
+		mine, err := db.routeProps(out)
+		if err != nil {
+			return skipped, err
+		}
+		for len(mine) > 0 {
+			n := mine[0].n
 			old, err := st.load(vertexKind, n)
 			if err != nil || old == nil {
-				return internalOr(err, "vertex vanished during a load")
+				return skipped, internalOr(err, "vertex vanished during a load")
 			}
 			r := old.clone()
-			if !addValues(r, q.Columns, p.Values) {
-				skipped++
+			for ; len(mine) > 0 && mine[0].n == n; mine = mine[1:] {
+				if !addValues(r, q.Columns, []gdi.Value{mine[0].value}) {
+					skipped++
+				}
 			}
 			if err := st.applyNow([]change{{k: vertexKind, n: n, old: old, new: r}}); err != nil {
-				return err
+				return skipped, err
 			}
 		}
-		return catalog.WarnNotAll(skipped)
+		return skipped, nil
 	})
 }
 
-// LoadEdgeCSV creates one edge per line between existing vertices.
+// LoadEdgeCSV creates one edge per line between existing vertices. Each
+// rank creates the edges of its share, in transactions of edgeBatch lines
+// (loadEdges): an edge changes the holders of both its ends, which other
+// ranks may be changing at the same time, and a transaction keeps each
+// edge whole at both, and the graph whole if a rank runs out of memory.
 func (db *Database) LoadEdgeCSV(req gdi.EdgeCSV) error {
 	q, local := db.CheckEdgeCSV(req)
-	return db.collectiveLoad(q.Call, local, func() error {
-		parsed, err := catalog.ReadCSV(req.CSVFile, 2, q.Columns)
+	return db.collectiveLoad(q.Call, local, func() (int, error) {
+		lines, err := db.readShare(req.CSVFile, 2, q.Columns)
 		if err != nil {
-			return err
+			return 0, err
 		}
-		st := db.st
 		skipped := 0
-		for _, p := range parsed {
+		for len(lines) > 0 {
+			batch := lines[:min(len(lines), edgeBatch)]
+			lines = lines[len(batch):]
+			n, err := db.loadEdges(batch, q, req.Direction)
+			skipped += n
+			if err != nil {
+				return skipped, err
+			}
+		}
+		return skipped, nil
+	})
+}
+
+// edgeBatch is how many lines LoadEdgeCSV creates in one transaction.
+const edgeBatch = 32
+
+// loadEdges creates the edges of lines in one transaction, trying again
+// while transactions of other ranks get in its way, and returns the
+// lines and values it skipped.
+func (db *Database) loadEdges(lines []catalog.CSVLine, q catalog.CSVRequest, dir gdi.DirectionType) (skipped int, err error) {
+	for range txn.Attempts {
+		skipped, err = db.tryEdges(lines, q, dir)
+		if err == nil || !gdi.IsTransactionCritical(err) && gdi.ErrorClass(err) != gdi.ErrTransactionCommitFail {
+			return skipped, err
+		}
+	}
+	return skipped, err
+}
+
+// tryEdges is one attempt of loadEdges.
+func (db *Database) tryEdges(lines []catalog.CSVLine, q catalog.CSVRequest, dir gdi.DirectionType) (int, error) {
+	st := db.st
+	tx, err := db.StartTransaction()
+	if err != nil {
+		return 0, err
+	}
+	t := tx.(*Transaction)
+	skipped := 0
+	err = func() error {
+		for _, p := range lines {
 			origin, ok1, err1 := st.lookupVertex(idKey{q.Ends[0], p.IDs[0]})
 			target, ok2, err2 := st.lookupVertex(idKey{q.Ends[1], p.IDs[1]})
 			if err := errors.Join(err1, err2); err != nil {
@@ -178,56 +255,36 @@ func (db *Database) LoadEdgeCSV(req gdi.EdgeCSV) error {
 				skipped++
 				continue
 			}
-			home := origin.Holder().Rank()
-			r := &record{home: int32(home), recordHead: recordHead{lbls: slices.Clone(q.Labels)}, edgeEnds: edgeEnds{dir: req.Direction, origin: origin, target: target}}
+			vo, err1 := tx.AssociateVertex(t.vertexUID(origin))
+			vt, err2 := tx.AssociateVertex(t.vertexUID(target))
+			if err := errors.Join(err1, err2); err != nil {
+				return err
+			}
+			e, err := tx.CreateEdge(dir, vo, vt)
+			if err != nil {
+				return err
+			}
+			for _, l := range q.Labels {
+				if err := e.AddLabel(db.LabelHandle(l)); err != nil {
+					return err
+				}
+			}
+			r := &record{}
 			if !addValues(r, q.Columns, p.Values) {
 				skipped++
 			}
-			// Lightweight if it can be: a free slot of the origin.
-			var e layout.Number
-			if len(r.props()) == 0 && len(r.labels()) <= 1 && st.lightOK() {
-				ov, err := st.load(vertexKind, origin)
-				if err != nil || ov == nil {
-					return internalOr(err, "vertex vanished during a load")
-				}
-				for i := range layout.MaxSlot {
-					n := st.lightNumber(origin, (len(ov.refList())+i)%layout.MaxSlot+1)
-					if !ov.refList().has(n) {
-						e = n
-						break
-					}
-				}
-			}
-			var changes []change
-			if e == 0 {
-				var err error
-				if e, err = st.newNumber(home); err != nil {
+			for _, pr := range r.props() {
+				if err := e.AddProperty(db.PtypeHandle(pr.Ptype), pr.Value); err != nil {
 					return err
 				}
-				changes = append(changes, change{k: edgeKind, n: e, new: r})
-			}
-			release := func() {
-				if !layout.IsLight(e) {
-					_ = st.Release(e.Holder())
-				}
-			}
-			for _, v := range r.ends() {
-				old, err := st.load(vertexKind, v)
-				if err != nil || old == nil {
-					release()
-					return internalOr(err, "vertex vanished during a load")
-				}
-				nr := old.clone()
-				nr.setRef(e, refOf(e, r, 0))
-				changes = append(changes, change{k: vertexKind, n: v, old: old, new: nr})
-			}
-			if err := st.applyNow(changes); err != nil {
-				release()
-				return err
 			}
 		}
-		return catalog.WarnNotAll(skipped)
-	})
+		return nil
+	}()
+	if err != nil {
+		return skipped, errors.Join(err, tx.Abort())
+	}
+	return skipped, tx.Commit()
 }
 
 // internalOr returns err, or an internal error with msg if err is nil.

@@ -209,3 +209,9 @@ func SetAutoCopyHook(hook func(rank int, copied bool)) (restore func()) {
 // WantAutoCheckpoint asks for an automatic checkpoint round, as a log
 // past its bound does.
 func WantAutoCheckpoint(db *Database) { db.auto.want() }
+
+// HomeOf returns the rank of the primary block of the vertex uid names.
+func HomeOf(db *Database, uid gdi.VertexUID) (int, error) {
+	n, err := db.st.number(uint64(uid), vertexKind)
+	return n.Holder().Rank(), err
+}

@@ -85,6 +85,15 @@ type rawLine struct {
 }
 
 func readCSV(f gdi.CSVFile) ([]rawLine, error) {
+	data, err := readFile(f)
+	if err != nil {
+		return nil, err
+	}
+	return splitCSV(data, 1, f), nil
+}
+
+// readFile reads the whole file f names.
+func readFile(f gdi.CSVFile) (string, error) {
 	var file io.ReadCloser
 	var err error
 	if f.FS != nil {
@@ -96,25 +105,55 @@ func readCSV(f gdi.CSVFile) ([]rawLine, error) {
 		defer file.Close()
 		var data []byte
 		if data, err = io.ReadAll(file); err == nil {
-			return splitCSV(string(data), f), nil
+			return string(data), nil
 		}
 	}
 	if errors.Is(err, fs.ErrPermission) {
-		return nil, gdi.Errorf(gdi.ErrAccess, "%s: %w", f.Path, err)
+		return "", gdi.Errorf(gdi.ErrAccess, "%s: %w", f.Path, err)
 	}
-	return nil, gdi.Errorf(gdi.ErrNoSuchFile, "%s: %w", f.Path, err)
+	return "", gdi.Errorf(gdi.ErrNoSuchFile, "%s: %w", f.Path, err)
 }
 
-func splitCSV(data string, f gdi.CSVFile) []rawLine {
+// splitCSV splits data, whose first line is line first of the file, into
+// lines of fields, skipping empty lines and the file's header.
+func splitCSV(data string, first int, f gdi.CSVFile) []rawLine {
 	var lines []rawLine
 	for i, line := range strings.Split(data, "\n") {
 		line = strings.TrimSuffix(line, "\r")
-		if line == "" || (i == 0 && f.Header) {
+		if line == "" || (first+i == 1 && f.Header) {
 			continue
 		}
-		lines = append(lines, rawLine{i + 1, gdi.SplitCSVLine(line, f.FieldDelimiter)})
+		lines = append(lines, rawLine{first + i, gdi.SplitCSVLine(line, f.FieldDelimiter)})
 	}
 	return lines
+}
+
+// ReadCSVShare is ReadCSV of rank's share of size ranks of the file: the
+// lines that start in its even part of the file's bytes. Every rank reads
+// the file (an fs.FS need not seek), but parses its share only. The
+// lines keep their numbers in the file (CSVLine.Line).
+func ReadCSVShare(f gdi.CSVFile, idCols int, cols []CSVColumn, rank, size int) ([]CSVLine, error) {
+	data, err := readFile(f)
+	if err != nil {
+		return nil, err
+	}
+	from, to := lineStart(data, len(data)*rank/size), lineStart(data, len(data)*(rank+1)/size)
+	share := strings.TrimSuffix(data[from:to], "\n")
+	if share == "" {
+		return nil, nil
+	}
+	return parseLines(f, splitCSV(share, 1+strings.Count(data[:from], "\n"), f), idCols, cols)
+}
+
+// lineStart returns the first start of a line at or after at.
+func lineStart(data string, at int) int {
+	if at == 0 || at >= len(data) || data[at-1] == '\n' {
+		return min(at, len(data))
+	}
+	if i := strings.IndexByte(data[at:], '\n'); i >= 0 {
+		return at + i + 1
+	}
+	return len(data)
 }
 
 // parseID parses an application-level ID field: Base64, or its text with
@@ -130,6 +169,7 @@ func parseID(f gdi.CSVFile, field string) (string, bool, error) {
 
 // CSVLine is a line of a file turned into IDs and values.
 type CSVLine struct {
+	Line   int         // its number in the file, from 1
 	IDs    []string    // the ID columns (empty: none)
 	Values []gdi.Value // one per property column; zero Value: field empty
 }
@@ -142,7 +182,7 @@ func parseLines(f gdi.CSVFile, lines []rawLine, idCols int, cols []CSVColumn) ([
 		if len(line.fields) != idCols+len(cols) {
 			return nil, gdi.Errorf(gdi.ErrFileFormat, "%s:%d: %d fields, want %d", f.Path, line.no, len(line.fields), idCols+len(cols))
 		}
-		var p CSVLine
+		p := CSVLine{Line: line.no}
 		for _, field := range line.fields[:idCols] {
 			id, _, err := parseID(f, field)
 			if err != nil {
