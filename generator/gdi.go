@@ -67,6 +67,54 @@ func (s *Scheme) CreateMetadata(db gdi.Database) (*Metadata, error) {
 	return m, nil
 }
 
+// FindMetadata returns the handles of the labels and property types of
+// the scheme in db, which has them already (a database restored from a
+// checkpoint of a generated graph): ErrArgument naming the first that is
+// missing, or a property type of another description.
+func (s *Scheme) FindMetadata(db gdi.Database) (*Metadata, error) {
+	m := &Metadata{}
+	label := func(name string) (gdi.Label, error) {
+		l, err := db.LabelFromName(name)
+		if err == nil && l == gdi.LabelNull {
+			err = gdi.Errorf(gdi.ErrArgument, "generator: the database has no label %q: not a graph of this scheme", name)
+		}
+		return l, err
+	}
+	for _, l := range s.VertexLabels {
+		h, err := label(l.Name)
+		if err != nil {
+			return nil, err
+		}
+		m.VertexLabels = append(m.VertexLabels, h)
+	}
+	for _, name := range s.EdgeLabels {
+		h, err := label(name)
+		if err != nil {
+			return nil, err
+		}
+		m.EdgeLabels = append(m.EdgeLabels, h)
+	}
+	for p := range s.Properties {
+		want := s.PropertyTypeInfo(p)
+		h, err := db.PropertyTypeFromName(want.Name)
+		if err == nil && h == gdi.PropertyTypeNull {
+			err = gdi.Errorf(gdi.ErrArgument, "generator: the database has no property type %q: not a graph of this scheme", want.Name)
+		}
+		var have gdi.PropertyTypeInfo
+		if err == nil {
+			have, err = db.PropertyTypeInfo(h)
+		}
+		if err == nil && (have.Datatype != want.Datatype || have.Entity != want.Entity) {
+			err = gdi.Errorf(gdi.ErrArgument, "generator: property type %q is %v, %v in the database, %v, %v in the scheme", want.Name, have.Datatype, have.Entity, want.Datatype, want.Entity)
+		}
+		if err != nil {
+			return nil, err
+		}
+		m.PropertyTypes = append(m.PropertyTypes, h)
+	}
+	return m, nil
+}
+
 // AppID returns the application-level ID of vertex x: its number in
 // decimal, as in the CSV files.
 func AppID(x uint64) []byte { return AppendAppID(nil, x) }

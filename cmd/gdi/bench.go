@@ -51,6 +51,7 @@ func runBenchOLTP(args []string, stdout, stderr io.Writer) error {
 	plotFile := fs.String("plot", "", "draw the latency percentiles to this .svg, .png or .pdf file")
 	logMode := fs.String("log", "off", "gdirma: redo log mode: off, async or sync")
 	logDir := fs.String("logdir", "", "gdirma: directory of the redo log and its checkpoints (with -log async or sync)")
+	restore := fs.String("restore", "", "gdirma: restore the graph from this checkpoint (gdi gen -format load -checkpoint with the same -scale, -edgefactor and -seed) instead of loading it")
 	rmaStats := fs.Bool("rmastats", false, "count the one-sided calls (gets, puts, atomics, flushes, bytes) of each operation type in the timed phase (needs -goroutines 1)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -61,6 +62,9 @@ func runBenchOLTP(args []string, stdout, stderr io.Writer) error {
 	}
 	if mode != gdirma.LogOff && (*logDir == "" || *backendName != "gdirma") {
 		return errors.New("-log async or sync needs -logdir and the gdirma backend")
+	}
+	if *restore != "" && *backendName != "gdirma" {
+		return errors.New("-restore needs the gdirma backend")
 	}
 	mix, err := oltp.MixByName(*workload)
 	if err != nil {
@@ -96,6 +100,9 @@ func runBenchOLTP(args []string, stdout, stderr io.Writer) error {
 	defer stop()
 
 	dbParams := params(*backendName, sizing{g.NumVertices(), g.NumEdges(), *ranks, *blockSize, *memory << 20, false})
+	if *restore != "" { // the checkpoint has its sizes
+		dbParams = &gdirma.Params{Restore: *restore}
+	}
 	if p, ok := dbParams.(*gdirma.Params); ok {
 		p.Log, p.LogDir = mode, *logDir
 	}
@@ -110,7 +117,7 @@ func runBenchOLTP(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		m, _, err := loadGraph(c, db, g, stderr)
+		m, _, err := loadGraph(c, db, g, *restore != "", stderr)
 		if err != nil {
 			return errors.Join(err, db.Free())
 		}

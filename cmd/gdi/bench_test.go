@@ -256,3 +256,25 @@ func TestBenchOLAPBadFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestBenchRestore: gdi bench oltp and olap run on a graph restored from
+// the checkpoint gdi gen -format load writes, and refuse a checkpoint of
+// another graph.
+func TestBenchRestore(t *testing.T) {
+	ck := filepath.Join(t.TempDir(), "ckpt")
+	gen(t, "-scale", "7", "-edgefactor", "4", "-format", "load", "-ranks", "2", "-checkpoint", ck, "-quiet")
+	for _, args := range [][]string{
+		{"bench", "oltp", "-workload", "lb", "-scale", "7", "-edgefactor", "4", "-count", "300", "-restore", ck},
+		{"bench", "olap", "-algo", "bfs", "-scale", "7", "-edgefactor", "4", "-restore", ck},
+	} {
+		var out, errs bytes.Buffer
+		if code := run(args, &out, &errs); code != 0 || !strings.Contains(out.String(), "scale 7") {
+			t.Errorf("gdi %v exited %d: %s%s", args, code, errs.String(), out.String())
+		}
+	}
+	var out, errs bytes.Buffer
+	args := []string{"bench", "oltp", "-scale", "8", "-edgefactor", "4", "-count", "300", "-restore", ck}
+	if code := run(args, &out, &errs); code != 1 || !strings.Contains(errs.String(), "lacks vertex 255") {
+		t.Errorf("gdi %v (another graph) exited %d: %s", args, code, errs.String())
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdirma"
 	"github.com/gdi-go/gdi/generator"
 	"github.com/gdi-go/gdi/rma"
 	"github.com/gdi-go/gdi/rma/launch"
@@ -82,6 +83,7 @@ type olapFigures struct {
 // olapFlags are the flags of gdi bench olap.
 type olapFlags struct {
 	algo, backend, baseline, profile, plot  string
+	restore                                 string
 	scale, edgefactor, ranks, iterations, k int
 	blockSize, memory, roots                int
 	seed, minDegree                         uint64
@@ -114,8 +116,12 @@ func parseOLAPFlags(args []string, stderr io.Writer) (*olapFlags, error) {
 	fs.BoolVar(&f.noScan, "noscan", false, "extract vertex by vertex even where the backend can scan its storage (gdi.AdjacencyScanner), to compare")
 	fs.BoolVar(&f.storage, "storage", true, "bfs and bi: run straight on the storage where the backend can (gdi.KeyedAdjacencyReader); false: bfs searches the extracted CSR and bi reads through holders, to compare")
 	fs.StringVar(&f.plot, "plot", "", "draw the time of every round (iteration) to this .svg, .png or .pdf file")
+	fs.StringVar(&f.restore, "restore", "", "gdirma: restore the graph from this checkpoint (gdi gen -format load -checkpoint with the same -scale, -edgefactor and -seed) instead of loading it")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
+	}
+	if f.restore != "" && f.backend != "gdirma" {
+		return nil, errors.New("-restore needs the gdirma backend")
 	}
 	if err := f.check(); err != nil {
 		return nil, err
@@ -182,6 +188,9 @@ func runBenchOLAP(args []string, stdout, stderr io.Writer) error {
 	}
 	weighted := f.algo == "sssp" || f.algo == "bi"
 	dbParams := params(f.backend, sizing{g.NumVertices(), g.NumEdges(), f.ranks, f.blockSize, f.memory << 20, weighted})
+	if f.restore != "" { // the checkpoint has its sizes
+		dbParams = &gdirma.Params{Restore: f.restore}
+	}
 	err = launch.Run(f.ranks, func(c rma.Comm) error {
 		return benchOLAPRank(c, driver, dbParams, g, f.algo, p, want, fig, opts, stderr)
 	})
@@ -274,7 +283,11 @@ func benchOLAPRank(c rma.Comm, driver gdi.Driver, dbParams any, g *generator.Gra
 		return err
 	}
 	defer db.Free()
-	m, load, err := loadGraph(c, db, g, stderr)
+	restored := false
+	if p, ok := dbParams.(*gdirma.Params); ok {
+		restored = p.Restore != ""
+	}
+	m, load, err := loadGraph(c, db, g, restored, stderr)
 	if err != nil {
 		return err
 	}
