@@ -1,11 +1,11 @@
 package csvimport
 
 import (
-	"encoding/binary"
-	"errors"
 	"fmt"
 	"io"
 	"time"
+
+	"github.com/gdi-go/gdi/internal/agree"
 
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/rma"
@@ -48,21 +48,21 @@ func Import(c rma.Comm, db gdi.Database, dir string, opt Options) (Stats, error)
 		return Stats{}, gdi.Errorf(gdi.ErrArgument, "csvimport: the database cannot load in bulk (no gdi.BulkLoader)")
 	}
 	im := &importer{c: c, db: db, opt: opt.withDefaults()}
-	if err := agree(c, im.scan(dir)); err != nil {
+	if err := agree.Errors(c, im.scan(dir)); err != nil {
 		return Stats{}, err
 	}
 	im.progress("%d vertex files, %d edge files", len(im.vfiles), len(im.efiles))
-	if err := agree(c, im.count()); err != nil {
+	if err := agree.Errors(c, im.count()); err != nil {
 		return Stats{}, err
 	}
-	if err := agree(c, im.vertices()); err != nil {
+	if err := agree.Errors(c, im.vertices()); err != nil {
 		return Stats{}, err
 	}
 	im.progress("%d vertices read", im.total)
-	if err := agree(c, im.indexIDs()); err != nil {
+	if err := agree.Errors(c, im.indexIDs()); err != nil {
 		return Stats{}, err
 	}
-	if err := agree(c, im.edges()); err != nil {
+	if err := agree.Errors(c, im.edges()); err != nil {
 		return Stats{}, err
 	}
 	edges, err := im.sum(uint64(len(im.edgeRows)))
@@ -70,7 +70,7 @@ func Import(c rma.Comm, db gdi.Database, dir string, opt Options) (Stats, error)
 		return Stats{}, err
 	}
 	im.progress("%d edges read and resolved", edges)
-	if err := agree(c, im.schema()); err != nil {
+	if err := agree.Errors(c, im.schema()); err != nil {
 		return Stats{}, err
 	}
 	st := Stats{Files: len(im.vfiles) + len(im.efiles), Vertices: im.total, Edges: edges, Parse: time.Since(start)}
@@ -157,32 +157,4 @@ func (im *importer) sum(x uint64) (uint64, error) {
 		return 0, gdi.Errorf(gdi.ErrIntern, "csvimport: %v", err)
 	}
 	return buf[0], nil
-}
-
-// agree makes every rank return an error if any rank's local is not nil:
-// its own, or the class and message of the first rank that failed.
-func agree(c rma.Comm, local error) error {
-	var msg []byte
-	if local != nil {
-		msg = binary.LittleEndian.AppendUint64(nil, uint64(gdi.ErrorClass(local)))
-		var ge *gdi.Error
-		if errors.As(local, &ge) {
-			msg = append(msg, ge.Msg...)
-		} else {
-			msg = append(msg, local.Error()...)
-		}
-	}
-	all, err := c.Allgatherv(msg)
-	if err != nil {
-		return gdi.Errorf(gdi.ErrIntern, "csvimport: %v", err)
-	}
-	if local != nil {
-		return local
-	}
-	for r, m := range all {
-		if len(m) >= 8 {
-			return &gdi.Error{Code: gdi.Code(binary.LittleEndian.Uint64(m)), Msg: fmt.Sprintf("on rank %d: %s", r, m[8:])}
-		}
-	}
-	return nil
 }

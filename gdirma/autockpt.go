@@ -10,6 +10,7 @@ import (
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/gdirma/internal/checkpoint"
 	"github.com/gdi-go/gdi/gdirma/internal/redolog"
+	"github.com/gdi-go/gdi/internal/agree"
 	"github.com/gdi-go/gdi/rma"
 )
 
@@ -108,7 +109,7 @@ func (db *Database) startAuto() error {
 	if db.rank == 0 {
 		local = a.reset()
 	}
-	if err := agreeDetail(db.comm, local); err != nil {
+	if err := agree.Errors(db.comm, local); err != nil {
 		_ = win.Free() // alike on every rank
 		return err
 	}
@@ -131,7 +132,7 @@ func (db *Database) stopAuto() error {
 		return nil
 	}
 	resume := db.pauseAuto()
-	err := agreeDetail(db.comm, nil)
+	err := agree.Errors(db.comm, nil)
 	close(a.stop)
 	<-a.done
 	resume()

@@ -10,6 +10,7 @@ import (
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/gdirma/internal/layout"
 	"github.com/gdi-go/gdi/gdirma/internal/store"
+	"github.com/gdi-go/gdi/internal/agree"
 	"github.com/gdi-go/gdi/rma"
 )
 
@@ -164,8 +165,8 @@ func (b *bulk) owner(x uint64) int {
 
 // agree tells every rank whether a step failed anywhere: it returns the
 // rank's own error, or the class and message of the first rank that
-// failed (agreeDetail).
-func (b *bulk) agree(err error) error { return agreeDetail(b.db.comm, err) }
+// failed (agree.Errors).
+func (b *bulk) agree(err error) error { return agree.Errors(b.db.comm, err) }
 
 func (b *bulk) run() error {
 	b.lo, b.hi = b.first(b.rank), b.first(b.rank+1)

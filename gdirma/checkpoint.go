@@ -3,14 +3,13 @@ package gdirma
 import (
 	"encoding/binary"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"path/filepath"
 	"time"
 
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/gdirma/internal/checkpoint"
 	"github.com/gdi-go/gdi/gdirma/internal/redolog"
+	"github.com/gdi-go/gdi/internal/agree"
 	"github.com/gdi-go/gdi/internal/catalog"
 	"github.com/gdi-go/gdi/internal/vfs"
 	"github.com/gdi-go/gdi/rma"
@@ -230,7 +229,7 @@ func (db *Database) Checkpoint(dir string) error {
 	if db.log != nil {
 		local = db.log.Flush()
 	}
-	if err := agreeDetail(db.comm, local); err != nil {
+	if err := agree.Errors(db.comm, local); err != nil {
 		return err
 	}
 	g, err := db.agreeGeneration(dir)
@@ -268,7 +267,7 @@ func (db *Database) Checkpoint(dir string) error {
 	if db.rank == 0 {
 		checkpoint.RemoveOldGenerations(fsys, dir, g)
 	}
-	return agreeDetail(db.comm, nil)
+	return agree.Errors(db.comm, nil)
 }
 
 // agreeGeneration has rank 0 make the directory of dir's next generation,
@@ -279,7 +278,7 @@ func (db *Database) agreeGeneration(dir string) (uint64, error) {
 	if db.rank == 0 {
 		g, local = newGeneration(dir)
 	}
-	if err := agreeDetail(db.comm, local); err != nil {
+	if err := agree.Errors(db.comm, local); err != nil {
 		return 0, err
 	}
 	b, err := bcastBytes(db.comm, binary.LittleEndian.AppendUint64(nil, g))
@@ -293,7 +292,7 @@ func (db *Database) agreeGeneration(dir string) (uint64, error) {
 // error so far) and has rank 0 write the manifest of generation g, with
 // log sequence number seq, and make it current (collective).
 func (db *Database) commitCheckpoint(dir string, g, seq uint64, fst checkpoint.FileState, local error) error {
-	if err := agreeDetail(db.comm, local); err != nil {
+	if err := agree.Errors(db.comm, local); err != nil {
 		return err
 	}
 	msg, err := json.Marshal(fst)
@@ -310,7 +309,7 @@ func (db *Database) commitCheckpoint(dir string, g, seq uint64, fst checkpoint.F
 			local = checkpoint.CommitManifest(fsys, dir, g, content)
 		}
 	}
-	return agreeDetail(db.comm, local)
+	return agree.Errors(db.comm, local)
 }
 
 // writeRankFile writes the calling rank's windows (those of a fuzzy
@@ -357,36 +356,6 @@ func (db *Database) manifestContent(g, seq uint64, files [][]byte) ([]byte, erro
 		m.Files = append(m.Files, fst)
 	}
 	return sealManifest(&m)
-}
-
-// agreeDetail makes every rank return an error if any rank's local is not
-// nil: its own, or the first failing rank's class and message (so that the
-// message naming a file reaches every rank). It is collective and
-// synchronises the ranks.
-func agreeDetail(comm rma.Comm, local error) error {
-	var msg []byte
-	if local != nil {
-		msg = binary.LittleEndian.AppendUint64(nil, uint64(gdi.ErrorClass(local)))
-		var ge *gdi.Error
-		if errors.As(local, &ge) {
-			msg = append(msg, ge.Msg...)
-		} else {
-			msg = append(msg, local.Error()...)
-		}
-	}
-	all, err := comm.Allgatherv(msg)
-	if err != nil {
-		return gdi.Errorf(gdi.ErrIntern, "gdirma: agreement: %v", err)
-	}
-	if local != nil {
-		return local
-	}
-	for r, m := range all {
-		if len(m) >= 8 {
-			return &gdi.Error{Code: gdi.Code(binary.LittleEndian.Uint64(m)), Msg: fmt.Sprintf("on rank %d: %s", r, m[8:])}
-		}
-	}
-	return nil
 }
 
 // bcastBytes gives every rank rank 0's b.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/gdirma/internal/layout"
+	"github.com/gdi-go/gdi/internal/agree"
 	"github.com/gdi-go/gdi/internal/catalog"
 	"github.com/gdi-go/gdi/rma"
 	"github.com/gdi-go/gdi/txn"
@@ -59,7 +60,7 @@ func (db *Database) collectiveLoad(call string, local error, load func() (skippe
 		return err
 	}
 	skipped, err := load()
-	if err = agreeDetail(db.comm, err); err == nil {
+	if err = agree.Errors(db.comm, err); err == nil {
 		total := []int64{int64(skipped)}
 		if err = internal(db.comm.AllreduceInt64(total, rma.OpSum)); err == nil {
 			err = catalog.WarnNotAll(int(total[0]))
@@ -72,7 +73,7 @@ func (db *Database) collectiveLoad(call string, local error, load func() (skippe
 // the error of a rank whose share is malformed.
 func (db *Database) readShare(f gdi.CSVFile, idCols int, cols []catalog.CSVColumn) ([]catalog.CSVLine, error) {
 	lines, err := catalog.ReadCSVShare(f, idCols, cols, db.rank, db.comm.Size())
-	return lines, agreeDetail(db.comm, err)
+	return lines, agree.Errors(db.comm, err)
 }
 
 // lookupVertex returns the smallest vertex found under key.

@@ -9,6 +9,7 @@ import (
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/gdirma/internal/layout"
 	"github.com/gdi-go/gdi/index"
+	"github.com/gdi-go/gdi/internal/agree"
 	"github.com/gdi-go/gdi/internal/catalog"
 )
 
@@ -253,7 +254,7 @@ func (db *Database) buildTree(def catalog.IndexDef) (*treeDef, error) {
 	if len(d.labels)+len(d.ptypes) > 0 {
 		local = db.fillTree(d)
 	}
-	if err := agreeDetail(db.comm, local); err != nil {
+	if err := agree.Errors(db.comm, local); err != nil {
 		if derr := db.st.forest.Drop(t); derr != nil {
 			return nil, indexErr(derr)
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/gdirma/internal/checkpoint"
 	"github.com/gdi-go/gdi/gdirma/internal/redolog"
+	"github.com/gdi-go/gdi/internal/agree"
 	"github.com/gdi-go/gdi/internal/catalog"
 	"github.com/gdi-go/gdi/internal/vfs"
 	"github.com/gdi-go/gdi/rma"
@@ -98,7 +99,7 @@ func (db *Database) logDelta(d catalog.Delta) error {
 			local = db.log.LogCatalog(js)
 		}
 	}
-	return agreeDetail(db.comm, local)
+	return agree.Errors(db.comm, local)
 }
 
 // replay applies the records of the log segments that follow the
@@ -119,7 +120,7 @@ func (db *Database) replay(dir string, m *manifest, withLogs bool) error {
 	if local == nil {
 		sum, local = scanLog(paths, db.rank, db.st.Size(), m)
 	}
-	if err := agreeDetail(db.comm, local); err != nil {
+	if err := agree.Errors(db.comm, local); err != nil {
 		return err
 	}
 	limit, maxSeq, applied, err := db.replayLimit(sum, m.LogSeq)
@@ -131,7 +132,7 @@ func (db *Database) replay(dir string, m *manifest, withLogs bool) error {
 	}
 	// The catalog changes (only rank 0 logs them).
 	cats := slices.DeleteFunc(sum.cats, func(r redolog.Record) bool { return r.Seq > limit })
-	if err := agreeDetail(db.comm, db.replayCatalog(pathOf(paths), cats)); err != nil {
+	if err := agree.Errors(db.comm, db.replayCatalog(pathOf(paths), cats)); err != nil {
 		return err
 	}
 	if applied == 0 && !m.derived() {
@@ -280,7 +281,7 @@ func (db *Database) applyLog(paths []string, ckptSeq, limit uint64) error {
 				buf = append(buf, rec)
 			}
 		}
-		if err := agreeDetail(db.comm, local); err != nil {
+		if err := agree.Errors(db.comm, local); err != nil {
 			return err
 		}
 		upTo, more := uint64(math.MaxUint64), uint64(0)
@@ -327,7 +328,7 @@ func (db *Database) applyRound(path string, recs []redolog.Record) error {
 			send[w.Rank] = append(b, w.B...)
 		}
 	}
-	if err := agreeDetail(db.comm, local); err != nil {
+	if err := agree.Errors(db.comm, local); err != nil {
 		return err
 	}
 	recv, err := db.comm.Alltoallv(send)
@@ -358,7 +359,7 @@ func (db *Database) applyRound(path string, recs []redolog.Record) error {
 	if local == nil {
 		local = internal(st.Data().Flush(db.rank))
 	}
-	return agreeDetail(db.comm, local)
+	return agree.Errors(db.comm, local)
 }
 
 // replayCatalog applies the catalog records cats of rank 0's log at path
@@ -370,7 +371,7 @@ func (db *Database) replayCatalog(path string, cats []redolog.Record) error {
 	if db.rank == 0 && len(cats) > 0 {
 		js, local = catalogAfter(path, db.State(), cats)
 	}
-	if err := agreeDetail(db.comm, local); err != nil {
+	if err := agree.Errors(db.comm, local); err != nil {
 		return err
 	}
 	b, err := bcastBytes(db.comm, js)
@@ -429,7 +430,7 @@ func catalogAfter(path string, s catalog.State, cats []redolog.Record) ([]byte, 
 // indexes.
 func (db *Database) rebuild(maxSeq uint64) error {
 	used, maxCount, local := db.st.UsedBlocks()
-	if err := agreeDetail(db.comm, local); err != nil {
+	if err := agree.Errors(db.comm, local); err != nil {
 		return err
 	}
 	local, err := db.rebuildPool(used)
@@ -442,10 +443,10 @@ func (db *Database) rebuild(maxSeq uint64) error {
 	if local == nil {
 		local = db.rebuildCounters(maxCount[db.rank], maxSeq)
 	}
-	if err := agreeDetail(db.comm, local); err != nil {
+	if err := agree.Errors(db.comm, local); err != nil {
 		return err
 	}
-	if err := agreeDetail(db.comm, db.rebuildImplicitIndex()); err != nil {
+	if err := agree.Errors(db.comm, db.rebuildImplicitIndex()); err != nil {
 		return err
 	}
 	return db.rebuildExplicitIndexes()

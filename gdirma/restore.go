@@ -7,6 +7,7 @@ import (
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/gdirma/internal/checkpoint"
 	"github.com/gdi-go/gdi/index"
+	"github.com/gdi-go/gdi/internal/agree"
 	"github.com/gdi-go/gdi/internal/vfs"
 )
 
@@ -31,7 +32,7 @@ func (db *Database) restore(p Params) error {
 			js, local = checkpoint.Open(mpath, raw)
 		}
 	}
-	if err := agreeDetail(db.comm, local); err != nil {
+	if err := agree.Errors(db.comm, local); err != nil {
 		return err
 	}
 	js, err := bcastBytes(db.comm, js)
@@ -45,7 +46,7 @@ func (db *Database) restore(p Params) error {
 	} else {
 		q, local = m.check(mpath, p, db.comm.Size())
 	}
-	if err := agreeDetail(db.comm, local); err != nil {
+	if err := agree.Errors(db.comm, local); err != nil {
 		return err
 	}
 	st, err := newGraph(db.comm, q, m.Tag)
@@ -66,7 +67,7 @@ func (db *Database) restore(p Params) error {
 	if local == nil && !replay {
 		local = unreplayedLogs(dir, &m, db.rank, db.comm.Size())
 	}
-	if err := agreeDetail(db.comm, local); err != nil {
+	if err := agree.Errors(db.comm, local); err != nil {
 		return freeAfter(st, err)
 	}
 	db.st, db.params = st, q

@@ -6,6 +6,7 @@ import (
 	"github.com/cespare/xxhash/v2"
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/gdirma/internal/layout"
+	"github.com/gdi-go/gdi/internal/agree"
 	"github.com/gdi-go/gdi/internal/catalog"
 	"github.com/gdi-go/gdi/rma"
 )
@@ -38,10 +39,10 @@ func (db *Database) rewrite(f func(k kind, r *record) (*record, error)) error {
 			})
 		}
 	}
-	if err := agreeDetail(db.comm, err); err != nil {
+	if err := agree.Errors(db.comm, err); err != nil {
 		return err
 	}
-	return agreeDetail(db.comm, db.st.applyNow(changes))
+	return agree.Errors(db.comm, db.st.applyNow(changes))
 }
 
 // sharedIDs reports, on every rank, whether two of the IDs the ranks pass
