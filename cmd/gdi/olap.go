@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdirma"
 	"github.com/gdi-go/gdi/rma"
 	"github.com/gdi-go/gdi/rma/launch"
 	"github.com/gdi-go/gdi/workload/graphalytics"
@@ -50,8 +51,14 @@ func runOlap(args []string, stdout, stderr io.Writer) error {
 	validate := fs.Bool("validate", false, "bfs: check the BFS tree with the Graph500 validation rules")
 	loadMode := fs.String("load", "auto", "how to load: csv (bulk loader), tx (transactions) or auto")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
+	var keep olapKeep
+	fs.StringVar(&keep.checkpoint, "checkpoint", "", "gdirma: once the data set is loaded, write a checkpoint of the database to this directory")
+	fs.StringVar(&keep.restore, "restore", "", "gdirma: restore the data set from this checkpoint (of gdi olap -checkpoint, on as many ranks) instead of loading it")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if (keep.checkpoint != "" || keep.restore != "") && *backend != "gdirma" {
+		return errors.New("-checkpoint and -restore need the gdirma backend")
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", fs.Args())
@@ -120,7 +127,7 @@ func runOlap(args []string, stdout, stderr io.Writer) error {
 		w = file
 	}
 	err = launch.Run(*ranks, func(comm rma.Comm) error {
-		return olapRank(comm, driver, ds, mode, *algo, params, *validate, w, logf)
+		return olapRank(comm, driver, ds, mode, keep, *algo, params, *validate, w, logf)
 	})
 	if file != nil {
 		err = errors.Join(err, file.Close())
@@ -134,9 +141,13 @@ func runOlap(args []string, stdout, stderr io.Writer) error {
 	return errors.Join(err, launch.Finalize())
 }
 
-// olapRank is the work of one rank: load, index, a collective read
-// transaction with the extraction and the algorithm, then the output.
-func olapRank(comm rma.Comm, driver gdi.Driver, ds *graphalytics.Dataset, mode graphalytics.LoadMode,
+// olapKeep is where gdi olap keeps a loaded data set (-checkpoint), or
+// takes it from (-restore).
+type olapKeep struct{ checkpoint, restore string }
+
+// olapRank is the work of one rank: load (or restore), index, a collective
+// read transaction with the extraction and the algorithm, then the output.
+func olapRank(comm rma.Comm, driver gdi.Driver, ds *graphalytics.Dataset, mode graphalytics.LoadMode, keep olapKeep,
 	algo string, p olap.Params, validate bool, w io.Writer, logf func(string, ...any)) error {
 	log := func(format string, a ...any) {
 		if comm.Rank() == 0 {
@@ -148,12 +159,24 @@ func olapRank(comm rma.Comm, driver gdi.Driver, ds *graphalytics.Dataset, mode g
 		log("%s on %d rank(s): %v", what, comm.Size(), time.Since(t).Round(time.Microsecond))
 		t = time.Now()
 	}
-	db, err := driver.CreateDatabase(comm, nil)
+	var dbParams any
+	if keep.restore != "" {
+		dbParams = &gdirma.Params{Restore: keep.restore}
+	}
+	db, err := driver.CreateDatabase(comm, dbParams)
 	if err != nil {
 		return err
 	}
 	defer db.Free()
-	s, err := graphalytics.Load(db, comm, ds, mode)
+	var s graphalytics.Schema
+	if keep.restore != "" {
+		s, err = graphalytics.FindSchema(db, ds)
+	} else {
+		s, err = graphalytics.Load(db, comm, ds, mode)
+	}
+	if err == nil && keep.checkpoint != "" {
+		err = db.(*gdirma.Database).Checkpoint(keep.checkpoint)
+	}
 	if err != nil {
 		return err
 	}

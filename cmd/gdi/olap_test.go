@@ -127,3 +127,28 @@ func TestOlapBadInput(t *testing.T) {
 		t.Error("an output file was left behind")
 	}
 }
+
+// TestOlapRestore: a data set loaded once with -checkpoint gives the same
+// answers restored with -restore, and a restore on another number of
+// ranks than the checkpoint's is refused.
+func TestOlapRestore(t *testing.T) {
+	ck := filepath.Join(t.TempDir(), "ckpt")
+	ds := filepath.Join(olapData, "example-directed")
+	outputs := map[string]string{}
+	for _, keep := range [][]string{{"-checkpoint", ck}, {"-restore", ck}} {
+		var out, errs bytes.Buffer
+		args := append([]string{"olap", "-algo", "pr", "-graph", ds, "-ranks", "2", "-quiet"}, keep...)
+		if code := run(args, &out, &errs); code != 0 {
+			t.Fatalf("gdi %v exited %d: %s", args, code, errs.String())
+		}
+		outputs[keep[0]] = out.String()
+	}
+	if a, b := outputs["-checkpoint"], outputs["-restore"]; a == "" || a != b {
+		t.Errorf("restored, pr answers\n%s\nloaded, it answered\n%s", b, a)
+	}
+	var out, errs bytes.Buffer
+	args := []string{"olap", "-algo", "pr", "-graph", ds, "-restore", ck, "-quiet"}
+	if code := run(args, &out, &errs); code != 1 || !strings.Contains(errs.String(), "ranks") {
+		t.Errorf("gdi %v (1 rank, a checkpoint of 2) exited %d: %s", args, code, errs.String())
+	}
+}

@@ -25,6 +25,23 @@ const (
 	WeightProperty = "weight"
 )
 
+// FindSchema returns the schema of data set d in db, which Load filled
+// before (a database restored from a checkpoint of it): ErrArgument if
+// the label or the weights are missing.
+func FindSchema(db gdi.Database, d *Dataset) (Schema, error) {
+	var s Schema
+	var err error
+	if s.Vertex, err = db.LabelFromName(VertexLabel); err == nil && s.Vertex == gdi.LabelNull {
+		err = gdi.Errorf(gdi.ErrArgument, "graphalytics: the database has no label %q: not a loaded data set", VertexLabel)
+	}
+	if err == nil && d.Weighted {
+		if s.Weight, err = db.PropertyTypeFromName(WeightProperty); err == nil && s.Weight == gdi.PropertyTypeNull {
+			err = gdi.Errorf(gdi.ErrArgument, "graphalytics: the database has no edge weights (%q)", WeightProperty)
+		}
+	}
+	return s, err
+}
+
 // LoadMode selects how Load stores the graph.
 type LoadMode int
 
