@@ -133,7 +133,7 @@ func FuzzVertexCSV(f *testing.F, b Backend) {
 			case n > max(lines, 0):
 				return fmt.Errorf("%d vertices from %d lines", n, lines)
 			}
-			return fuzzVertexPropertiesCSV(db, loader, l, file, n)
+			return fuzzVertexPropertiesCSV(db, c, loader, l, file, n)
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -146,9 +146,13 @@ func FuzzVertexCSV(f *testing.F, b Backend) {
 // elements per line), into a database with n vertices of label l. The call
 // never creates vertices; a file refused as malformed adds no value;
 // otherwise at most one value per line is added.
-func fuzzVertexPropertiesCSV(db gdi.Database, loader gdi.CSVLoader, l gdi.Label, file string, n int) error {
-	// Vertices under IDs a file may name, unless the vertex load made them.
+func fuzzVertexPropertiesCSV(db gdi.Database, c rma.Comm, loader gdi.CSVLoader, l gdi.Label, file string, n int) error {
+	// Vertices under IDs a file may name, unless the vertex load made them
+	// (rank 0 makes them; the others count them after).
 	if err := inTx(db, func(tx gdi.Transaction) error {
+		if c.Rank() != 0 {
+			return nil
+		}
 		for _, id := range []string{"1", "2", "\\", "\x00", "é"} {
 			_, found, err := tx.TranslateVertexID(l, []byte(id))
 			if err != nil || found {
@@ -166,6 +170,15 @@ func fuzzVertexPropertiesCSV(db gdi.Database, loader gdi.CSVLoader, l gdi.Label,
 		return nil
 	}); err != nil {
 		return fmt.Errorf("adding vertices: %w", err)
+	}
+	if err := c.Barrier(); err != nil {
+		return err
+	}
+	if c.Size() > 1 {
+		var err error
+		if n, err = countLabelled(db, l); err != nil {
+			return err
+		}
 	}
 	m, err := db.CreatePropertyType(gdi.PropertyTypeInfo{Name: "m", Entity: gdi.MultipleEntity, Datatype: gdi.Int64, Size: gdi.MaxSize, Count: 2})
 	if err != nil {

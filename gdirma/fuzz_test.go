@@ -6,6 +6,7 @@ import (
 	"github.com/gdi-go/gdi/conformance"
 	"github.com/gdi-go/gdi/conformance/refdb"
 	"github.com/gdi-go/gdi/gdirma"
+	"github.com/gdi-go/gdi/rma"
 	"github.com/gdi-go/gdi/rma/local"
 )
 
@@ -26,3 +27,14 @@ func FuzzConstraints(f *testing.F) {
 	conformance.FuzzConstraints(f, fuzzBackend,
 		conformance.Backend{Name: "refdb", Driver: refdb.Driver{}, Launch: local.Run})
 }
+
+// fuzzRanks is fuzzBackend on 3 ranks, each loading its share of the
+// file (csv.go).
+var fuzzRanks = conformance.Backend{
+	Name: "gdirma on 3 ranks", Driver: gdirma.Driver{},
+	Launch: func(_ int, fn func(rma.Comm) error) error { return local.Run(3, fn) },
+	Params: fuzzBackend.Params,
+}
+
+func FuzzVertexCSVRanks(f *testing.F) { conformance.FuzzVertexCSV(f, fuzzRanks) }
+func FuzzEdgeCSVRanks(f *testing.F)   { conformance.FuzzEdgeCSV(f, fuzzRanks) }
