@@ -387,6 +387,9 @@ func TestBulkLoadFullLPG(t *testing.T) {
 					}
 					return errors.Join(err, c.Barrier())
 				})
+				if errors.Is(err, rma.ErrRanks) {
+					t.Skip(err) // under mpirun with fewer processes
+				}
 				if err != nil {
 					t.Fatal(err)
 				}

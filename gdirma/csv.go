@@ -229,7 +229,11 @@ const edgeBatch = 32
 func (db *Database) loadEdges(lines []catalog.CSVLine, q catalog.CSVRequest, dir gdi.DirectionType) (skipped int, err error) {
 	for range txn.Attempts {
 		skipped, err = db.tryEdges(lines, q, dir)
-		if err == nil || !gdi.IsTransactionCritical(err) && gdi.ErrorClass(err) != gdi.ErrTransactionCommitFail {
+		switch {
+		case errors.Is(err, gdi.ErrNoMemory):
+			// A commit that failed for lack of memory: the load did.
+			return skipped, gdi.Errorf(gdi.ErrNoMemory, "gdirma: LoadEdgeCSV: %v", err)
+		case err == nil || !gdi.IsTransactionCritical(err) && gdi.ErrorClass(err) != gdi.ErrTransactionCommitFail:
 			return skipped, err
 		}
 	}
