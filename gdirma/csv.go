@@ -159,10 +159,12 @@ func (db *Database) LoadVertexPropertiesCSV(req gdi.VertexPropertiesCSV) error {
 		st := db.st
 		skipped := 0
 		var out []propLine
+		var failed error
 		for _, p := range lines {
 			n, ok, err := st.lookupVertex(idKey{q.Label, p.IDs[0]})
 			if err != nil {
-				return skipped, err
+				failed, out = err, nil
+				break
 			}
 			if !ok {
 				skipped++
@@ -170,8 +172,9 @@ func (db *Database) LoadVertexPropertiesCSV(req gdi.VertexPropertiesCSV) error {
 			}
 			out = append(out, propLine{line: p.Line, n: n, value: p.Values[0]})
 		}
+		// Every rank takes part in the routing, even one that failed.
 		mine, err := db.routeProps(out)
-		if err != nil {
+		if err = errors.Join(failed, err); err != nil {
 			return skipped, err
 		}
 		for len(mine) > 0 {
