@@ -24,8 +24,11 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	case len(args) > 0 && args[0] == "olap":
 		return runBenchOLAP(args[1:], stdout, stderr)
 	}
-	fmt.Fprintln(stderr, "usage: gdi bench oltp|olap [flags]   (gdi bench oltp -h lists the flags)")
-	return flag.ErrHelp
+	fmt.Fprint(stderr, benchUsage)
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
+		return flag.ErrHelp
+	}
+	return errors.New("want oltp or olap")
 }
 
 // runBenchOLTP generates a Kronecker graph into a database on every rank
@@ -53,7 +56,11 @@ func runBenchOLTP(args []string, stdout, stderr io.Writer) error {
 	logDir := fs.String("logdir", "", "gdirma: directory of the redo log and its checkpoints (with -log async or sync)")
 	restore := fs.String("restore", "", "gdirma: restore the graph from this checkpoint (gdi gen -format load -checkpoint with the same -scale, -edgefactor and -seed) instead of loading it")
 	rmaStats := fs.Bool("rmastats", false, "count the one-sided calls (gets, puts, atomics, flushes, bytes) of each operation type in the timed phase (needs -goroutines 1)")
+	usageOf(fs, benchOLTPUsage, stderr)
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if err := noArgs(fs); err != nil {
 		return err
 	}
 	mode, err := gdirma.ParseLogMode(*logMode)

@@ -117,7 +117,11 @@ func parseOLAPFlags(args []string, stderr io.Writer) (*olapFlags, error) {
 	fs.BoolVar(&f.storage, "storage", true, "bfs and bi: run straight on the storage where the backend can (gdi.KeyedAdjacencyReader); false: bfs searches the extracted CSR and bi reads through holders, to compare")
 	fs.StringVar(&f.plot, "plot", "", "draw the time of every round (iteration) to this .svg, .png or .pdf file")
 	fs.StringVar(&f.restore, "restore", "", "gdirma: restore the graph from this checkpoint (gdi gen -format load -checkpoint with the same -scale, -edgefactor and -seed) instead of loading it")
+	usageOf(fs, benchOLAPUsage, stderr)
 	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if err := noArgs(fs); err != nil {
 		return nil, err
 	}
 	if f.restore != "" && f.backend != "gdirma" {

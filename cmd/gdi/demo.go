@@ -24,7 +24,11 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	ranks := fs.Int("ranks", 4, "number of ranks")
 	keys := fs.Int("keys", 200000, "number of application IDs")
+	usageOf(fs, demoUsage, stderr)
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if err := noArgs(fs); err != nil {
 		return err
 	}
 	if *ranks < 1 || *keys < 1 {

@@ -142,7 +142,6 @@ func TestGenErrors(t *testing.T) {
 		{"-o", file},
 		{"-format", "csv", "-o", filepath.Join(file, "sub")},
 		{"extra"},
-		{"-h"},
 		{"-format", "load", "-o", "dir"},
 		{"-checkpoint", "dir"},
 		{"-format", "load", "-memory", "-1"},

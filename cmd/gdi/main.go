@@ -7,6 +7,7 @@
 //	gdi olap -algo A -graph PATH/NAME ...        run a Graphalytics algorithm
 //	gdi import [-ranks N] DIR                   load a directory of neo4j-admin-import CSV files
 //	gdi check DIR                               verify a checkpoint and its redo logs
+//	gdi version                                 print the version and revision
 //
 // Each subcommand lists its flags with -h.
 // Ranks are goroutines (rma/local) unless the binary was built with -tags mpi
@@ -29,10 +30,11 @@ type command struct {
 var commands = []command{
 	{"demo", "exercise the foundation layer (rma, bgdl, dht) on several ranks", runDemo},
 	{"gen", "generate a Graph500 Kronecker graph with labels and properties", runGen},
-	{"bench", "generate a graph into a database and run an OLTP workload or an OLAP query on it", runBench},
+	{"bench", "bench oltp: run a LinkBench-style mix on a generated graph; bench olap: time an analytics algorithm on one", runBench},
 	{"import", "load a directory of CSV files with neo4j-admin import headers into a gdirma database", runImport},
 	{"check", "verify a GDI-RMA checkpoint and its redo logs offline (gdi check DIR)", runCheck},
 	{"olap", "run a graph algorithm on a Graphalytics data set (bfs, khop, pr, wcc, cdlp, lcc, sssp)", runOlap},
+	{"version", "print the module version and the revision it was built from", runVersion},
 }
 
 func main() {
@@ -43,15 +45,24 @@ func main() {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "help" || args[0] == "-help" {
+	switch {
+	case len(args) == 0:
 		usage(stderr)
 		return 2
+	case args[0] == "-h" || args[0] == "-help" || args[0] == "--help":
+		usage(stdout)
+		return 0
+	case args[0] == "help" && len(args) > 1: // gdi help CMD ...
+		args = append(args[1:], "-h")
+	case args[0] == "help":
+		usage(stdout)
+		return 0
 	}
 	for _, c := range commands {
 		if c.name == args[0] {
 			err := c.run(args[1:], stdout, stderr)
 			if errors.Is(err, flag.ErrHelp) {
-				return 2
+				return 0 // the usage was asked for
 			}
 			if err != nil {
 				fmt.Fprintf(stderr, "gdi %s: %v\n", c.name, err)
@@ -70,4 +81,5 @@ func usage(w io.Writer) {
 	for _, c := range commands {
 		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
 	}
+	fmt.Fprintln(w, "\ngdi help <command> (or gdi <command> -h) describes a command and its flags.")
 }

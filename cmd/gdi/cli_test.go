@@ -1,0 +1,79 @@
+package main
+
+import (
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// buildGDI builds the command into a temporary directory, for tests that
+// run it as a user would.
+func buildGDI(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "gdi")
+	out, err := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// TestCLIConventions runs the built command: help of every kind exits 0
+// with prose usage, an argument that is no flag is an error (exit 1,
+// named), no command at all exits 2, and gdi version prints the module's
+// version.
+func TestCLIConventions(t *testing.T) {
+	bin := buildGDI(t)
+	gdi := func(args ...string) (string, int) {
+		out, err := exec.Command(bin, args...).CombinedOutput()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return string(out), code
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-h"}, "gdi help <command>"},
+		{[]string{"help"}, "bench oltp"},
+		{[]string{"help", "demo"}, "usage: gdi demo"},
+		{[]string{"demo", "-h"}, "Exercises the foundation layer"},
+		{[]string{"bench", "-h"}, "gdi bench olap"},
+		{[]string{"bench", "oltp", "-h"}, "runs the OLTP mix"},
+		{[]string{"bench", "olap", "-h"}, "collective read transaction"},
+		{[]string{"gen", "-h"}, "usage: gdi gen"},
+		{[]string{"olap", "-h"}, "Graphalytics"},
+		{[]string{"check", "-h"}, "usage: gdi check"},
+		{[]string{"import", "-h"}, "neo4j-admin import"},
+		{[]string{"version"}, "gdi "},
+	} {
+		out, code := gdi(c.args...)
+		if code != 0 || !strings.Contains(out, c.want) {
+			t.Errorf("gdi %v exited %d, want 0 with %q:\n%s", c.args, code, c.want, out)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{nil, 2, "usage: gdi <command>"},
+		{[]string{"bench", "oltp", "-scale", "6", "extra"}, 1, `unexpected arguments ["extra"]`},
+		{[]string{"bench", "olap", "extra"}, 1, `unexpected arguments ["extra"]`},
+		{[]string{"demo", "extra"}, 1, `unexpected arguments ["extra"]`},
+		{[]string{"version", "extra"}, 1, `unexpected arguments ["extra"]`},
+		{[]string{"bench"}, 1, "want oltp or olap"},
+		{[]string{"nosuch"}, 2, `unknown command "nosuch"`},
+	} {
+		out, code := gdi(c.args...)
+		if code != c.code || !strings.Contains(out, c.want) {
+			t.Errorf("gdi %v exited %d, want %d with %q:\n%s", c.args, code, c.code, c.want, out)
+		}
+	}
+}
