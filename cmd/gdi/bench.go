@@ -130,12 +130,13 @@ func runBenchOLTP(args []string, stdout, stderr io.Writer) error {
 		}
 		cfg := oltp.Config{Mix: mix, Graph: g, Meta: m, Goroutines: *goroutines, Count: *count,
 			Duration: *duration, Zipf: *zipf, Seed: *seed, NoPrefetch: !*prefetch, Calls: calls}
+		line := newStatusLine(stderr)
 		if c.Rank() == 0 {
-			cfg.Progress = benchProgress(stderr, *count, *duration)
+			cfg.Progress = benchProgress(line, *count, *duration)
 		}
 		r, err := oltp.Run(c, db, cfg)
 		if c.Rank() == 0 {
-			fmt.Fprintln(stderr)
+			line.end()
 			report = r
 		}
 		return errors.Join(err, db.Free())
@@ -161,18 +162,13 @@ func runBenchOLTP(args []string, stdout, stderr io.Writer) error {
 
 // benchProgress reports rank 0's operations on stderr, at most four times a
 // second.
-func benchProgress(stderr io.Writer, count int, duration time.Duration) func(int64) {
-	start, last := time.Now(), time.Now()
+func benchProgress(line *statusLine, count int, duration time.Duration) func(int64) {
+	start := time.Now()
 	return func(done int64) {
-		now := time.Now()
-		if now.Sub(last) < progressEvery {
-			return
-		}
-		last = now
 		if count > 0 {
-			fmt.Fprintf(stderr, "\rrun: %d/%d operations on rank 0", done, count)
+			line.show(fmt.Sprintf("run: %d/%d operations on rank 0", done, count), false)
 			return
 		}
-		fmt.Fprintf(stderr, "\rrun: %v/%v, %d operations on rank 0", now.Sub(start).Round(time.Second), duration, done)
+		line.show(fmt.Sprintf("run: %v/%v, %d operations on rank 0", time.Since(start).Round(time.Second), duration, done), false)
 	}
 }

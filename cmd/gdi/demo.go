@@ -59,7 +59,7 @@ func demo(c rma.Comm, keys int, stdout, stderr io.Writer) error {
 
 	key := make([]byte, 8)
 	stamp := make([]byte, 8)
-	start := time.Now()
+	start, line := time.Now(), newStatusLine(stderr)
 	for id := c.Rank(); id < keys; id += c.Size() {
 		ptr, err := pool.Acquire(id % c.Size())
 		if err != nil {
@@ -77,11 +77,12 @@ func demo(c rma.Comm, keys int, stdout, stderr io.Writer) error {
 			return err
 		}
 		if c.Rank() == 0 && id%(keys/10+1) == 0 {
-			fmt.Fprintf(stderr, "\rinsert: %3d%%", 100*id/keys)
+			line.show(fmt.Sprintf("insert: %3d%%", 100*id/keys), false)
 		}
 	}
 	if c.Rank() == 0 {
-		fmt.Fprintf(stderr, "\rinsert: 100%%\n")
+		line.show("insert: 100%", true)
+		line.end()
 	}
 	if err := c.Barrier(); err != nil {
 		return err

@@ -209,7 +209,7 @@ func loadGen(g *generator.Graph, s sizing, checkpoint string, quiet bool, stdout
 			edges := src.Edges
 			src.Edges = func(rank, size int, emit func(u, v uint64, label int) error) error {
 				n := uint64(0)
-				defer func() { bar.add(n); bar.draw(); fmt.Fprintln(stderr) }()
+				defer func() { bar.add(n); bar.draw(); bar.line.end() }()
 				return edges(rank, size, func(u, v uint64, label int) error {
 					if n++; n == 1<<16 {
 						bar.add(n)

@@ -160,17 +160,22 @@ func TestGenErrors(t *testing.T) {
 	}
 }
 
+// TestProgressBar: a bar on a writer that is no terminal writes plain
+// lines, no carriage return, at most every plainEvery, and a summary.
 func TestProgressBar(t *testing.T) {
 	var w bytes.Buffer
 	b := newProgressBar(&w, "gen", 1000, 200, "edges")
 	b.add(100)
 	if w.Len() != 0 {
-		t.Errorf("drawn before %v: %q", progressEvery, w.String())
+		t.Errorf("drawn before %v: %q", plainEvery, w.String())
 	}
-	b.last = time.Now().Add(-progressEvery)
+	b.line.last = time.Now().Add(-plainEvery)
 	b.add(200)
-	if !strings.Contains(w.String(), " 50% 500/1000 edges") {
+	if !strings.HasSuffix(w.String(), " 50% 500/1000 edges\n") {
 		t.Errorf("bar at 500 of 1000: %q", w.String())
+	}
+	if strings.Contains(w.String(), "\r") {
+		t.Errorf("a carriage return in a log: %q", w.String())
 	}
 	b.finish(time.Second)
 	sc := bufio.NewScanner(&w)
@@ -184,4 +189,22 @@ func TestProgressBar(t *testing.T) {
 	var nilBar *progressBar
 	nilBar.add(5)
 	nilBar.finish(time.Second)
+}
+
+// TestIsTerminal: a character device counts as a terminal, a file or a
+// buffer does not.
+func TestIsTerminal(t *testing.T) {
+	dev, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		t.Skip(err)
+	}
+	defer dev.Close()
+	file, err := os.Create(filepath.Join(t.TempDir(), "log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	if !isTerminal(dev) || isTerminal(file) || isTerminal(&bytes.Buffer{}) {
+		t.Errorf("isTerminal: %s %v, a file %v, a buffer %v", os.DevNull, isTerminal(dev), isTerminal(file), isTerminal(&bytes.Buffer{}))
+	}
 }

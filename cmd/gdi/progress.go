@@ -3,43 +3,98 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 )
 
-// progressBar draws a throttled progress bar on stderr. A nil bar does
-// nothing.
+// statusLine shows the progress of long work on stderr: on a terminal, one
+// line redrawn in place (after a carriage return) at most every
+// progressEvery; anywhere else, such as a log file, a plain line at most
+// every plainEvery, so that logs read line by line.
+type statusLine struct {
+	w    io.Writer
+	tty  bool
+	last time.Time
+	open bool // a line is drawn and not yet ended (terminal)
+}
+
+const (
+	progressEvery = 250 * time.Millisecond
+	plainEvery    = 5 * time.Second
+)
+
+func newStatusLine(w io.Writer) *statusLine {
+	return &statusLine{w: w, tty: isTerminal(w), last: time.Now()}
+}
+
+// isTerminal reports whether w is a terminal (a character device).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// show shows text, if enough time has passed since the last, or at once
+// with force.
+func (s *statusLine) show(text string, force bool) {
+	every := plainEvery
+	if s.tty {
+		every = progressEvery
+	}
+	now := time.Now()
+	if !force && now.Sub(s.last) < every {
+		return
+	}
+	s.last = now
+	if s.tty {
+		fmt.Fprint(s.w, "\r"+text)
+		s.open = true
+		return
+	}
+	fmt.Fprintln(s.w, text)
+}
+
+// end ends the line drawn in place, if any.
+func (s *statusLine) end() {
+	if s.open {
+		fmt.Fprintln(s.w)
+		s.open = false
+	}
+}
+
+// progressBar draws a throttled progress bar on stderr (statusLine). A nil
+// bar does nothing.
 type progressBar struct {
-	w           io.Writer
+	line        *statusLine
 	label       string // what the bar is for, such as "gen"
 	total, done uint64
 	unit        string
-	start, last time.Time
 }
 
 func newProgressBar(w io.Writer, label string, total, offset uint64, unit string) *progressBar {
-	now := time.Now()
-	return &progressBar{w: w, label: label, total: total, done: offset, unit: unit, start: now, last: now}
+	return &progressBar{line: newStatusLine(w), label: label, total: total, done: offset, unit: unit}
 }
-
-const progressEvery = 250 * time.Millisecond
 
 func (b *progressBar) add(n uint64) {
 	if b == nil {
 		return
 	}
 	b.done += n
-	if now := time.Now(); now.Sub(b.last) >= progressEvery {
-		b.last = now
-		b.draw()
-	}
+	b.line.show(b.text(), false)
 }
 
-func (b *progressBar) draw() {
+// draw shows the bar now.
+func (b *progressBar) draw() { b.line.show(b.text(), true) }
+
+func (b *progressBar) text() string {
 	frac := float64(b.done) / float64(max(b.total, 1))
 	const width = 30
 	full := int(frac * width)
-	fmt.Fprintf(b.w, "\r%s [%s%s] %3.0f%% %d/%d %s", b.label, strings.Repeat("#", full), strings.Repeat(".", width-full), 100*frac, b.done, b.total, b.unit)
+	return fmt.Sprintf("%s [%s%s] %3.0f%% %d/%d %s", b.label, strings.Repeat("#", full), strings.Repeat(".", width-full), 100*frac, b.done, b.total, b.unit)
 }
 
 // finish draws the full bar and a summary line after a long run (of all
@@ -49,8 +104,8 @@ func (b *progressBar) finish(elapsed time.Duration) {
 		return
 	}
 	b.draw()
-	fmt.Fprintln(b.w)
-	fmt.Fprintf(b.w, "%s: %d %s in %v (%s)\n", b.label, b.total, b.unit, elapsed.Round(time.Millisecond), rate(float64(b.total)/elapsed.Seconds()))
+	b.line.end()
+	fmt.Fprintf(b.line.w, "%s: %d %s in %v (%s)\n", b.label, b.total, b.unit, elapsed.Round(time.Millisecond), rate(float64(b.total)/elapsed.Seconds()))
 }
 
 // rate writes a rate per second in millions, or in thousands below 0.1 M/s.
