@@ -278,3 +278,21 @@ func TestBenchRestore(t *testing.T) {
 		t.Errorf("gdi %v (another graph) exited %d: %s", args, code, errs.String())
 	}
 }
+
+// TestBenchNotFoundWarning: a run most of whose operations find no vertex
+// says so on stderr; one that finds most of them does not.
+func TestBenchNotFoundWarning(t *testing.T) {
+	for _, c := range []struct {
+		count string
+		warn  bool
+	}{{"20000", true}, {"100", false}} {
+		var out, errs bytes.Buffer
+		args := []string{"bench", "oltp", "-workload", "wi", "-scale", "5", "-edgefactor", "2", "-count", c.count}
+		if code := run(args, &out, &errs); code != 0 {
+			t.Fatalf("gdi %v exited %d: %s", args, code, errs.String())
+		}
+		if got := strings.Contains(errs.String(), "of the operations found no vertex"); got != c.warn {
+			t.Errorf("gdi %v: warning %v, want %v:\n%s", args, got, c.warn, errs.String())
+		}
+	}
+}

@@ -18,19 +18,19 @@ import (
 // adds a round trip to an operation changes them and fails the test; one
 // that saves calls updates them, on purpose.
 var pinnedCalls = map[string]float64{
-	"LB add edge":              29.725,
-	"LB add vertex":            21.768,
-	"LB count edges":           8.151,
-	"LB delete vertex":         235.889,
-	"LB get edges":             8.154,
-	"LB get vertex properties": 6.713,
-	"LB update property":       17.683,
-	"WI add edge":              15.846,
-	"WI add vertex":            22.102,
-	"WI delete vertex":         131.097,
-	"WI get edges":             6.905,
-	"WI get vertex properties": 4.868,
-	"WI update property":       12.378,
+	"LB add edge":              30.078,
+	"LB add vertex":            23.988,
+	"LB count edges":           6.985,
+	"LB delete vertex":         231.692,
+	"LB get edges":             8.392,
+	"LB get vertex properties": 6.896,
+	"LB update property":       17.617,
+	"WI add edge":              20.240,
+	"WI add vertex":            21.202,
+	"WI delete vertex":         113.200,
+	"WI get edges":             6.201,
+	"WI get vertex properties": 5.534,
+	"WI update property":       13.349,
 }
 
 // TestCallsPerOperation pins the MPI calls per operation type of an LB

@@ -13,15 +13,18 @@
 //   - count edges and get edges: the vertex's edges carrying one label, drawn
 //     from the vertex label's row of the edge-label matrix (get returns the
 //     edge UIDs);
-//   - add vertex: a fresh ID, a label drawn uniformly, the property values of
-//     a vertex of that label from the load;
+//   - add vertex: a fresh ID, the label of the loaded vertex whose number
+//     is the ID modulo the vertices loaded, the property values of a vertex
+//     of that label from the load;
 //   - delete vertex: FreeVertex, which removes its edges too;
 //   - update property: a Person's firstName and lastName, otherwise name;
 //   - add edge: an undirected edge between two vertices, labelled from the
 //     matrix.
 //
-// Targets are vertex numbers of the loaded graph drawn uniformly, as in the
-// C reference, or from Zipf distributions with LinkBench's shapes (0.8 for
+// Targets are vertex numbers drawn uniformly from the loaded graph and the
+// vertices added so far (LinkBench's ID range grows with its inserts; each
+// worker counts as many added by the others as by itself), or from Zipf
+// distributions over the loaded graph with LinkBench's shapes (0.8 for
 // reads, 0.741 for writes), scattered over the vertices by a bijection so
 // that the hot vertices are not the low numbers. A target deleted earlier in
 // the run is "not found", counted apart from failures (transactions that

@@ -174,6 +174,7 @@ type worker struct {
 	scale   int
 	fresh   uint64 // next fresh vertex number, advanced by stride
 	stride  uint64
+	slot    uint64           // the worker's place among all: fresh is n+slot modulo stride
 	byLabel []gdi.Constraint // "has edge label i", one per edge label
 	propsOf [][]int          // property type indexes of each vertex label
 	person  int              // vertex label index of Person, or -1
@@ -209,6 +210,7 @@ func newWorker(c rma.Comm, db gdi.Database, cfg Config, g int, reads, writes *zi
 		scale:  bits.Len64(n - 1),
 		fresh:  n + uint64(c.Rank()*max(cfg.Goroutines, 1)+g),
 		stride: uint64(c.Size() * max(cfg.Goroutines, 1)),
+		slot:   uint64(c.Rank()*max(cfg.Goroutines, 1) + g),
 		person: -1, first: -1, last: -1, name: -1,
 		base: time.Now(),
 	}
@@ -278,13 +280,21 @@ func (w *worker) close() {
 	}
 }
 
-// target draws a vertex number of the loaded graph.
+// target draws a vertex number: uniformly, of the loaded graph and the
+// vertices added so far (as LinkBench's ID range grows with its inserts),
+// or from a Zipf distribution over the loaded graph.
 func (w *worker) target(z *zipf) uint64 {
 	if z == nil {
-		return w.rng.Uint64N(w.mask + 1)
+		// Every worker has added about as many as this one.
+		return w.rng.Uint64N(w.fresh - w.slot)
 	}
 	return w.scatter(z.rank(w.rng.Float64))
 }
+
+// labelOf is the vertex label index of vertex number x: its generated
+// label, or for an added vertex that of the loaded vertex it imitates
+// (addVertex), so that any rank can find it by its ID.
+func (w *worker) labelOf(x uint64) int { return w.g.VertexLabel(x % (w.mask + 1)) }
 
 // scatter is a bijection of [0, 2^scale) that spreads Zipf ranks over the
 // vertices, so the hot ones are not the low numbers (and so one label).
@@ -335,7 +345,7 @@ func (w *worker) hintID(x uint64) { w.pf.PrefetchVertexID(w.appID(&w.hintBuf, x)
 // into *buf.
 func (w *worker) appID(buf *[]byte, x uint64) (gdi.Label, []byte) {
 	*buf = generator.AppendAppID((*buf)[:0], x)
-	return w.m.VertexLabels[w.g.VertexLabel(x)], *buf
+	return w.m.VertexLabels[w.labelOf(x)], *buf
 }
 
 // step runs one operation and records its outcome and latency. With
@@ -400,13 +410,13 @@ func (w *worker) apply(tx gdi.Transaction, p plan) (outcome, error) {
 	}
 	switch op {
 	case GetVertexProperties:
-		for _, p := range w.propsOf[w.g.VertexLabel(x)] {
+		for _, p := range w.propsOf[w.labelOf(x)] {
 			if _, err := v.Properties(w.m.PropertyTypes[p]); err != nil {
 				return failed, err
 			}
 		}
 	case CountEdges, GetEdges:
-		row := w.g.Scheme().EdgeMatrix[w.g.VertexLabel(x)]
+		row := w.g.Scheme().EdgeMatrix[w.labelOf(x)]
 		con := w.byLabel[row[w.rng.IntN(len(row))]]
 		if _, err := v.Edges(gdi.EdgeAll, con); err != nil {
 			return failed, err
@@ -429,7 +439,7 @@ func (w *worker) apply(tx gdi.Transaction, p plan) (outcome, error) {
 		if err != nil {
 			return failed, err
 		}
-		l := w.g.Scheme().EdgeMatrix[w.g.VertexLabel(x)][w.g.VertexLabel(y)]
+		l := w.g.Scheme().EdgeMatrix[w.labelOf(x)][w.labelOf(y)]
 		if err := e.AddLabel(w.m.EdgeLabels[l]); err != nil {
 			return failed, err
 		}
@@ -455,16 +465,14 @@ func (w *worker) open(tx gdi.Transaction, x uint64) (gdi.VertexHolder, outcome, 
 	return v, committed, nil
 }
 
-// addVertex creates a vertex with a fresh ID, a uniformly drawn label, and
-// the properties of a loaded vertex of that label.
+// addVertex creates a vertex with a fresh ID, the label of the loaded
+// vertex its ID imitates (labelOf), and the properties of a loaded vertex
+// of that label.
 func (w *worker) addVertex(tx gdi.Transaction) (outcome, error) {
-	k := w.rng.IntN(len(w.m.VertexLabels))
-	lo, hi := w.g.LabelRange(k)
-	if hi <= lo {
-		return committed, nil // an empty label: nothing to imitate
-	}
 	id := w.fresh
 	w.fresh += w.stride
+	k := w.labelOf(id)
+	lo, hi := w.g.LabelRange(k)
 	v, err := tx.CreateVertex(generator.AppID(id))
 	if err != nil {
 		return failed, err
@@ -483,7 +491,7 @@ func (w *worker) addVertex(tx gdi.Transaction) (outcome, error) {
 // updateProperty replaces a Person's first and last name, or the name of
 // any other vertex, with the values of another vertex of the same label.
 func (w *worker) updateProperty(v gdi.VertexHolder, x uint64) error {
-	k := w.g.VertexLabel(x)
+	k := w.labelOf(x)
 	props := []int{w.name}
 	if k == w.person {
 		props = []int{w.first, w.last}

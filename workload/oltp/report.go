@@ -161,6 +161,19 @@ func gather(c rma.Comm, cfg Config, workers []*worker, elapsed time.Duration) (*
 	return r, nil
 }
 
+// NotFoundWarning is the share of operations above which a run warns that
+// most of what it measured found no vertex (NotFoundShare).
+const NotFoundWarning = 0.2
+
+// NotFoundShare is the share of all operations whose target was not found.
+func (r *Report) NotFoundShare() float64 {
+	total := r.Committed + r.NotFound + r.Failed
+	if total == 0 {
+		return 0
+	}
+	return float64(r.NotFound) / float64(total)
+}
+
 // WriteTable prints the report as a table for people.
 func (r *Report) WriteTable(w io.Writer) error {
 	fmt.Fprintf(w, "workload %s: %d ranks x %d goroutines, %v\n", r.Workload, r.Ranks, r.Goroutines, r.Elapsed.Round(time.Millisecond))
