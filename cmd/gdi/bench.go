@@ -110,6 +110,9 @@ func runBenchOLTP(args []string, stdout, stderr io.Writer) error {
 	if *restore != "" { // the checkpoint has its sizes
 		dbParams = &gdirma.Params{Restore: *restore}
 	}
+	if err := checkMemory(dbParams, *ranks, fmt.Sprintf("-scale %d, -edgefactor %d and -ranks %d", *scale, *edgefactor, *ranks)); err != nil {
+		return err
+	}
 	if p, ok := dbParams.(*gdirma.Params); ok {
 		p.Log, p.LogDir = mode, *logDir
 	}

@@ -195,6 +195,9 @@ func runBenchOLAP(args []string, stdout, stderr io.Writer) error {
 	if f.restore != "" { // the checkpoint has its sizes
 		dbParams = &gdirma.Params{Restore: f.restore}
 	}
+	if err := checkMemory(dbParams, f.ranks, fmt.Sprintf("-scale %d, -edgefactor %d and -ranks %d", f.scale, f.edgefactor, f.ranks)); err != nil {
+		return err
+	}
 	err = launch.Run(f.ranks, func(c rma.Comm) error {
 		return benchOLAPRank(c, driver, dbParams, g, f.algo, p, want, fig, opts, stderr)
 	})

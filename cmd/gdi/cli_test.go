@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"os/exec"
 	"path/filepath"
 	"runtime"
@@ -74,6 +75,31 @@ func TestCLIConventions(t *testing.T) {
 		out, code := gdi(c.args...)
 		if code != c.code || !strings.Contains(out, c.want) {
 			t.Errorf("gdi %v exited %d, want %d with %q:\n%s", c.args, code, c.code, c.want, out)
+		}
+	}
+}
+
+// TestMemoryCheck: a graph or a number of ranks whose blocks cannot fit
+// in the machine's memory is refused before anything is allocated, with
+// the sizes in binary units.
+func TestMemoryCheck(t *testing.T) {
+	if machineMemory() == 0 {
+		t.Skip("the size of this machine's memory is not known")
+	}
+	for _, args := range [][]string{
+		{"bench", "oltp", "-scale", "40", "-count", "10"},
+		{"bench", "oltp", "-ranks", "100000", "-count", "10"},
+		{"bench", "olap", "-scale", "30"},
+		{"gen", "-scale", "45", "-format", "load"},
+	} {
+		var out, errs bytes.Buffer
+		if code := run(args, &out, &errs); code != 1 || !strings.Contains(errs.String(), "iB of block memory") || !strings.Contains(errs.String(), "of this machine") {
+			t.Errorf("gdi %v exited %d: %q", args, code, errs.String())
+		}
+	}
+	for n, want := range map[uint64]string{100: "100 B", 1536: "1.5 KiB", 40 << 20: "40.0 MiB", 3 << 50: "3.0 PiB"} {
+		if got := sizeString(n); got != want {
+			t.Errorf("sizeString(%d) = %q, want %q", n, got, want)
 		}
 	}
 }

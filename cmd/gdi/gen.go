@@ -97,6 +97,9 @@ func runGen(args []string, stdout, stderr io.Writer) error {
 	}
 	if *format == "load" {
 		s := sizing{g.NumVertices(), g.NumEdges(), *ranks, *blockSize, *memory << 20, false}
+		if err := checkMemory(params("gdirma", s), *ranks, fmt.Sprintf("-scale %d, -edgefactor %d and -ranks %d", *scale, *edgeFactor, *ranks)); err != nil {
+			return err
+		}
 		return errors.Join(loadGen(g, s, *checkpoint, *quiet, stdout, stderr), launch.Finalize())
 	}
 	if *out != "-" {

@@ -81,6 +81,9 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	s := sizing{size.Vertices, size.Edges, *ranks, *blockSize, *memory << 20, size.RichEdges}
+	if err := checkMemory(params("gdirma", s), *ranks, fmt.Sprintf("%d vertices and %d edges with -ranks %d", size.Vertices, size.Edges, *ranks)); err != nil {
+		return err
+	}
 	err = launch.Run(*ranks, func(c rma.Comm) error { return importOn(c, dir, opt, s, *checkpoint, stdout) })
 	return errors.Join(err, launch.Finalize())
 }

@@ -30,6 +30,16 @@ func limitMemory() {
 	debug.SetMemoryLimit(int64(total / 4 * 3))
 }
 
+// machineMemory is the RAM of this machine's share for this process, in
+// bytes (of all the processes mpirun started here), or 0 if unknown.
+func machineMemory() uint64 {
+	var si unix.Sysinfo_t
+	if err := unix.Sysinfo(&si); err != nil {
+		return 0
+	}
+	return uint64(si.Totalram) * uint64(si.Unit) / uint64(localProcesses())
+}
+
 // peakRSS is the largest resident size of this process so far, in bytes,
 // or 0 if it cannot be read.
 func peakRSS() int64 {

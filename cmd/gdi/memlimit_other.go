@@ -6,6 +6,9 @@ package main
 // the size of RAM is not read (see memlimit_linux.go).
 func limitMemory() {}
 
+// machineMemory is not read on these systems: 0, unknown.
+func machineMemory() uint64 { return 0 }
+
 // peakRSS is not read on these systems: 0.
 func peakRSS() int64 { return 0 }
 
