@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -15,16 +16,21 @@ import (
 	"github.com/gdi-go/gdi/workload/oltp"
 )
 
+// TestBenchOLTPTable: the table has every operation type, and its
+// latencies in one unit, microseconds, with no unit in the cells.
 func TestBenchOLTPTable(t *testing.T) {
 	var out, errs bytes.Buffer
 	args := []string{"bench", "oltp", "-workload", "wi", "-scale", "6", "-edgefactor", "4", "-ranks", "2", "-goroutines", "2", "-count", "200"}
 	if code := run(args, &out, &errs); code != 0 {
 		t.Fatalf("gdi %v exited %d: %s", args, code, errs.String())
 	}
-	for _, want := range []string{"graph: scale 6, edge factor 4, 64 vertices, 256 edges", "workload WI: 2 ranks x 2 goroutines", "add vertex", "delete vertex"} {
+	for _, want := range []string{"graph: scale 6, edge factor 4, 64 vertices, 256 edges", "workload WI: 2 ranks x 2 goroutines", "add vertex", "delete vertex", "mean µs  p50 µs"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
+	}
+	if cell := regexp.MustCompile(`[0-9](ns|µs|ms|s)\s`).FindString(out.String()[strings.Index(out.String(), "operation"):]); cell != "" {
+		t.Errorf("a latency cell with its own unit (%q):\n%s", cell, out.String())
 	}
 }
 
@@ -39,12 +45,23 @@ func TestBenchOLTPJSON(t *testing.T) {
 		Committed, NotFound int64
 		Failed              int64
 		Ops                 []struct{ Op string }
+		Params              map[string]any
 	}
 	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
 		t.Fatalf("output is not JSON: %v\n%s", err, out.String())
 	}
 	if r.Workload != "RM" || r.Committed+r.NotFound+r.Failed != 100 || len(r.Ops) != 7 {
 		t.Fatalf("report %+v: want RM with 100 operations over 7 types", r)
+	}
+	// The run's parameters, to reproduce it.
+	want := map[string]any{"scale": 5.0, "edge_factor": 16.0, "seed": 1.0, "count_per_rank": 100.0, "zipf": true, "prefetch": true, "backend": "gdirma"}
+	for k, v := range want {
+		if r.Params[k] != v {
+			t.Errorf("params[%q] = %v, want %v (params %v)", k, r.Params[k], v, r.Params)
+		}
+	}
+	if v, _ := r.Params["version"].(string); !strings.HasPrefix(v, "gdi ") {
+		t.Errorf("params lack the version: %v", r.Params)
 	}
 }
 

@@ -15,7 +15,10 @@ import (
 
 // Report holds the figures of a run, summed over all ranks.
 type Report struct {
-	Workload   string        `json:"workload"`
+	Workload string `json:"workload"`
+	// Params are those of the run, so that a result file says how to
+	// reproduce it.
+	Params     RunParams     `json:"params"`
 	Ranks      int           `json:"ranks"`
 	Goroutines int           `json:"goroutines_per_rank"`
 	Elapsed    time.Duration `json:"elapsed_ns"` // of the slowest rank
@@ -32,6 +35,20 @@ type Report struct {
 	Calls *CallsPerOp `json:"calls_per_op,omitempty"`
 
 	hists [NumOps]*hdrhistogram.Histogram
+}
+
+// RunParams are the parameters of a run: the graph's, the run's, and what
+// the caller knows of the database and the program (Backend, Version).
+type RunParams struct {
+	Scale      int           `json:"scale"`
+	EdgeFactor int           `json:"edge_factor"`
+	Seed       uint64        `json:"seed"`
+	Count      int           `json:"count_per_rank,omitempty"`
+	Duration   time.Duration `json:"duration_ns,omitempty"`
+	Zipf       bool          `json:"zipf"`
+	Prefetch   bool          `json:"prefetch"`
+	Backend    string        `json:"backend,omitempty"`
+	Version    string        `json:"version,omitempty"`
 }
 
 // OpReport holds the figures of one operation type. Latencies are of
@@ -108,7 +125,13 @@ func (r *Report) Histogram(op Op) *hdrhistogram.Histogram { return r.hists[op] }
 // ranks: the counts with one Allreduce, the histograms by summing their
 // bucket counts (all histograms share one geometry).
 func gather(c rma.Comm, cfg Config, workers []*worker, elapsed time.Duration) (*Report, error) {
-	r := &Report{Workload: cfg.Mix.Name, Ranks: c.Size(), Goroutines: len(workers)}
+	gc := cfg.Graph.Config()
+	r := &Report{Workload: cfg.Mix.Name, Ranks: c.Size(), Goroutines: len(workers), Params: RunParams{
+		Scale: gc.Scale, EdgeFactor: gc.EdgeFactor, Seed: cfg.Seed, Count: cfg.Count, Zipf: cfg.Zipf, Prefetch: !cfg.NoPrefetch,
+	}}
+	if cfg.Count == 0 {
+		r.Params.Duration = cfg.Duration
+	}
 	counts := make([]int64, 0, NumOps*3+1)
 	for op := range NumOps {
 		h := hdrhistogram.New(histLow, histHigh, histDigits)
@@ -180,13 +203,14 @@ func (r *Report) WriteTable(w io.Writer) error {
 	fmt.Fprintf(w, "throughput %.0f committed ops/s; %d committed, %d not found, %d failed (%.2f%%)\n\n",
 		r.Throughput, r.Committed, r.NotFound, r.Failed, r.FailedPercent)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "operation\tcommitted\tnot found\tfailed\tmean\tp50\tp90\tp99\tp99.9\tmax\t")
+	fmt.Fprintln(tw, "operation\tcommitted\tnot found\tfailed\tmean µs\tp50 µs\tp90 µs\tp99 µs\tp99.9 µs\tmax µs\t")
+	us := func(d time.Duration) string { return fmt.Sprintf("%.2f", float64(d)/float64(time.Microsecond)) }
 	for _, o := range r.Ops {
 		if o.Committed+o.NotFound+o.Failed == 0 {
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%v\t%v\t%v\t%v\t%v\t%v\t\n", o.Op, o.Committed, o.NotFound, o.Failed,
-			o.Mean.Round(10*time.Nanosecond), o.P50, o.P90, o.P99, o.P999, o.Max)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t\n", o.Op, o.Committed, o.NotFound, o.Failed,
+			us(o.Mean), us(o.P50), us(o.P90), us(o.P99), us(o.P999), us(o.Max))
 	}
 	if err := tw.Flush(); err != nil || r.Calls == nil {
 		return err
