@@ -25,8 +25,11 @@
 // and ending collective read transactions. Everything in a single-process
 // transaction is local.
 //
-//	err := launch(ranks, func(comm rma.Comm) error {
-//		db, err := driver.CreateDatabase(comm, nil)   // collective
+// The package example (Example) is a whole program; in outline, with
+// launch.Run of package rma/launch and the gdirma backend:
+//
+//	err := launch.Run(ranks, func(comm rma.Comm) error {
+//		db, err := gdirma.Driver{}.CreateDatabase(comm, nil) // collective
 //		if err != nil {
 //			return err
 //		}
