@@ -100,7 +100,7 @@ func runBenchOLTP(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	stop, err := startProfile(*prof)
+	stop, err := startProfile(*prof, stderr)
 	if err != nil {
 		return err
 	}

@@ -313,3 +313,19 @@ func TestBenchNotFoundWarning(t *testing.T) {
 		}
 	}
 }
+
+// TestProfileSaysWhere: -profile writes its file into the current
+// directory and says where on stderr.
+func TestProfileSaysWhere(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	var out, errs bytes.Buffer
+	args := []string{"bench", "oltp", "-scale", "5", "-count", "50", "-profile", "cpu"}
+	if code := run(args, &out, &errs); code != 0 {
+		t.Fatalf("gdi %v exited %d: %s", args, code, errs.String())
+	}
+	path := filepath.Join(dir, "cpu.pprof")
+	if _, err := os.Stat(path); err != nil || !strings.Contains(errs.String(), "profile: wrote "+path) {
+		t.Errorf("no %s, or not said (%v): %q", path, err, errs.String())
+	}
+}

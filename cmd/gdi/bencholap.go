@@ -170,7 +170,7 @@ func runBenchOLAP(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	stop, err := startProfile(f.profile)
+	stop, err := startProfile(f.profile, stderr)
 	if err != nil {
 		return err
 	}

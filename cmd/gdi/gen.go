@@ -65,7 +65,7 @@ func runGen(args []string, stdout, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	stop, err := startProfile(*prof)
+	stop, err := startProfile(*prof, stderr)
 	if err != nil {
 		return err
 	}

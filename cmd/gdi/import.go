@@ -70,7 +70,7 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 	if !*quiet {
 		opt.Progress = stderr
 	}
-	stop, err := startProfile(*prof)
+	stop, err := startProfile(*prof, stderr)
 	if err != nil {
 		return err
 	}
