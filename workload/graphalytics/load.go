@@ -1,13 +1,14 @@
 package graphalytics
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strconv"
 
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdiutil"
 	"github.com/gdi-go/gdi/rma"
-	"github.com/gdi-go/gdi/workload/internal/tx"
 )
 
 // Schema names the metadata a loaded data set uses.
@@ -133,7 +134,7 @@ func loadTx(db gdi.Database, comm rma.Comm, d *Dataset, s Schema) error {
 	var local error
 	for lo := 0; lo < len(mine) && local == nil; lo += batch {
 		chunk := mine[lo:min(lo+batch, len(mine))]
-		local = tx.Run(db, func(tx gdi.Transaction) error {
+		local = gdiutil.RunTransaction(context.Background(), db, func(tx gdi.Transaction) error {
 			for _, v := range chunk {
 				h, err := tx.CreateVertex(AppID(v))
 				if err != nil {
@@ -155,7 +156,7 @@ func loadTx(db gdi.Database, comm rma.Comm, d *Dataset, s Schema) error {
 		if turn == r && local == nil {
 			for lo := r * batch; lo < len(d.Edges) && local == nil; lo += p * batch {
 				chunk := d.Edges[lo:min(lo+batch, len(d.Edges))]
-				local = tx.Run(db, func(tx gdi.Transaction) error { return createEdges(tx, d, s, chunk) })
+				local = gdiutil.RunTransaction(context.Background(), db, func(tx gdi.Transaction) error { return createEdges(tx, d, s, chunk) })
 			}
 		}
 		if err := comm.Barrier(); err != nil {

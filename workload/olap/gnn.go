@@ -1,13 +1,14 @@
 package olap
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
 
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdiutil"
 	"github.com/gdi-go/gdi/rma"
-	"github.com/gdi-go/gdi/workload/internal/tx"
 )
 
 // MLP is a two-layer perceptron: Apply(x) = W2·relu(W1·x + B1) + B2.
@@ -92,7 +93,7 @@ func GNNLayer(db gdi.Database, comm rma.Comm, index gdi.Index, feature gdi.Prope
 	if err = rma.Agree(comm, err); err != nil {
 		return err
 	}
-	err = tx.Run(db, func(t gdi.Transaction) error {
+	err = gdiutil.RunTransaction(context.Background(), db, func(t gdi.Transaction) error {
 		w := len(m.B2)
 		for i, k := range keys {
 			uid, ok, err := t.TranslateVertexID(k.Label, k.ID)
@@ -221,7 +222,7 @@ func features(h gdi.VertexHolder, feature gdi.PropertyType) ([]float64, error) {
 // application-level ID, in a single-process transaction per rank over the
 // rank's local vertices. It is collective and ends with a barrier.
 func SetFeatures(db gdi.Database, comm rma.Comm, index gdi.Index, feature gdi.PropertyType, f func(id []byte) []float64) error {
-	err := tx.Run(db, func(tx gdi.Transaction) error {
+	err := gdiutil.RunTransaction(context.Background(), db, func(tx gdi.Transaction) error {
 		vIDs, err := tx.LocalVerticesOfIndex(index, nil)
 		if err != nil {
 			return err

@@ -1,13 +1,14 @@
 package olap
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
 
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdiutil"
 	"github.com/gdi-go/gdi/rma"
-	"github.com/gdi-go/gdi/workload/internal/tx"
 )
 
 // WeightOptions say how SetEdgeWeights weighs the edges.
@@ -65,7 +66,7 @@ func SetEdgeWeights(db gdi.Database, comm rma.Comm, keys []VertexKey, opts Weigh
 func weighLocal(db gdi.Database, keys []VertexKey, opts WeightOptions) error {
 	for next := 0; next < len(keys); {
 		var done int
-		err := tx.Run(db, func(t gdi.Transaction) error {
+		err := gdiutil.RunTransaction(context.Background(), db, func(t gdi.Transaction) error {
 			var err error
 			done, err = weighBatch(t, opts, keys[next:])
 			return err
