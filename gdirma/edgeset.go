@@ -41,12 +41,6 @@ func (s edgeSet) get(n layout.Number) (layout.Ref, bool) {
 	return s[i].ref, true
 }
 
-// has reports whether the set refers to edge n.
-func (s edgeSet) has(n layout.Number) bool {
-	_, ok := s.search(n)
-	return ok
-}
-
 // set adds or replaces the reference to edge n.
 func (s *edgeSet) set(n layout.Number, x layout.Ref) {
 	i, ok := s.search(n)

@@ -541,24 +541,6 @@ func (r *record) appID() (string, bool) {
 	return "", false
 }
 
-// idKeys returns the keys of the implicit index under which the object is
-// found: (label, ID) for every label, or (LabelNone, ID) if it has none.
-func (r *record) idKeys() []idKey {
-	id, ok := r.appID()
-	if !ok {
-		return nil
-	}
-	ls := r.labels()
-	if len(ls) == 0 {
-		return []idKey{{uint32(gdi.LabelNone), id}}
-	}
-	keys := make([]idKey, len(ls))
-	for i, l := range ls {
-		keys[i] = idKey{l, id}
-	}
-	return keys
-}
-
 // matchesID reports whether the object is found under key k. It reads
 // an encoded head in place.
 func (r *record) matchesID(k idKey) bool {
