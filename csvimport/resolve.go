@@ -8,6 +8,7 @@ import (
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/internal/wire"
 	"github.com/gdi-go/gdi/rma"
 )
 
@@ -36,8 +37,7 @@ func (im *importer) indexIDs() error {
 		for _, row := range im.rows[x-im.first : x-im.first+uint64(im.lines[im.c.Rank()][i])] {
 			k := key(f.cols[f.id].group, row.id)
 			o := im.ownerOf(k)
-			send[o] = binary.AppendUvarint(send[o], uint64(len(k)))
-			send[o] = append(send[o], k...)
+			send[o] = wire.AppendString(send[o], k)
 			send[o] = binary.LittleEndian.AppendUint64(send[o], x)
 			x++
 		}
@@ -49,7 +49,7 @@ func (im *importer) indexIDs() error {
 	im.ids = map[string]uint64{}
 	for _, buf := range recv {
 		for len(buf) > 0 {
-			kb, rest, ok := readKeyBytes(buf)
+			kb, rest, ok := wire.Bytes(buf)
 			k := string(kb)
 			if !ok || len(rest) < 8 {
 				return gdi.Errorf(gdi.ErrIntern, "csvimport: a malformed message of IDs")
@@ -63,15 +63,6 @@ func (im *importer) indexIDs() error {
 		}
 	}
 	return nil
-}
-
-// readKeyBytes reads a key (its length, then its bytes) off buf.
-func readKeyBytes(buf []byte) (k, rest []byte, ok bool) {
-	n, m := binary.Uvarint(buf)
-	if m <= 0 || uint64(len(buf)-m) < n {
-		return nil, nil, false
-	}
-	return buf[m : m+int(n)], buf[m+int(n):], true
 }
 
 // pendingEdge is an edge read but not yet resolved: where the questions
@@ -233,7 +224,7 @@ func (im *importer) round(rd *edgeRound, done bool, failed *error) (bool, error)
 	for r, buf := range recv {
 		a := rd.answer[r][:0]
 		for len(buf) > 0 {
-			k, rest, ok := readKeyBytes(buf)
+			k, rest, ok := wire.Bytes(buf)
 			if !ok {
 				return false, gdi.Errorf(gdi.ErrIntern, "csvimport: a malformed message of keys")
 			}
@@ -259,7 +250,7 @@ func (im *importer) round(rd *edgeRound, done bool, failed *error) (bool, error)
 			ends[e] = binary.LittleEndian.Uint64(answers[a.rank][8*a.index:])
 		}
 		if e := slices.Index(ends[:], missing); e >= 0 && *failed == nil {
-			k, _, _ := readKeyBytes(rd.ask[p.ends[e].rank][p.ends[e].at:])
+			k, _, _ := wire.Bytes(rd.ask[p.ends[e].rank][p.ends[e].at:])
 			*failed = gdi.Errorf(gdi.ErrFileFormat, "%s:%d: no vertex has the %s's ID %q", im.files()[p.file].path, p.line, [2]string{"start", "end"}[e], keyID(string(k)))
 		}
 		if *failed == nil {

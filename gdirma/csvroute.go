@@ -9,6 +9,7 @@ import (
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/gdirma/internal/layout"
 	"github.com/gdi-go/gdi/internal/catalog"
+	"github.com/gdi-go/gdi/internal/wire"
 )
 
 // Routing the lines of a CSV load (csv.go) to the ranks that decide or
@@ -48,8 +49,7 @@ func (db *Database) firstLines(lines []catalog.CSVLine, unique bool, first []boo
 		if id := p.IDs[0]; id != "" {
 			o := int(xxhash.Sum64String(id) % uint64(size))
 			send[o] = binary.AppendUvarint(send[o], uint64(p.Line))
-			send[o] = binary.AppendUvarint(send[o], uint64(len(id)))
-			send[o] = append(send[o], id...)
+			send[o] = wire.AppendString(send[o], id)
 			at[i], counts[o] = asked{o, counts[o]}, counts[o]+1
 		}
 	}
@@ -65,13 +65,13 @@ func (db *Database) firstLines(lines []catalog.CSVLine, unique bool, first []boo
 	firstOf := map[string]uint64{}
 	for r, buf := range recv {
 		for len(buf) > 0 {
-			line, m := binary.Uvarint(buf)
-			n, k := binary.Uvarint(buf[max(m, 0):])
-			if m <= 0 || k <= 0 || uint64(len(buf)-m-k) < n {
+			line, rest, ok := wire.Uvarint(buf)
+			idb, rest, ok2 := wire.Bytes(rest)
+			if !ok || !ok2 {
 				return errMessage
 			}
-			id := string(buf[m+k : m+k+int(n)])
-			buf = buf[m+k+int(n):]
+			id := string(idb)
+			buf = rest
 			asks[r] = append(asks[r], ask{id, line})
 			if l, ok := firstOf[id]; !ok || line < l {
 				firstOf[id] = line
@@ -119,8 +119,7 @@ func (db *Database) routeProps(out []propLine) ([]propLine, error) {
 		b := binary.AppendUvarint(send[r], uint64(p.line))
 		b = binary.LittleEndian.AppendUint64(b, uint64(p.n))
 		b = append(b, byte(p.value.Datatype()))
-		b = binary.AppendUvarint(b, uint64(len(p.value.RawString())))
-		send[r] = append(b, p.value.RawString()...)
+		send[r] = wire.AppendString(b, p.value.RawString())
 	}
 	recv, err := db.exchange(send)
 	if err != nil {
@@ -129,23 +128,22 @@ func (db *Database) routeProps(out []propLine) ([]propLine, error) {
 	var mine []propLine
 	for _, buf := range recv {
 		for len(buf) > 0 {
-			line, m := binary.Uvarint(buf)
-			if m <= 0 || len(buf) < m+9 {
+			line, rest, ok := wire.Uvarint(buf)
+			if !ok || len(rest) < 9 {
 				return nil, errMessage
 			}
-			p := propLine{line: int(line), n: layout.Number(binary.LittleEndian.Uint64(buf[m:]))}
-			dt := gdi.Datatype(buf[m+8])
-			buf = buf[m+9:]
-			n, k := binary.Uvarint(buf)
-			if k <= 0 || uint64(len(buf)-k) < n {
+			p := propLine{line: int(line), n: layout.Number(binary.LittleEndian.Uint64(rest))}
+			dt := gdi.Datatype(rest[8])
+			raw, rest, ok := wire.Bytes(rest[9:])
+			if !ok {
 				return nil, errMessage
 			}
 			if dt != 0 {
-				if p.value, err = gdi.NewValue(dt, buf[k:k+int(n)]); err != nil {
+				if p.value, err = gdi.NewValue(dt, raw); err != nil {
 					return nil, errMessage
 				}
 			}
-			buf = buf[k+int(n):]
+			buf = rest
 			mine = append(mine, p)
 		}
 	}

@@ -1,13 +1,12 @@
 package gdirma
 
 import (
-	"encoding/binary"
-
 	"github.com/cespare/xxhash/v2"
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/gdirma/internal/layout"
 	"github.com/gdi-go/gdi/internal/agree"
 	"github.com/gdi-go/gdi/internal/catalog"
+	"github.com/gdi-go/gdi/internal/wire"
 	"github.com/gdi-go/gdi/rma"
 )
 
@@ -52,8 +51,7 @@ func (db *Database) sharedIDs(ids []string) (bool, error) {
 	send := make([][]byte, db.comm.Size())
 	for _, id := range ids {
 		o := xxhash.Sum64String(id) % uint64(len(send))
-		send[o] = binary.AppendUvarint(send[o], uint64(len(id)))
-		send[o] = append(send[o], id...)
+		send[o] = wire.AppendString(send[o], id)
 	}
 	recv, err := db.comm.Alltoallv(send)
 	if err != nil {
@@ -63,16 +61,16 @@ func (db *Database) sharedIDs(ids []string) (bool, error) {
 	shared := int64(0)
 	for _, buf := range recv {
 		for len(buf) > 0 {
-			n, m := binary.Uvarint(buf)
-			if m <= 0 || uint64(len(buf)-m) < n {
+			idb, rest, ok := wire.Bytes(buf)
+			if !ok {
 				return false, gdi.Errorf(gdi.ErrIntern, "gdirma: a malformed message of IDs")
 			}
-			id := string(buf[m : m+int(n)])
+			id := string(idb)
 			if seen[id] {
 				shared = 1
 			}
 			seen[id] = true
-			buf = buf[m+int(n):]
+			buf = rest
 		}
 	}
 	flag := []int64{shared}
