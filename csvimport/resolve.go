@@ -107,16 +107,17 @@ func (im *importer) edges() error {
 	var fields []string
 	for i, f := range im.efiles {
 		fi := len(im.vfiles) + i
+		firstLine := im.lineNo(im.c.Rank(), fi, 0)
 		err := readShare(f.path, f.body, shareOf(f.body, f.size, im.c.Rank(), im.c.Size()), func(k int, line string) error {
 			var err error
 			if fields, err = appendFields(fields[:0], line, f.delim); err == nil {
 				err = im.parseEdge(rd, f, fields, labels)
 			}
 			if err != nil {
-				return lineErr(f.path, im.lineNo(im.c.Rank(), fi, k), err)
+				return lineErr(f.path, firstLine+k, err)
 			}
 			p := &rd.pending[len(rd.pending)-1]
-			p.file, p.line = int32(fi), int32(im.lineNo(im.c.Rank(), fi, k))
+			p.file, p.line = int32(fi), int32(firstLine+k)
 			if len(rd.pending) == im.opt.RoundEdges {
 				if _, err := im.round(rd, false, &failed); err != nil {
 					return err
