@@ -60,7 +60,7 @@ func runBenchOLTP(args []string, stdout, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if err := noArgs(fs); err != nil {
+	if err := checkParsed(fs); err != nil {
 		return err
 	}
 	mode, err := gdirma.ParseLogMode(*logMode)
@@ -82,13 +82,9 @@ func runBenchOLTP(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	switch {
-	case *scale < 1 || *scale > 40:
-		return fmt.Errorf("-scale must be in [1, 40], not %d", *scale)
-	case *edgefactor < 1 || *ranks < 1 || *goroutines < 1:
-		return errors.New("-edgefactor, -ranks and -goroutines must be positive")
 	case *rmaStats && *goroutines != 1:
 		return errors.New("-rmastats counts the calls of each operation, which needs -goroutines 1")
-	case *count < 0 || *count == 0 && *duration <= 0:
+	case *count == 0 && *duration == 0:
 		return errors.New("give a positive -duration or -count")
 	}
 	if *plotFile != "" {

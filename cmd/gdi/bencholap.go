@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"runtime"
 	"runtime/metrics"
 	"slices"
@@ -121,7 +120,7 @@ func parseOLAPFlags(args []string, stderr io.Writer) (*olapFlags, error) {
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
-	if err := noArgs(fs); err != nil {
+	if err := checkParsed(fs); err != nil {
 		return nil, err
 	}
 	if f.restore != "" && f.backend != "gdirma" {
@@ -141,20 +140,16 @@ func (f *olapFlags) check() error {
 	switch {
 	case !slices.Contains(benchOLAPAlgos, f.algo):
 		return fmt.Errorf("-algo must be one of %s, not %q", strings.Join(benchOLAPAlgos, ", "), f.algo)
-	case f.scale < 1 || f.scale > 32:
-		return fmt.Errorf("-scale must be in [1, 32], not %d", f.scale)
-	case f.edgefactor < 1 || f.ranks < 1 || f.iterations < 1 || f.k < 0:
-		return errors.New("-edgefactor, -ranks and -iterations must be positive, -k not negative")
+	case f.scale > 32:
+		return fmt.Errorf("-scale must be in [1, 32] for bench olap, which numbers the vertices of the extracted graph in 32 bits, not %d", f.scale)
 	case f.baseline != "" && f.baseline != "csr":
 		return fmt.Errorf("-baseline must be csr, not %q", f.baseline)
 	case f.baseline == "csr" && !slices.Contains(baselineAlgos, f.algo):
 		return fmt.Errorf("-baseline csr is there for %s, not %s", strings.Join(baselineAlgos, ", "), f.algo)
-	case f.roots < 0 || f.roots > 0 && f.algo != "bfs":
+	case f.roots > 0 && f.algo != "bfs":
 		return fmt.Errorf("-roots is a number of BFS searches (-algo bfs), not %d with %s", f.roots, f.algo)
 	case f.validate && f.roots == 0:
 		return errors.New("-validate checks the searches of -roots")
-	case math.IsNaN(f.minWeight):
-		return errors.New("-minweight must be a number")
 	}
 	return nil
 }

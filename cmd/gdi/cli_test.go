@@ -71,6 +71,17 @@ func TestCLIConventions(t *testing.T) {
 		{[]string{"version", "extra"}, 1, `unexpected arguments ["extra"]`},
 		{[]string{"bench"}, 1, "want oltp or olap"},
 		{[]string{"nosuch"}, 2, `unknown command "nosuch"`},
+		// One bound per flag, in every command that has it.
+		{[]string{"bench", "oltp", "-scale", "41"}, 1, "-scale must be in [1, 40], not 41"},
+		{[]string{"gen", "-scale", "41"}, 1, "-scale must be in [1, 40], not 41"},
+		{[]string{"bench", "olap", "-scale", "0"}, 1, "-scale must be in [1, 40], not 0"},
+		{[]string{"bench", "olap", "-scale", "33"}, 1, "numbers the vertices of the extracted graph in 32 bits"},
+		{[]string{"bench", "oltp", "-goroutines", "0"}, 1, "-goroutines must be in [1, 1024], not 0"},
+		{[]string{"bench", "oltp", "-duration", "-1s"}, 1, "-duration must be in [0s, 168h0m0s], not -1s"},
+		{[]string{"olap", "-graph", "x", "-k", "-1"}, 1, "-k must be in [0, 1024], not -1"},
+		{[]string{"import", "-memory", "-1", "."}, 1, "-memory must be in [0, 1073741824], not -1"},
+		{[]string{"demo", "-ranks", "5000"}, 1, "-ranks must be in [1, 4096], not 5000"},
+		{[]string{"bench", "olap", "-minweight", "NaN"}, 1, "-minweight must be in [0, 1], not NaN"},
 	} {
 		out, code := gdi(c.args...)
 		if code != c.code || !strings.Contains(out, c.want) {
@@ -88,9 +99,9 @@ func TestMemoryCheck(t *testing.T) {
 	}
 	for _, args := range [][]string{
 		{"bench", "oltp", "-scale", "40", "-count", "10"},
-		{"bench", "oltp", "-ranks", "100000", "-count", "10"},
+		{"bench", "oltp", "-ranks", "4096", "-count", "10"},
 		{"bench", "olap", "-scale", "30"},
-		{"gen", "-scale", "45", "-format", "load"},
+		{"gen", "-scale", "40", "-format", "load"},
 	} {
 		var out, errs bytes.Buffer
 		if code := run(args, &out, &errs); code != 1 || !strings.Contains(errs.String(), "iB of block memory") || !strings.Contains(errs.String(), "of this machine") {

@@ -28,7 +28,7 @@ func runDemo(args []string, stdout, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if err := noArgs(fs); err != nil {
+	if err := checkParsed(fs); err != nil {
 		return err
 	}
 	if *ranks < 1 || *keys < 1 {

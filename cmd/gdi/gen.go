@@ -65,17 +65,14 @@ func runGen(args []string, stdout, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	if err := checkParsed(fs); err != nil {
+		return err
+	}
 	stop, err := startProfile(*prof, stderr)
 	if err != nil {
 		return err
 	}
 	defer stop()
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
-	}
-	if *ranks < 1 {
-		return fmt.Errorf("-ranks must be positive, not %d", *ranks)
-	}
 	if *format != "edgelist" && *format != "csv" && *format != "load" {
 		return fmt.Errorf("-format must be edgelist, csv or load, not %q", *format)
 	}
@@ -84,9 +81,6 @@ func runGen(args []string, stdout, stderr io.Writer) error {
 	}
 	if *format == "load" && *out != "-" {
 		return fmt.Errorf("-format load writes no files: -o is not for it")
-	}
-	if *blockSize < 0 || *memory < 0 || *memory > 1<<30 {
-		return fmt.Errorf("-blocksize and -memory must be positive or 0")
 	}
 	if *out == "" || (*format == "csv" && *out == "-") {
 		return fmt.Errorf("-format %s needs a directory as -o", *format)

@@ -49,6 +49,9 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return errors.New("want one directory")
 	}
+	if err := checkBounds(fs); err != nil {
+		return err
+	}
 	opt := csvimport.Options{Direction: gdi.Directed}
 	if *undirected {
 		opt.Direction = gdi.Undirected
@@ -63,9 +66,6 @@ func runImport(args []string, stdout, stderr io.Writer) error {
 		if d.flag != "" {
 			*d.into = d.flag[0]
 		}
-	}
-	if *ranks < 1 || *blockSize < 0 || *memory < 0 || *memory > 1<<30 {
-		return fmt.Errorf("-ranks must be positive, -blocksize and -memory positive or 0")
 	}
 	if !*quiet {
 		opt.Progress = stderr

@@ -60,20 +60,14 @@ func runOlap(args []string, stdout, stderr io.Writer) error {
 	if (keep.checkpoint != "" || keep.restore != "") && *backend != "gdirma" {
 		return errors.New("-checkpoint and -restore need the gdirma backend")
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	if err := checkParsed(fs); err != nil {
+		return err
 	}
 	if !slices.Contains(olap.Algorithms, *algo) {
 		return fmt.Errorf("-algo must be one of %s, not %q", strings.Join(olap.Algorithms, ", "), *algo)
 	}
 	if *graph == "" {
 		return errors.New("-graph PATH/NAME is required")
-	}
-	if *ranks < 1 {
-		return fmt.Errorf("-ranks must be positive, not %d", *ranks)
-	}
-	if *k < 0 {
-		return fmt.Errorf("-k must not be negative, not %d", *k)
 	}
 	driver, err := driverByName(*backend)
 	if err != nil {

@@ -109,7 +109,7 @@ func TestOlapBadInput(t *testing.T) {
 		{[]string{"-algo", "bfs", "-graph", filepath.Join(dir, "bad")}, 1, "bad.e:2"},
 		{[]string{"-algo", "bfs", "-graph", filepath.Join(dir, "w"), "-ranks", "2", "-o", filepath.Join(dir, "out")}, 1, "source vertex 7 is not in the graph"},
 		{[]string{"-algo", "sssp", "-graph", filepath.Join(dir, "w")}, 1, "no edge weights"},
-		{[]string{"-algo", "bfs", "-graph", good, "-ranks", "0"}, 1, "-ranks must be positive"},
+		{[]string{"-algo", "bfs", "-graph", good, "-ranks", "0"}, 1, "-ranks must be in [1, 4096], not 0"},
 		{[]string{"-algo", "bfs", "-graph", good, "-backend", "neo4j"}, 1, "-backend must be one of gdirma, refdb"},
 		{[]string{"-algo", "bfs", "-graph", good, "-source", "x"}, 1, "not a vertex id"},
 		{[]string{"-algo", "pr", "-graph", good, "-validate"}, 1, "bfs only"},

@@ -79,7 +79,7 @@ func runVersion(args []string, stdout, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if err := noArgs(fs); err != nil {
+	if err := checkParsed(fs); err != nil {
 		return err
 	}
 	fmt.Fprintln(stdout, versionLine())
