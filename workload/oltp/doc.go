@@ -21,12 +21,13 @@
 //   - add edge: an undirected edge between two vertices, labelled from the
 //     matrix.
 //
-// Targets are vertex numbers drawn uniformly from the loaded graph and the
-// vertices added so far (LinkBench's ID range grows with its inserts; each
-// worker counts as many added by the others as by itself), or from Zipf
-// distributions over the loaded graph with LinkBench's shapes (0.8 for
-// reads, 0.741 for writes), scattered over the vertices by a bijection so
-// that the hot vertices are not the low numbers. A target deleted earlier in
+// Targets are vertex numbers of the loaded graph and the vertices added so
+// far (LinkBench's ID range grows with its inserts; each worker counts as
+// many added by the others as by itself), drawn uniformly or from Zipf
+// distributions with LinkBench's shapes (0.8 for reads, 0.741 for writes).
+// Zipf's hot ranks are loaded vertices, scattered over them by a bijection
+// so that the hot vertices are not the low numbers; its tail ranks are the
+// added vertices. A target deleted earlier in
 // the run is "not found", counted apart from failures (transactions that
 // aborted on an error, such as a lock conflict).
 //

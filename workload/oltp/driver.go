@@ -93,8 +93,7 @@ func Run(c rma.Comm, db gdi.Database, cfg Config) (*Report, error) {
 	}
 	var reads, writes *zipf
 	if cfg.Zipf {
-		n := cfg.Graph.NumVertices()
-		reads, writes = newZipf(n, 0.8), newZipf(n, 0.741)
+		reads, writes = newZipf(0.8), newZipf(0.741)
 	}
 	workers := make([]*worker, gs)
 	for g := range workers {
@@ -280,15 +279,20 @@ func (w *worker) close() {
 	}
 }
 
-// target draws a vertex number: uniformly, of the loaded graph and the
-// vertices added so far (as LinkBench's ID range grows with its inserts),
-// or from a Zipf distribution over the loaded graph.
+// target draws a vertex number of the loaded graph and the vertices added
+// so far (as LinkBench's ID range grows with its inserts): uniformly, or
+// from a Zipf distribution whose hot ranks are loaded vertices, scattered,
+// and whose tail ranks are the added vertices, newest last.
 func (w *worker) target(z *zipf) uint64 {
+	n := w.fresh - w.slot // every worker has added about as many as this one
 	if z == nil {
-		// Every worker has added about as many as this one.
-		return w.rng.Uint64N(w.fresh - w.slot)
+		return w.rng.Uint64N(n)
 	}
-	return w.scatter(z.rank(w.rng.Float64))
+	k := z.rank(n, w.rng.Float64)
+	if k > w.mask {
+		return k // an added vertex
+	}
+	return w.scatter(k)
 }
 
 // labelOf is the vertex label index of vertex number x: its generated

@@ -59,14 +59,14 @@ func TestZipf(t *testing.T) {
 	const items, draws = 1000, 400000
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, theta := range []float64{0.8, 0.741} {
-		z := newZipf(items, theta)
+		z := newZipf(theta)
 		zeta := 0.0
 		for k := 1; k <= items; k++ {
 			zeta += 1 / math.Pow(float64(k), theta)
 		}
 		counts := make([]int, items)
 		for range draws {
-			k := z.rank(rng.Float64)
+			k := z.rank(items, rng.Float64)
 			if k >= items {
 				t.Fatalf("rank %d out of [0, %d)", k, items)
 			}
@@ -97,6 +97,36 @@ func TestScatterIsABijection(t *testing.T) {
 			}
 			seen[x] = true
 		}
+	}
+}
+
+// TestZipfTargetsGrow: Zipf targets cover the vertices added so far, in
+// the tail; the hot ones stay loaded vertices.
+func TestZipfTargetsGrow(t *testing.T) {
+	const scale, added = 10, 1 << 10 // as many added as loaded
+	w := &worker{mask: 1<<scale - 1, scale: scale, rng: rand.New(rand.NewPCG(5, 6))}
+	w.fresh = 1<<scale + added
+	z := newZipf(0.8)
+	hot := w.scatter(0)
+	var fresh, hits int
+	const draws = 200000
+	for range draws {
+		switch x := w.target(z); {
+		case x >= w.fresh:
+			t.Fatalf("target %d beyond the %d vertices so far", x, w.fresh)
+		case x > w.mask:
+			fresh++
+		case x == hot:
+			hits++
+		}
+	}
+	// At θ = 0.8, ranks 1024 to 2047 of 2048 have 0.160 of the mass, and
+	// rank 0 has 0.054.
+	if share := float64(fresh) / draws; share < 0.15 || share > 0.17 {
+		t.Errorf("added vertices drew %.3f of the targets, want about 0.160", share)
+	}
+	if share := float64(hits) / draws; share < 0.05 || share > 0.058 {
+		t.Errorf("the hottest loaded vertex drew %.3f of the targets, want about 0.054", share)
 	}
 }
 

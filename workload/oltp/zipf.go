@@ -6,18 +6,18 @@ import "math"
 // theta > 0, such as LinkBench's shapes below 1 (math/rand's Zipf needs
 // theta > 1). It uses rejection-inversion (Hörmann and Derflinger, "Rejection-
 // inversion to generate variates from monotone discrete distributions",
-// 1996): exact, constant expected time, no table.
+// 1996): exact, constant expected time, no table. Its constants depend on
+// theta alone, so n may grow from one draw to the next, and a zipf may be
+// shared by goroutines.
 type zipf struct {
-	n, theta float64
-	hx1      float64 // H(1.5) - 1
-	hn       float64 // H(n + 0.5)
-	s        float64 // acceptance shortcut
+	theta float64
+	hx1   float64 // H(1.5) - 1
+	s     float64 // acceptance shortcut
 }
 
-func newZipf(n uint64, theta float64) *zipf {
-	z := &zipf{n: float64(n), theta: theta}
+func newZipf(theta float64) *zipf {
+	z := &zipf{theta: theta}
 	z.hx1 = z.bigH(1.5) - 1
-	z.hn = z.bigH(z.n + 0.5)
 	z.s = 2 - z.bigHInv(z.bigH(2.5)-z.h(2))
 	return z
 }
@@ -53,14 +53,16 @@ func log1px(x float64) float64 {
 	return 1 - x*(1.0/2-x*(1.0/3-x/4))
 }
 
-// rank draws a rank, calling u for uniform numbers in [0, 1) until one is
-// accepted (fewer than two on average).
-func (z *zipf) rank(u func() float64) uint64 {
+// rank draws a rank in [0, n), calling u for uniform numbers in [0, 1)
+// until one is accepted (fewer than two on average).
+func (z *zipf) rank(n uint64, u func() float64) uint64 {
+	fn := float64(n)
+	hn := z.bigH(fn + 0.5)
 	for {
-		v := z.hn + u()*(z.hx1-z.hn)
+		v := hn + u()*(z.hx1-hn)
 		x := z.bigHInv(v)
 		k := math.Round(x)
-		k = min(max(k, 1), z.n)
+		k = min(max(k, 1), fn)
 		if k-x <= z.s || v >= z.bigH(k+0.5)-z.h(k) {
 			return uint64(k) - 1
 		}
