@@ -9,4 +9,7 @@
 //     binding of the specification's arguments, leaves to the caller.
 //   - Text, Int64 and Float64 read the one value of a property as a Go
 //     value.
+//   - Vertices, LocalVertices, Edges and Neighbors range over the holders
+//     of a query's results, associating each only when the loop reaches
+//     it, and stop once a context is done.
 package gdiutil

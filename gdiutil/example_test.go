@@ -60,3 +60,47 @@ func Example() {
 	// Ada Lovelace
 	// <nil>
 }
+
+// Ranging over the neighbours of a vertex: holders are associated as the
+// loop reaches them.
+func ExampleNeighbors() {
+	err := local.Run(1, func(comm rma.Comm) error {
+		db, err := gdirma.Driver{}.CreateDatabase(comm, nil)
+		if err != nil {
+			return err
+		}
+		defer db.Free()
+		ctx := context.Background()
+		return gdiutil.RunTransaction(ctx, db, func(tx gdi.Transaction) error {
+			hub, err := tx.CreateVertex([]byte("hub"))
+			if err != nil {
+				return err
+			}
+			for _, id := range []string{"a", "b", "c"} {
+				v, err := tx.CreateVertex([]byte(id))
+				if err != nil {
+					return err
+				}
+				if _, err := tx.CreateEdge(gdi.Directed, hub, v); err != nil {
+					return err
+				}
+			}
+			n := 0
+			for v, err := range gdiutil.Neighbors(ctx, tx, hub, gdi.EdgeOutgoing, nil) {
+				if err != nil {
+					return err
+				}
+				if _, err := v.Labels(); err != nil {
+					return err
+				}
+				n++
+			}
+			fmt.Println(n, "neighbours")
+			return nil
+		})
+	})
+	fmt.Println(err)
+	// Output:
+	// 3 neighbours
+	// <nil>
+}
