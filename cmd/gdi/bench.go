@@ -146,7 +146,7 @@ func runBenchOLTP(args []string, stdout, stderr io.Writer) error {
 	if report == nil { // under MPI only rank 0's process prints
 		return nil
 	}
-	report.Params.Backend, report.Params.Version = *backendName, versionLine()
+	report.Params.Backend, report.Params.Version, report.Params.Flags = *backendName, versionLine(), flagValues(fs)
 	if share := report.NotFoundShare(); share > oltp.NotFoundWarning {
 		fmt.Fprintf(stderr, "warning: %.0f%% of the operations found no vertex (deleted, or not added yet): the figures measure misses more than work; a shorter run (-count) or a larger graph (-scale) keeps them down\n", 100*share)
 	}

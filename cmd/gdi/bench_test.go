@@ -67,6 +67,13 @@ func TestBenchOLTPJSON(t *testing.T) {
 	if v, _ := r.Params["version"].(string); !strings.HasPrefix(v, "gdi ") {
 		t.Errorf("params lack the version: %v", r.Params)
 	}
+	// Every flag, given or defaulted, in the terms of a command line.
+	flags, _ := r.Params["flags"].(map[string]any)
+	for k, v := range map[string]any{"workload": "rm", "goroutines": 1.0, "duration": "10s", "blocksize": 512.0, "json": true} {
+		if flags[k] != v {
+			t.Errorf("flags[%q] = %v, want %v (flags %v)", k, flags[k], v, flags)
+		}
+	}
 }
 
 func TestBenchOLTPPlot(t *testing.T) {
@@ -163,6 +170,9 @@ func TestBenchOLAP(t *testing.T) {
 		}
 		if f.Algo != algo || f.Ranks != 2 || f.Run <= 0 || (f.Extract > 0) != c.extracts {
 			t.Errorf("%s %v: figures %+v (extraction timed: %v)", algo, c.more, f, c.extracts)
+		}
+		if f.Flags["seed"] != 1.0 || f.Flags["iterations"] != 10.0 || f.Flags["algo"] != algo || !strings.HasPrefix(f.Version, "gdi ") {
+			t.Errorf("%s: the figures lack the run's flags or version: %v, %q", algo, f.Flags, f.Version)
 		}
 		if runtime.GOOS == "linux" && (f.PeakRSS < 1<<20 || f.QueryRSS < 0) {
 			t.Errorf("%s: peak resident size %d bytes, %d added by the query", algo, f.PeakRSS, f.QueryRSS)

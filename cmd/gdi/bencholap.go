@@ -36,6 +36,10 @@ type olapFigures struct {
 	EdgeFactor int    `json:"edgefactor"`
 	Ranks      int    `json:"ranks"`
 	Backend    string `json:"backend"`
+	// Flags are those of the run, given or defaulted, and Version is the
+	// program's (versionLine).
+	Flags   map[string]any `json:"flags"`
+	Version string         `json:"version"`
 	// Load is the time of the load, and for sssp and bi of writing the
 	// edge weights after it, which Weights is.
 	Load    time.Duration `json:"load_ns"`
@@ -88,6 +92,7 @@ type olapFlags struct {
 	seed, minDegree                         uint64
 	minWeight                               float64
 	asJSON, validate, noScan, storage       bool
+	values                                  map[string]any // of every flag
 }
 
 // parseOLAPFlags parses and checks the flags of gdi bench olap.
@@ -123,6 +128,7 @@ func parseOLAPFlags(args []string, stderr io.Writer) (*olapFlags, error) {
 	if err := checkParsed(fs); err != nil {
 		return nil, err
 	}
+	f.values = flagValues(fs)
 	if f.restore != "" && f.backend != "gdirma" {
 		return nil, errors.New("-restore needs the gdirma backend")
 	}
@@ -177,7 +183,7 @@ func runBenchOLAP(args []string, stdout, stderr io.Writer) error {
 	// The BFS, k-hop and SSSP source: the Kronecker vertex of highest
 	// expected degree, which is in the giant component.
 	p := olap.Params{Source: g.Scramble(0), K: f.k, Damping: 0.85, Iterations: f.iterations, MaxIterations: f.iterations}
-	fig := &olapFigures{Algo: f.algo, Scale: f.scale, EdgeFactor: f.edgefactor, Ranks: f.ranks, Backend: f.backend}
+	fig := &olapFigures{Algo: f.algo, Scale: f.scale, EdgeFactor: f.edgefactor, Ranks: f.ranks, Backend: f.backend, Flags: f.values, Version: versionLine()}
 	opts := olapRankOptions{noScan: f.noScan, storage: f.storage, roots: f.roots, seed: f.seed, validate: f.validate, minDegree: f.minDegree, minWeight: f.minWeight}
 	want := &olapBaseline{} // the baseline's answers, to check the database's
 	if f.baseline == "csr" {

@@ -49,6 +49,8 @@ type RunParams struct {
 	Prefetch   bool          `json:"prefetch"`
 	Backend    string        `json:"backend,omitempty"`
 	Version    string        `json:"version,omitempty"`
+	// Flags are those of the command that ran it, given or defaulted.
+	Flags map[string]any `json:"flags,omitempty"`
 }
 
 // OpReport holds the figures of one operation type. Latencies are of
