@@ -80,7 +80,7 @@ func TestImportLDBC(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			want := " GDI_PROPERTY_TYPE_ID=[Byte31] Person birthday=[DATE[1990-01-01]] browserUsed=[Lynx] creationDate=[DATETIME[+0000 2010-06-10 11:05:56.000]] email=[amelie@mail.com amelie@messagerie.fr] firstName=[Amelie] gender=[female] lastName=[last_name] locationIP=[127.0.0.1] speaks=[en fr]"
+			want := " GDI_PROPERTY_TYPE_ID=[[]byte(\"1\")] Person birthday=[1990-01-01] browserUsed=[Lynx] creationDate=[2010-06-10T11:05:56.000+00:00] email=[amelie@mail.com amelie@messagerie.fr] firstName=[Amelie] gender=[female] lastName=[last_name] locationIP=[127.0.0.1] speaks=[en fr]"
 			if got != want {
 				return fmt.Errorf("person 1:\n got %s\nwant %s", got, want)
 			}

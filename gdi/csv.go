@@ -252,9 +252,9 @@ func ParseCSVValue(d Datatype, field string, elemDelim byte) (v Value, present b
 
 func badElement(d Datatype, s string, cause error) error {
 	if cause != nil {
-		return Errorf(ErrFileFormat, "%q is not a %v: %w", s, d, cause)
+		return Errorf(ErrFileFormat, "%q is not a valid %v element: %w", s, d, cause)
 	}
-	return Errorf(ErrFileFormat, "%q is not a %v", s, d)
+	return Errorf(ErrFileFormat, "%q is not a valid %v element", s, d)
 }
 
 func appendCSVElement(b []byte, d Datatype, s string) ([]byte, error) {

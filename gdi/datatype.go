@@ -31,26 +31,26 @@ const (
 )
 
 var datatypeInfo = [...]struct {
-	name string
-	size int
+	name, spec string
+	size       int
 }{
-	Char:         {"GDI_CHAR", 1},
-	Bool:         {"GDI_BOOL", 1},
-	Int8:         {"GDI_INT8_T", 1},
-	Int16:        {"GDI_INT16_T", 2},
-	Int32:        {"GDI_INT32_T", 4},
-	Int64:        {"GDI_INT64_T", 8},
-	Uint8:        {"GDI_UINT8_T", 1},
-	Uint16:       {"GDI_UINT16_T", 2},
-	Uint32:       {"GDI_UINT32_T", 4},
-	Uint64:       {"GDI_UINT64_T", 8},
-	Float:        {"GDI_FLOAT", 4},
-	Double:       {"GDI_DOUBLE", 8},
-	DecimalType:  {"GDI_DECIMAL", decimalSize},
-	TimeType:     {"GDI_TIME", timeSize},
-	DateType:     {"GDI_DATE", dateSize},
-	DatetimeType: {"GDI_DATETIME", datetimeSize},
-	Byte:         {"GDI_BYTE", 1},
+	Char:         {"Char", "GDI_CHAR", 1},
+	Bool:         {"Bool", "GDI_BOOL", 1},
+	Int8:         {"Int8", "GDI_INT8_T", 1},
+	Int16:        {"Int16", "GDI_INT16_T", 2},
+	Int32:        {"Int32", "GDI_INT32_T", 4},
+	Int64:        {"Int64", "GDI_INT64_T", 8},
+	Uint8:        {"Uint8", "GDI_UINT8_T", 1},
+	Uint16:       {"Uint16", "GDI_UINT16_T", 2},
+	Uint32:       {"Uint32", "GDI_UINT32_T", 4},
+	Uint64:       {"Uint64", "GDI_UINT64_T", 8},
+	Float:        {"Float", "GDI_FLOAT", 4},
+	Double:       {"Double", "GDI_DOUBLE", 8},
+	DecimalType:  {"DecimalType", "GDI_DECIMAL", decimalSize},
+	TimeType:     {"TimeType", "GDI_TIME", timeSize},
+	DateType:     {"DateType", "GDI_DATE", dateSize},
+	DatetimeType: {"DatetimeType", "GDI_DATETIME", datetimeSize},
+	Byte:         {"Byte", "GDI_BYTE", 1},
 }
 
 // Datatypes returns all valid datatypes in ascending order.
@@ -77,12 +77,22 @@ func (d Datatype) Size() (int, error) {
 // size is Size for datatypes already known to be valid.
 func (d Datatype) size() int { return datatypeInfo[d].size }
 
-// String returns the specification's name of d, such as "GDI_INT64_T".
+// String returns the name of the constant d is in this package, such as
+// "Int64" or "DecimalType", and "Datatype(n)" for an invalid datatype.
 func (d Datatype) String() string {
 	if !d.Valid() {
 		return fmt.Sprintf("Datatype(%d)", uint8(d))
 	}
 	return datatypeInfo[d].name
+}
+
+// SpecName returns the specification's name of d, such as "GDI_INT64_T",
+// and "Datatype(n)" for an invalid datatype.
+func (d Datatype) SpecName() string {
+	if !d.Valid() {
+		return fmt.Sprintf("Datatype(%d)", uint8(d))
+	}
+	return datatypeInfo[d].spec
 }
 
 // Group is a group of datatypes that the conversion and comparison rules

@@ -45,6 +45,6 @@ func Example() {
 	})
 	fmt.Println(err)
 	// Output:
-	// 1 Char"Alan"
+	// 1 "Alan"
 	// <nil>
 }

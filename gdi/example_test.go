@@ -34,21 +34,21 @@ func ExampleCompare() {
 
 func ExampleConvert() {
 	v, _ := gdi.Convert(gdi.Int32s(300, -1), gdi.Uint8)
-	fmt.Println(v)
+	fmt.Println(v.Datatype(), v)
 	v, _ = gdi.Convert(gdi.Doubles(-2.75), gdi.Int16)
-	fmt.Println(v)
+	fmt.Println(v.Datatype(), v)
 	d, _ := gdi.ParseDecimal("-7.9")
 	v, _ = gdi.Convert(gdi.Decimals(d), gdi.Int64)
-	fmt.Println(v)
+	fmt.Println(v.Datatype(), v)
 	v, _ = gdi.Convert(gdi.Doubles(0.5), gdi.DecimalType)
-	fmt.Println(v)
+	fmt.Println(v.Datatype(), v)
 	_, err := gdi.Convert(gdi.Int64s(1), gdi.DatetimeType)
 	fmt.Println(errors.Is(err, gdi.ErrConversion))
 	// Output:
-	// UINT8_T[44 255]
-	// INT16_T[-2]
-	// INT64_T[-7]
-	// DECIMAL[0.5]
+	// Uint8 [44 255]
+	// Int16 -2
+	// Int64 -7
+	// DecimalType 0.5
 	// true
 }
 
@@ -66,12 +66,12 @@ func ExampleNewDatetime() {
 	dt, _ := gdi.NewDatetime(2023, 11, 11, 9, 30, 0, 250, -800)
 	fmt.Println(dt)
 	t, _ := gdi.Convert(gdi.Datetimes(dt), gdi.TimeType)
-	fmt.Println(t)
+	fmt.Println(t.Datatype(), t)
 	_, err := gdi.NewDate(2023, 2, 29)
 	fmt.Println(errors.Is(err, gdi.ErrDate))
 	// Output:
 	// -0800 2023-11-11 09:30:00.250
-	// TIME[09:30:00.250]
+	// TimeType 09:30:00.250
 	// true
 }
 

@@ -159,13 +159,22 @@ func (info PropertyTypeInfo) Validate() (PropertyTypeInfo, error) {
 }
 
 // CheckValue checks that v may be the value of a property of this type: v
-// has the type's datatype (ErrDatatype) and its number of elements is
-// within the size limit (ErrSizeLimit).
+// has the type's datatype (ErrDatatype, see CheckDatatype) and its number
+// of elements is within the size limit (ErrSizeLimit).
 func (info PropertyTypeInfo) CheckValue(v Value) error {
-	if v.Datatype() != info.Datatype {
-		return Errorf(ErrDatatype, "value of %v for property type %q of %v", v.Datatype(), info.Name, info.Datatype)
+	if err := info.CheckDatatype(v); err != nil {
+		return err
 	}
 	return info.CheckCount(v.Len())
+}
+
+// CheckDatatype returns ErrDatatype, with a message that names the
+// property type and both datatypes, if v is not of the type's datatype.
+func (info PropertyTypeInfo) CheckDatatype(v Value) error {
+	if v.Datatype() != info.Datatype {
+		return Errorf(ErrDatatype, "a %v value for property type %q of datatype %v", v.Datatype(), info.Name, info.Datatype)
+	}
+	return nil
 }
 
 // CheckCount checks that n elements are within the size limit

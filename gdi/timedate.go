@@ -189,6 +189,15 @@ func (dt Datetime) String() string {
 	return fmt.Sprintf("%+05d %s %s", dt.zone, dt.date, dt.time)
 }
 
+// isoString formats dt in ISO 8601 form, yyyy-MM-ddThh:mm:ss.SSS±hh:mm.
+func (dt Datetime) isoString() string {
+	sign, zone := '+', int(dt.zone)
+	if zone < 0 {
+		sign, zone = '-', -zone
+	}
+	return fmt.Sprintf("%sT%s%c%02d:%02d", dt.date, dt.time, sign, zone/100, zone%100)
+}
+
 // instant returns the milliseconds since a fixed origin, in UTC.
 func (dt Datetime) instant() int64 {
 	z := int64(dt.zone)

@@ -4,7 +4,9 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Value is a property value: a sequence of elements of one Datatype. It is
@@ -150,19 +152,29 @@ func (v Value) Element(i int) Value {
 	return Value{v.dt, v.raw[i*s : (i+1)*s]}
 }
 
-// String formats v for people, for example Int64[1 2 3] or Char"abc".
+// String formats v as a Go programmer reads it. A Char value is a quoted
+// string ("abc"); a Byte value is a Go expression of its bytes,
+// []byte("abc") if they are printable text and []byte{0x0, 0xff}
+// otherwise. The elements of other values are formatted as Go formats
+// numbers and bools, Decimals as their digits, and Dates, Times and
+// Datetimes in ISO 8601 form (2024-02-29, 23:59:58.999,
+// 1999-12-31T23:59:59.001-03:30); one element stands alone, and no
+// elements or several are in brackets: [1 2 3]. The zero Value is
+// "Value{}".
 func (v Value) String() string {
-	if !v.dt.Valid() {
+	switch {
+	case !v.dt.Valid():
 		return "Value{}"
-	}
-	switch v.dt {
-	case Char:
-		return fmt.Sprintf("Char%q", v.raw)
-	case Byte:
-		return fmt.Sprintf("Byte%x", v.raw)
+	case v.dt == Char:
+		return strconv.Quote(v.raw)
+	case v.dt == Byte && v.raw != "" && printable(v.raw):
+		return "[]byte(" + strconv.Quote(v.raw) + ")"
+	case v.dt == Byte:
+		return fmt.Sprintf("%#v", []byte(v.raw))
+	case v.Len() == 1:
+		return elementString(v.dt, []byte(v.raw))
 	}
 	var b strings.Builder
-	b.WriteString(strings.TrimPrefix(v.dt.String(), "GDI_"))
 	b.WriteByte('[')
 	for i := 0; i < v.Len(); i++ {
 		if i > 0 {
@@ -174,14 +186,27 @@ func (v Value) String() string {
 	return b.String()
 }
 
+// printable reports whether s is UTF-8 text of printable characters
+// (strconv.IsPrint), which strconv.Quote leaves as they are.
+func printable(s string) bool {
+	for _, r := range s {
+		if r == utf8.RuneError || !strconv.IsPrint(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// elementString formats one element of a value of datatype d other than
+// Char and Byte (see Value.String).
 func elementString(d Datatype, b []byte) string {
 	switch d {
 	case Bool:
-		return fmt.Sprint(b[0] == 1)
+		return strconv.FormatBool(b[0] == 1)
 	case Int8, Int16, Int32, Int64:
-		return fmt.Sprint(decodeInt(d, b))
+		return strconv.FormatInt(decodeInt(d, b), 10)
 	case Uint8, Uint16, Uint32, Uint64:
-		return fmt.Sprint(decodeUint(d, b))
+		return strconv.FormatUint(decodeUint(d, b), 10)
 	case Float:
 		return fmt.Sprint(math.Float32frombits(binary.LittleEndian.Uint32(b)))
 	case Double:
@@ -195,11 +220,9 @@ func elementString(d Datatype, b []byte) string {
 	case DateType:
 		x, _ := decodeDate(b)
 		return x.String()
-	case DatetimeType:
-		x, _ := decodeDatetime(b)
-		return x.String()
 	}
-	return fmt.Sprintf("%x", b)
+	x, _ := decodeDatetime(b)
+	return x.isoString()
 }
 
 func decodeInt(d Datatype, b []byte) int64 {

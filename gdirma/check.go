@@ -87,7 +87,7 @@ func (db *Database) CheckImplicitIndex() error {
 				return internal(err)
 			}
 			if !found || layout.Number(v) != n && !(v == severalObjects && key.label == uint32(gdi.LabelNone)) {
-				return gdi.Errorf(gdi.ErrIntern, "gdirma: %v %v, label %d, ID %q: the implicit index finds %v (%v)", k, n, key.label, key.id, layout.Number(v), found)
+				return gdi.Errorf(gdi.ErrIntern, "gdirma: %v %v, label %s, ID %q: the implicit index finds %v (%v)", k, n, db.labelText(key.label), key.id, layout.Number(v), found)
 			}
 		}
 		return nil
@@ -120,6 +120,6 @@ func (db *Database) CheckImplicitIndex() error {
 				}
 			}
 		}
-		return fmt.Errorf("the implicit index maps %v label %d, key %q to %v, which has no such label and ID", k, l, key, layout.Number(v))
+		return fmt.Errorf("the implicit index maps %v label %s, key %q to %v, which has no such label and ID", k, db.labelText(l), key, layout.Number(v))
 	}))
 }

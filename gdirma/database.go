@@ -2,7 +2,9 @@ package gdirma
 
 import (
 	"errors"
+	"fmt"
 	"slices"
+	"strconv"
 	"sync"
 
 	"golang.org/x/sys/cpu"
@@ -126,6 +128,16 @@ func (db *Database) Transactions() ([]gdi.Transaction, error) {
 		out[i] = tx
 	}
 	return out, nil
+}
+
+// labelText names label number n in messages: its name, quoted, or its
+// number if this rank does not know the label (freed, or created by a
+// change that has not reached the rank yet).
+func (db *Database) labelText(n uint32) string {
+	if name, err := db.LabelName(db.LabelHandle(n)); err == nil {
+		return strconv.Quote(name)
+	}
+	return fmt.Sprintf("number %d", n)
 }
 
 // errFreedDB is the error of calls on a freed database.

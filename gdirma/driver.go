@@ -184,7 +184,7 @@ func (Driver) CreateDatabase(comm rma.Comm, params any) (gdi.Database, error) {
 		return db, nil
 	}
 	db.params = p
-	st, err := newGraph(comm, p, tag)
+	st, err := newGraph(comm, p, tag, db.labelText)
 	if err != nil {
 		// Window allocation is collective and fails alike on every rank.
 		return nil, gdi.Errorf(gdi.ErrNoMemory, "gdirma: %v", err)

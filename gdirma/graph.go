@@ -32,15 +32,18 @@ type graph struct {
 
 	forest *index.Forest // entries of explicit indexes (index.go)
 	idx    *indexTrees
+
+	// labelName names a label number in messages (Database.labelText).
+	labelName func(n uint32) string
 }
 
-func newGraph(comm rma.Comm, p Params, tag uint16) (*graph, error) {
+func newGraph(comm rma.Comm, p Params, tag uint16, labelName func(uint32) string) (*graph, error) {
 	s, err := store.New(comm, store.Config{Tag: tag, BlockSize: p.BlockSize, Blocks: p.MemoryPerRank / p.BlockSize,
 		DHTBuckets: p.DHTBuckets, DHTEntries: p.DHTEntries, MaxIDKey: idKeyLen})
 	if err != nil {
 		return nil, err
 	}
-	st := &graph{Store: s, comm: comm, loaded: new(loadedPool), chains: new(chainMemo)}
+	st := &graph{Store: s, comm: comm, loaded: new(loadedPool), chains: new(chainMemo), labelName: labelName}
 	st.forest, err = index.NewForest(comm, index.Config{NodeSize: indexNodeSize, Nodes: p.IndexMemoryPerRank / indexNodeSize, MaxKey: indexMaxKey})
 	if err != nil {
 		return nil, errors.Join(err, s.Free())

@@ -181,7 +181,7 @@ func (b *base) ptypeForWrite(p gdi.PropertyType) (uint32, gdi.PropertyTypeInfo, 
 		return 0, info, err
 	}
 	if p.IsReadOnly() {
-		return 0, info, gdi.Errorf(gdi.ErrReadOnlyPropertyType, "%v is read-only", p)
+		return 0, info, gdi.Errorf(gdi.ErrReadOnlyPropertyType, "property type %q is read-only", info.Name)
 	}
 	return n, info, nil
 }
@@ -299,8 +299,8 @@ func (b *base) RemoveProperty(p gdi.PropertyType, v gdi.Value) error {
 	if err != nil {
 		return err
 	}
-	if v.Datatype() != info.Datatype {
-		return gdi.Errorf(gdi.ErrDatatype, "value of %v for property type %q of %v", v.Datatype(), info.Name, info.Datatype)
+	if err := info.CheckDatatype(v); err != nil {
+		return err
 	}
 	i := slices.Index(o.rec.props(), layout.Property{Ptype: n, Value: v})
 	if i >= 0 {
@@ -310,16 +310,17 @@ func (b *base) RemoveProperty(p gdi.PropertyType, v gdi.Value) error {
 	return nil
 }
 
-// singleForWrite checks p for the writes that need a single-entity type.
-func (b *base) singleForWrite(p gdi.PropertyType, v gdi.Value) (uint32, error) {
+// singleForWrite checks p for the writes that need a single-entity type,
+// and returns its number and description.
+func (b *base) singleForWrite(p gdi.PropertyType, v gdi.Value) (uint32, gdi.PropertyTypeInfo, error) {
 	n, info, err := b.ptypeForWrite(p)
 	if err != nil {
-		return 0, err
+		return 0, info, err
 	}
 	if info.Entity != gdi.SingleEntity {
-		return 0, gdi.Errorf(gdi.ErrWrongType, "property type %q is multiple entity", info.Name)
+		return 0, info, gdi.Errorf(gdi.ErrWrongType, "property type %q is multiple entity", info.Name)
 	}
-	return n, info.CheckValue(v)
+	return n, info, info.CheckValue(v)
 }
 
 // UpdateProperty replaces the value of the single-entity property p.
@@ -329,13 +330,13 @@ func (b *base) UpdateProperty(p gdi.PropertyType, v gdi.Value) error {
 	if err != nil {
 		return err
 	}
-	n, err := b.singleForWrite(p, v)
+	n, info, err := b.singleForWrite(p, v)
 	if err != nil {
 		return err
 	}
 	old, k := o.rec.valueOf(n)
 	if k == 0 {
-		return gdi.Errorf(gdi.ErrNoProperty, "no property of type %v", p)
+		return gdi.Errorf(gdi.ErrNoProperty, "no property of type %q", info.Name)
 	}
 	if old == v {
 		return nil
@@ -350,7 +351,7 @@ func (b *base) SetProperty(p gdi.PropertyType, v gdi.Value) error {
 	if err != nil {
 		return err
 	}
-	n, err := b.singleForWrite(p, v)
+	n, _, err := b.singleForWrite(p, v)
 	if err != nil {
 		return err
 	}
@@ -382,18 +383,18 @@ func (b *base) UpdateSpecificProperty(p gdi.PropertyType, old, new gdi.Value) er
 	if err != nil {
 		return err
 	}
-	if old.Datatype() != info.Datatype {
-		return gdi.Errorf(gdi.ErrDatatype, "value of %v for property type %q of %v", old.Datatype(), info.Name, info.Datatype)
+	if err := info.CheckDatatype(old); err != nil {
+		return err
 	}
 	if err := info.CheckValue(new); err != nil {
 		return err
 	}
 	i := slices.Index(o.rec.props(), layout.Property{Ptype: n, Value: old})
 	if i < 0 {
-		return gdi.Errorf(gdi.ErrNoProperty, "no property (%v, %v)", p, old)
+		return gdi.Errorf(gdi.ErrNoProperty, "no property of type %q with value %v", info.Name, old)
 	}
 	if o.rec.hasProperty(n, new) {
-		return gdi.Errorf(gdi.ErrPropertyExists, "the object has the property (%v, %v)", p, new)
+		return gdi.Errorf(gdi.ErrPropertyExists, "the object has a property of type %q with value %v", info.Name, new)
 	}
 	if err := b.checkID(o, n, new); err != nil {
 		return err

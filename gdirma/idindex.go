@@ -65,7 +65,7 @@ func (st *graph) addKey(k kind, key idKey, n layout.Number) error {
 	err := ids.Insert(label, dk, uint64(n))
 	if key.label != uint32(gdi.LabelNone) {
 		if errors.Is(err, dht.ErrExists) {
-			return gdi.Errorf(gdi.ErrNonUniqueID, "%v label %d and ID %q not unique", k, key.label, key.id)
+			return gdi.Errorf(gdi.ErrNonUniqueID, "another %v has label %s and ID %q", k, st.labelName(key.label), key.id)
 		}
 		return internal(err)
 	}
@@ -147,13 +147,13 @@ func (db *Database) rebuildImplicitIndex() error {
 		var buf [2]idKey
 		for _, key := range keysOf(r, buf[:]) {
 			if err := st.addKey(vertexKind, key, v); err != nil {
-				return gdi.Errorf(gdi.ErrIntern, "gdirma: recovery: vertex %v, label %d, ID %q: %v", v.Holder(), key.label, key.id, err)
+				return gdi.Errorf(gdi.ErrIntern, "gdirma: recovery: vertex %v, label %s, ID %q: %v", v.Holder(), db.labelText(key.label), key.id, err)
 			}
 		}
 		return st.originEdges(v, r, func(e layout.Number, er *record, _ int) error {
 			for _, key := range keysOf(er, buf[:]) {
 				if err := st.addKey(edgeKind, key, e); err != nil {
-					return gdi.Errorf(gdi.ErrIntern, "gdirma: recovery: edge %d, label %d, ID %q: %v", e, key.label, key.id, err)
+					return gdi.Errorf(gdi.ErrIntern, "gdirma: recovery: edge %d, label %s, ID %q: %v", e, db.labelText(key.label), key.id, err)
 				}
 			}
 			return nil

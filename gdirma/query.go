@@ -187,7 +187,7 @@ func (tx *Transaction) idClash(k kind, n layout.Number, labels []uint32, id stri
 		}
 		for _, m := range ms {
 			if m != n {
-				return gdi.Errorf(gdi.ErrNonUniqueID, "another %v has label %d and ID %q", k, l, id)
+				return gdi.Errorf(gdi.ErrNonUniqueID, "another %v has label %s and ID %q", k, tx.db.labelText(l), id)
 			}
 		}
 	}
@@ -217,7 +217,7 @@ func (tx *Transaction) TranslateVertexID(l gdi.Label, id []byte) (gdi.VertexUID,
 		return tx.vertexUID(found[0]), true, nil
 	}
 	if ln != uint32(gdi.LabelNone) {
-		return 0, false, tx.fail("label %v and ID %q name %d vertices", l, id, len(found))
+		return 0, false, tx.fail("label %s and ID %q name %d vertices", tx.db.labelText(ln), id, len(found))
 	}
 	return tx.vertexUID(found[0]), true, gdi.Errorf(gdi.WarnNonUniqueID, "%d vertices without labels have ID %q", len(found), id)
 }

@@ -49,7 +49,7 @@ func (db *Database) restore(p Params) error {
 	if err := agree.Errors(db.comm, local); err != nil {
 		return err
 	}
-	st, err := newGraph(db.comm, q, m.Tag)
+	st, err := newGraph(db.comm, q, m.Tag, db.labelText)
 	if err != nil {
 		return gdi.Errorf(gdi.ErrNoMemory, "gdirma: %v", err)
 	}

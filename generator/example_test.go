@@ -29,7 +29,7 @@ func Example() {
 	// edge 2: 6 (Place) - 12 (Project): impacts
 	// edge 3: 17 (Project) - 6 (Place): impacts
 	// edge 4: 28 (Resource) - 6 (Place): foundAt
-	// revenue of company 0: UINT64_T[911777565]
+	// revenue of company 0: 911777565
 }
 
 // The application-level ID of a vertex is its number in decimal, as in the

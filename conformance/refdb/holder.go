@@ -1,7 +1,9 @@
 package refdb
 
 import (
+	"fmt"
 	"slices"
+	"strconv"
 
 	"github.com/gdi-go/gdi/gdi"
 )
@@ -51,6 +53,17 @@ func (h *holder) ptype(p gdi.PropertyType) (uint32, gdi.PropertyTypeInfo, error)
 	return h.tx.db.ptypeNumber(p)
 }
 
+// labelText names label n in messages: its name, quoted, or its number
+// if the rank does not know it.
+func (h *holder) labelText(n uint32) string {
+	h.tx.db.mu.Lock()
+	defer h.tx.db.mu.Unlock()
+	if name, ok := h.tx.db.cat.labels[n]; ok {
+		return strconv.Quote(name)
+	}
+	return fmt.Sprintf("number %d", n)
+}
+
 // AddLabel adds l, unless another object of the kind has l and the same
 // application-level ID (ErrNonUniqueID).
 func (h *holder) AddLabel(l gdi.Label) error {
@@ -83,7 +96,7 @@ func (h *holder) idFree(ls []uint32, id string) error {
 			return err
 		}
 		if slices.ContainsFunc(others, func(n uint64) bool { return n != h.n }) {
-			return gdi.Errorf(gdi.ErrNonUniqueID, "another %v has label %d and ID %q", h.k, l, id)
+			return gdi.Errorf(gdi.ErrNonUniqueID, "another %v has label %s and ID %q", h.k, h.labelText(l), id)
 		}
 	}
 	return nil
