@@ -51,7 +51,7 @@ func runBenchOLTP(args []string, stdout, stderr io.Writer) error {
 	memory := fs.Int("memory", 0, "gdirma: block memory per rank in MiB (0: estimated from the graph)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	prof := fs.String("profile", "", "write a cpu or mem profile of the run to the current directory")
-	plotFile := fs.String("plot", "", "draw the latency percentiles to this .svg, .png or .pdf file")
+	plotFile := fs.String("plot", "", "draw the latency percentiles to this .svg file (checked before the run)")
 	logMode := fs.String("log", "off", "gdirma: redo log mode: off, async or sync")
 	logDir := fs.String("logdir", "", "gdirma: directory of the redo log and its checkpoints (with -log async or sync)")
 	restore := fs.String("restore", "", "gdirma: restore the graph from this checkpoint (gdi gen -format load -checkpoint with the same -scale, -edgefactor and -seed) instead of loading it")
@@ -151,7 +151,7 @@ func runBenchOLTP(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "warning: %.0f%% of the operations found no vertex (deleted, or not added yet): the figures measure misses more than work; a shorter run (-count) or a larger graph (-scale) keeps them down\n", 100*share)
 	}
 	if *plotFile != "" {
-		if err := plotLatencies(report, *plotFile); err != nil {
+		if err := plotLatencies(report, *plotFile, stderr); err != nil {
 			return err
 		}
 	}

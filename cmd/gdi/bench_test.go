@@ -76,22 +76,40 @@ func TestBenchOLTPJSON(t *testing.T) {
 	}
 }
 
+// TestBenchOLTPPlot: -plot writes an SVG with a line per operation type
+// that committed operations, says where with the absolute path, and
+// leaves no other file behind.
 func TestBenchOLTPPlot(t *testing.T) {
 	dir := t.TempDir()
-	for _, name := range []string{"lat.svg", "lat.png"} {
-		file := filepath.Join(dir, name)
-		var out, errs bytes.Buffer
-		args := []string{"bench", "oltp", "-workload", "lb", "-scale", "5", "-ranks", "1", "-count", "300", "-plot", file}
-		if code := run(args, &out, &errs); code != 0 {
-			t.Fatalf("gdi %v exited %d: %s", args, code, errs.String())
+	t.Chdir(dir)
+	var out, errs bytes.Buffer
+	args := []string{"bench", "oltp", "-workload", "lb", "-scale", "5", "-ranks", "1", "-count", "300", "-json", "-plot", "lat.svg"}
+	if code := run(args, &out, &errs); code != 0 {
+		t.Fatalf("gdi %v exited %d: %s", args, code, errs.String())
+	}
+	var r oltp.Report
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, out.String())
+	}
+	var want []string
+	for _, o := range r.Ops {
+		if o.Committed > 0 {
+			want = append(want, o.Op)
 		}
-		data, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if head := string(data[:min(len(data), 200)]); !strings.Contains(head, "<svg") && !strings.HasPrefix(head, "\x89PNG") {
-			t.Errorf("%s does not look like an SVG or PNG: %q", name, head[:20])
-		}
+	}
+	path := filepath.Join(dir, "lat.svg")
+	if !strings.Contains(errs.String(), "plot: wrote "+path+"\n") {
+		t.Errorf("stderr does not say plot: wrote %s:\n%s", path, errs.String())
+	}
+	var lines []string
+	for _, l := range svgElements(t, path, "series") {
+		lines = append(lines, l["data-name"])
+	}
+	if len(want) < 3 || !slices.Equal(lines, want) {
+		t.Errorf("lines of %q, want one per operation type that committed: %q", lines, want)
+	}
+	if files, _ := filepath.Glob(filepath.Join(dir, "*")); len(files) != 1 {
+		t.Errorf("files left: %q", files)
 	}
 }
 
@@ -258,15 +276,23 @@ func checkWeightedFigures(t *testing.T, algo string, f *olapFigures) {
 	}
 }
 
+// TestBenchOLAPPlot: -plot draws a bar per round, and says where.
 func TestBenchOLAPPlot(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "rounds.svg")
 	var out, errs bytes.Buffer
-	args := []string{"bench", "olap", "-algo", "pr", "-scale", "5", "-ranks", "1", "-plot", file}
+	args := []string{"bench", "olap", "-algo", "pr", "-scale", "5", "-ranks", "1", "-json", "-plot", file}
 	if code := run(args, &out, &errs); code != 0 {
 		t.Fatalf("gdi %v exited %d: %s", args, code, errs.String())
 	}
-	if data, err := os.ReadFile(file); err != nil || !strings.Contains(string(data[:min(len(data), 200)]), "<svg") {
-		t.Fatalf("no SVG written: %v", err)
+	var f olapFigures
+	if err := json.Unmarshal(out.Bytes(), &f); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, out.String())
+	}
+	if bars := svgElements(t, file, "bar"); len(bars) != 10 || len(f.Rounds) != 10 {
+		t.Errorf("%d bars for %d rounds, want 10", len(bars), len(f.Rounds))
+	}
+	if !strings.Contains(errs.String(), "plot: wrote "+file+"\n") {
+		t.Errorf("stderr does not say plot: wrote %s:\n%s", file, errs.String())
 	}
 }
 

@@ -119,7 +119,7 @@ func parseOLAPFlags(args []string, stderr io.Writer) (*olapFlags, error) {
 	fs.BoolVar(&f.validate, "validate", false, "with -roots: check every search with the five Graph500 rules")
 	fs.BoolVar(&f.noScan, "noscan", false, "extract vertex by vertex even where the backend can scan its storage (gdi.AdjacencyScanner), to compare")
 	fs.BoolVar(&f.storage, "storage", true, "bfs and bi: run straight on the storage where the backend can (gdi.KeyedAdjacencyReader); false: bfs searches the extracted CSR and bi reads through holders, to compare")
-	fs.StringVar(&f.plot, "plot", "", "draw the time of every round (iteration) to this .svg, .png or .pdf file")
+	fs.StringVar(&f.plot, "plot", "", "draw the time of every round (iteration) to this .svg file (checked before the run)")
 	fs.StringVar(&f.restore, "restore", "", "gdirma: restore the graph from this checkpoint (gdi gen -format load -checkpoint with the same -scale, -edgefactor and -seed) instead of loading it")
 	usageOf(fs, benchOLAPUsage, stderr)
 	if err := fs.Parse(args); err != nil {
@@ -210,7 +210,12 @@ func runBenchOLAP(args []string, stdout, stderr io.Writer) error {
 	}
 	header := fmt.Sprintf("graph: scale %d, edge factor %d, %d vertices, %d edges, backend %s on %d ranks (%s)",
 		f.scale, f.edgefactor, g.NumVertices(), g.NumEdges(), f.backend, f.ranks, launch.Backend())
-	return reportOLAP(stdout, fig, p.Iterations, f.asJSON, f.plot, header)
+	if f.plot != "" {
+		if err := plotRounds(fig, f.plot, stderr); err != nil {
+			return err
+		}
+	}
+	return reportOLAP(stdout, fig, p.Iterations, f.asJSON, header)
 }
 
 // runBaseline builds the plain CSR of g (with its edge weights for sssp
@@ -246,18 +251,13 @@ func runBaseline(g *generator.Graph, algo string, p olap.Params, opts olapRankOp
 }
 
 // reportOLAP completes fig (per iteration, ratio, peak resident size) and
-// writes it: as JSON, or for people under header; and plots its rounds.
-func reportOLAP(stdout io.Writer, fig *olapFigures, iterations int, asJSON bool, plotFile, header string) error {
+// writes it: as JSON, or for people under header.
+func reportOLAP(stdout io.Writer, fig *olapFigures, iterations int, asJSON bool, header string) error {
 	if fig.Algo == "pr" {
 		fig.PerIteration = fig.Run / time.Duration(iterations)
 	}
 	if fig.Baseline > 0 {
 		fig.Ratio = float64(fig.Run) / float64(fig.Baseline)
-	}
-	if plotFile != "" {
-		if err := plotRounds(fig, plotFile); err != nil {
-			return err
-		}
 	}
 	fig.PeakRSS = peakRSS()
 	if asJSON {
