@@ -1,6 +1,6 @@
 GO ?= go
 
-.PHONY: all build test vet fmt-check bench stress fuzz test-crash
+.PHONY: all build test vet fmt-check bench stress fuzz test-crash tck
 
 all: build
 
@@ -29,6 +29,14 @@ test: vet fmt-check
 	@if command -v $(MPIRUN) >/dev/null 2>&1 && pkg-config --exists ompi 2>/dev/null; then \
 		$(MAKE) --no-print-directory test-crash CRASH_RUNS=1; \
 	else echo "test: no Open MPI, the crash test is skipped"; fi
+
+# The openCypher TCK on the Cypher engine (cypher), once per backend:
+# refdb, and gdirma on 1 and 2 ranks. It prints "N passed, M failed, K
+# skipped" and the figures per feature folder for each; GDI_TCK_FEATURES
+# names another directory of .feature files, and GDI_TCK_DETAILS=1 lists
+# every failure and skip with its reason.
+tck:
+	$(GO) test -count 1 -run '^TestTCK$$' -v ./cypher
 
 # Benchmarks of the hot paths, with allocation counts.
 bench:

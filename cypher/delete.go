@@ -1,0 +1,137 @@
+package cypher
+
+import (
+	"github.com/gdi-go/gdi/cypher/value"
+	"github.com/gdi-go/gdi/gdi"
+)
+
+// Deletion. DELETE marks objects dead at once (reads of them fail with
+// EntityNotFound, scans and expansions skip them) and keeps their
+// notation for printing; the GDI Free calls wait for finish, at the end of
+// the statement, when a node deleted without DETACH must have no live
+// relationship left (ConstraintVerificationFailed otherwise), as Cypher
+// checks at commit.
+
+// deleteNode deletes a node, and with detach its relationships.
+func (s *store) deleteNode(id value.NodeID, detach bool) error {
+	uid := gdi.VertexUID(id)
+	if s.deadV[uid] {
+		return nil
+	}
+	h, err := s.vertex(id)
+	if err != nil {
+		return err
+	}
+	if detach {
+		es, err := h.Edges(gdi.EdgeAll, nil)
+		if err != nil {
+			return err
+		}
+		for _, e := range es {
+			if err := s.deleteRel(value.RelID(e)); err != nil {
+				return err
+			}
+		}
+	} else {
+		s.order.checked = append(s.order.checked, uid)
+	}
+	note, err := s.nodeNotation(h)
+	if err != nil {
+		return err
+	}
+	s.snapshot[id] = note
+	s.deadV[uid] = true
+	s.order.vs = append(s.order.vs, uid)
+	return nil
+}
+
+// deleteRel deletes a relationship.
+func (s *store) deleteRel(id value.RelID) error {
+	uid := gdi.EdgeUID(id)
+	if s.deadE[uid] {
+		return nil
+	}
+	h, err := s.edge(id)
+	if err != nil {
+		return err
+	}
+	note, err := s.relNotation(h)
+	if err != nil {
+		return err
+	}
+	s.snapshot[id] = note
+	s.deadE[uid] = true
+	s.order.es = append(s.order.es, uid)
+	return nil
+}
+
+// finish checks the nodes deleted without DETACH and frees the deleted
+// objects.
+func (s *store) finish() error {
+	for _, uid := range s.order.checked {
+		es, err := s.vs[uid].Edges(gdi.EdgeAll, nil)
+		if err != nil {
+			return err
+		}
+		for _, e := range es {
+			if !s.deadE[e] {
+				return cypherError(catConstraint, "DeleteConnectedNode",
+					"cannot delete a node that still has relationships; delete them first or use DETACH DELETE")
+			}
+		}
+	}
+	for _, uid := range s.order.es {
+		if err := s.es[uid].Free(); err != nil {
+			return err
+		}
+	}
+	for _, uid := range s.order.vs {
+		if err := s.vs[uid].Free(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// nodeNotation returns the TCK notation of a node, e.g. (:A {k: 1}).
+func (s *store) nodeNotation(h gdi.VertexHolder) (string, error) {
+	ls, err := s.labels(h)
+	if err != nil {
+		return "", err
+	}
+	props, err := s.properties(h)
+	return value.FormatNode(ls, props.Map(), nil), err
+}
+
+// relNotation returns the TCK notation of a relationship, e.g. [:T {k: 1}].
+func (s *store) relNotation(h gdi.EdgeHolder) (string, error) {
+	typ, err := s.relType(h)
+	if err != nil {
+		return "", err
+	}
+	props, err := s.properties(h)
+	return value.FormatRelationship(typ, props.Map(), nil), err
+}
+
+// notation returns the notation of a node or relationship, from the
+// snapshot if it was deleted.
+func (s *store) notation(key any) (string, error) {
+	if note, ok := s.snapshot[key]; ok {
+		return note, nil
+	}
+	switch id := key.(type) {
+	case value.NodeID:
+		h, err := s.vertex(id)
+		if err != nil {
+			return "", err
+		}
+		return s.nodeNotation(h)
+	case value.RelID:
+		h, err := s.edge(id)
+		if err != nil {
+			return "", err
+		}
+		return s.relNotation(h)
+	}
+	return "", nil
+}

@@ -1,0 +1,233 @@
+package cypher
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode"
+
+	"github.com/gdi-go/gdi/cypher/check"
+	"github.com/gdi-go/gdi/cypher/graph"
+	"github.com/gdi-go/gdi/cypher/parse"
+	"github.com/gdi-go/gdi/cypher/value"
+	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/rma"
+)
+
+// Engine runs openCypher statements on a GDI database. Each rank of the
+// database has its Engine; Run and State are collective. An Engine is
+// used by one goroutine at a time.
+type Engine struct {
+	comm       rma.Comm
+	db         gdi.Database
+	schema     *graph.Schema
+	nodes      *graph.NodeIndex
+	labelNames map[gdi.Label]string
+	ptypes     map[gdi.PropertyType]ptypeInfo
+}
+
+// Open returns the engine of db on this rank, finding or making the index
+// over all nodes. It is collective.
+func Open(comm rma.Comm, db gdi.Database) (*Engine, error) {
+	s := graph.NewSchema(db)
+	nodes, err := s.NodeIndex()
+	if err = rma.Agree(comm, err); err != nil {
+		return nil, err
+	}
+	if err := comm.Barrier(); err != nil {
+		return nil, err
+	}
+	return &Engine{comm: comm, db: db, schema: s, nodes: nodes,
+		labelNames: map[gdi.Label]string{}, ptypes: map[gdi.PropertyType]ptypeInfo{}}, nil
+}
+
+// maxEnsureRounds bounds the keys-needed rounds of one statement.
+const maxEnsureRounds = 16
+
+// Run runs one statement with the parameters and returns its result. It
+// is collective: every rank calls it with the same query and parameters
+// and gets the same Result. Errors are *Error values.
+func (e *Engine) Run(ctx context.Context, query string, params map[string]value.Value) (*Result, error) {
+	text, explain := stripExplain(query)
+	q, info, err := analyse(text)
+	if err != nil {
+		return nil, wrapError(err)
+	}
+	pl, err := buildPlan(q, info, params)
+	if err != nil {
+		return nil, wrapError(err)
+	}
+	if explain {
+		return explainResult(pl), nil
+	}
+	nm := collectNames(q, params)
+	if err := e.ensure(nm.labels, nm.keys); err != nil {
+		return nil, wrapError(err)
+	}
+	return e.execute(ctx, pl, params)
+}
+
+// stripExplain removes a leading EXPLAIN keyword.
+func stripExplain(query string) (string, bool) {
+	t := strings.TrimLeftFunc(query, unicode.IsSpace)
+	if len(t) > 7 && strings.EqualFold(t[:7], "EXPLAIN") && unicode.IsSpace(rune(t[7])) {
+		return t[7:], true
+	}
+	return query, false
+}
+
+// analyse parses and checks a statement.
+func analyse(text string) (*parse.Query, *check.Info, error) {
+	q, err := parse.Parse(text)
+	if err != nil {
+		return nil, nil, err
+	}
+	info, err := check.Check(q)
+	return q, info, err
+}
+
+// ensure makes the labels and property keys on every rank and extends the
+// node index; collective.
+func (e *Engine) ensure(labels, keys []string) error {
+	err := rma.Agree(e.comm, e.nodes.Ensure(labels, keys))
+	if err != nil {
+		return err
+	}
+	return e.comm.Barrier()
+}
+
+// execute runs the plan on rank 0 and broadcasts the outcome; on "keys
+// needed" every rank makes the keys and rank 0 runs the statement again.
+func (e *Engine) execute(ctx context.Context, pl *plan, params map[string]value.Value) (*Result, error) {
+	for range maxEnsureRounds {
+		var local outcome
+		var original error
+		if e.comm.Rank() == 0 {
+			local, original = e.executeLocal(ctx, pl, params)
+		}
+		o, err := e.broadcast(local)
+		if err != nil {
+			return nil, wrapError(err)
+		}
+		switch {
+		case o.keys != nil:
+			if err := e.ensure(nil, o.keys); err != nil {
+				return nil, wrapError(err)
+			}
+			continue
+		case o.err != nil:
+			if original != nil {
+				o.err.Err = original
+			}
+			return nil, o.err
+		}
+		return o.res, nil
+	}
+	return nil, wrapError(errors.New("cypher: the statement kept needing new property keys"))
+}
+
+// broadcast sends rank 0's outcome to every rank (its length, then its
+// wire form) and returns it decoded, on rank 0 too.
+func (e *Engine) broadcast(o outcome) (outcome, error) {
+	var buf []byte
+	if e.comm.Rank() == 0 {
+		buf = encodeOutcome(o)
+	}
+	n := []byte{0, 0, 0, 0, 0, 0, 0, 0}
+	for i := range n {
+		n[i] = byte(uint64(len(buf)) >> (8 * i))
+	}
+	if err := e.comm.Bcast(n, 0); err != nil {
+		return outcome{}, err
+	}
+	var size uint64
+	for i := range n {
+		size |= uint64(n[i]) << (8 * i)
+	}
+	if e.comm.Rank() != 0 {
+		buf = make([]byte, size)
+	}
+	if err := e.comm.Bcast(buf, 0); err != nil {
+		return outcome{}, err
+	}
+	return decodeOutcome(buf)
+}
+
+// executeLocal runs the plan in a single-process transaction of rank 0,
+// retried on conflicts.
+func (e *Engine) executeLocal(ctx context.Context, pl *plan, params map[string]value.Value) (outcome, error) {
+	var res *Result
+	err := runTransaction(ctx, e.db, func(tx gdi.Transaction) error {
+		x := &execution{ctx: ctx, eng: e, st: newStore(e, tx), params: params, cache: map[any]any{}}
+		defer x.release()
+		r, err := x.run(pl)
+		res = r
+		return err
+	})
+	var kn *keysNeeded
+	switch {
+	case errors.As(err, &kn):
+		return outcome{keys: kn.keys}, nil
+	case err != nil:
+		return outcome{err: wrapError(err)}, err
+	}
+	return outcome{res: res}, nil
+}
+
+// execution is the state of one run of a plan.
+type execution struct {
+	ctx         context.Context
+	eng         *Engine
+	st          *store
+	params      map[string]value.Value
+	cache       map[any]any // per operator: scan candidates, constraints
+	constraints []gdi.Constraint
+	width       int // the number of slots of the part running
+}
+
+// release frees the constraints of the execution.
+func (x *execution) release() {
+	for _, c := range x.constraints {
+		_ = c.Free()
+	}
+}
+
+// run runs every part, joins them (UNION), finishes the deletions and
+// takes the notation of the result's entities.
+func (x *execution) run(pl *plan) (*Result, error) {
+	res := &Result{Columns: pl.columns}
+	seen := map[string]bool{}
+	for _, part := range pl.parts {
+		x.width = part.slots.n
+		rows, err := runOps(x, part.ops, []row{make(row, part.slots.n)})
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range rows {
+			out := make(row, len(part.columns))
+			for j, s := range part.columns {
+				out[j] = r[s]
+			}
+			if pl.union {
+				k := rowKey(out, seq(len(out)))
+				if seen[k] {
+					continue
+				}
+				seen[k] = true
+			}
+			if len(out) > 0 {
+				res.Rows = append(res.Rows, out)
+			}
+		}
+	}
+	if err := x.st.finish(); err != nil {
+		return nil, err
+	}
+	return res, x.st.snapshotResult(res)
+}
+
+// String describes the engine.
+func (e *Engine) String() string {
+	return fmt.Sprintf("cypher engine on rank %d of %d", e.comm.Rank(), e.comm.Size())
+}

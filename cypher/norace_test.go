@@ -1,0 +1,5 @@
+//go:build !race
+
+package cypher
+
+const raceEnabled = false

@@ -1,0 +1,231 @@
+package cypher
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/gdi-go/gdi/cypher/value"
+	"github.com/gdi-go/gdi/gdi"
+)
+
+// propCheck is one entry {key: value} of a pattern's property map.
+type propCheck struct {
+	key      string
+	val      expr
+	constant bool
+	text     string
+}
+
+// propsMatch reports whether the entity v has every property of checks
+// equal to its value (a null value never matches).
+func (x *execution) propsMatch(v value.Value, checks []propCheck, r row) (bool, error) {
+	for _, c := range checks {
+		want, err := c.val(x, r)
+		if err != nil {
+			return false, err
+		}
+		got, err := x.property(v, c.key)
+		if err != nil || !value.Equal(got, want).IsTrue() {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+func propsText(checks []propCheck) string {
+	if len(checks) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, c := range checks {
+		parts = append(parts, c.key+": "+c.text)
+	}
+	return " {" + strings.Join(parts, ", ") + "}"
+}
+
+// scanOp binds a node variable to every node with the labels and
+// properties of its pattern. It asks the node index with a constraint of
+// the labels and of the pushed conditions (IndexSeek when there are
+// some), adds the nodes this transaction created or changed (the index
+// shows them only after commit), and checks each candidate.
+type scanOp struct {
+	slot   int
+	labels []string
+	props  []propCheck
+	push   []pushCond
+	name   string
+}
+
+func (o *scanOp) run(x *execution, in []row) ([]row, error) {
+	cands, err := x.candidates(o)
+	if err != nil {
+		return nil, err
+	}
+	var out []row
+	for _, r := range in {
+		for _, n := range cands {
+			ok, err := x.propsMatch(n, o.props, r)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				rr := append(row(nil), r...)
+				rr[o.slot] = n
+				out = append(out, rr)
+			}
+		}
+	}
+	return out, nil
+}
+
+// candidates returns the live nodes with the scan's labels that may
+// satisfy its pushed conditions, once per execution.
+func (x *execution) candidates(o *scanOp) ([]value.Value, error) {
+	if c, ok := x.cache[o]; ok {
+		return c.([]value.Value), nil
+	}
+	dnf, none, err := x.scanDNF(o.labels, o.push)
+	if err != nil {
+		return nil, err
+	}
+	var uids []gdi.VertexUID
+	if !none {
+		var c gdi.Constraint
+		if dnf != nil {
+			if c, err = x.constraint(dnf); err != nil {
+				return nil, err
+			}
+		}
+		if uids, err = x.st.tx.VerticesOfIndex(x.eng.nodes.Index(), c); err != nil {
+			return nil, err
+		}
+	}
+	for uid := range x.st.touched {
+		if !slices.Contains(uids, uid) {
+			uids = append(uids, uid)
+		}
+	}
+	slices.Sort(uids)
+	var out []value.Value
+	for _, uid := range slices.Compact(uids) {
+		if x.st.deadV[uid] {
+			continue
+		}
+		n := value.NodeValue(value.Node{ID: value.NodeID(uid)})
+		ok, err := x.hasLabels(n, o.labels)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out = append(out, n)
+		}
+	}
+	x.cache[o] = out
+	return out, nil
+}
+
+func (o *scanOp) explain() string {
+	var conds []string
+	for _, c := range o.push {
+		conds = append(conds, o.name+"."+c.key+" "+string(c.op)+" "+c.text)
+	}
+	node := "(" + o.name + labelsText(o.labels) + propsText(o.props) + ")"
+	if len(conds) > 0 {
+		return "IndexSeek " + node + " WHERE " + strings.Join(conds, " AND ")
+	}
+	return "NodeScan " + node
+}
+
+// nodeCheckOp keeps the rows whose bound node variable has the labels and
+// properties of a pattern (a null one matches nothing).
+type nodeCheckOp struct {
+	slot   int
+	labels []string
+	props  []propCheck
+	name   string
+}
+
+func (o *nodeCheckOp) run(x *execution, in []row) ([]row, error) {
+	out := in[:0:0]
+	for _, r := range in {
+		ok, err := x.nodeMatches(r[o.slot], o.labels, o.props, r)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+func (o *nodeCheckOp) explain() string {
+	return "Argument (" + o.name + labelsText(o.labels) + propsText(o.props) + ")"
+}
+
+// nodeMatches reports whether v is a live node with the labels and
+// properties.
+func (x *execution) nodeMatches(v value.Value, labels []string, props []propCheck, r row) (bool, error) {
+	if v.Kind() != value.KindNode || x.st.deadV[nodeOf(v)] {
+		return false, nil
+	}
+	ok, err := x.hasLabels(v, labels)
+	if err != nil || !ok {
+		return false, err
+	}
+	return x.propsMatch(v, props, r)
+}
+
+// pathOp binds a path variable to the nodes and relationships of a path
+// pattern.
+type pathOp struct {
+	slot  int
+	nodes []int
+	rels  []relSlot
+	name  string
+}
+
+func (o *pathOp) run(_ *execution, in []row) ([]row, error) {
+	for i, r := range in {
+		rr := append(row(nil), r...)
+		p, err := o.path(r)
+		if err != nil {
+			return nil, err
+		}
+		rr[o.slot] = p
+		in[i] = rr
+	}
+	return in, nil
+}
+
+func (o *pathOp) path(r row) (value.Value, error) {
+	first := r[o.nodes[0]]
+	if first.Kind() != value.KindNode {
+		return value.Null, nil
+	}
+	nodes := []value.Node{first.Node()}
+	var rels []value.Relationship
+	for i, rs := range o.rels {
+		step := []value.Value{r[rs.slot]}
+		if rs.list {
+			step = r[rs.slot].List()
+		}
+		for _, s := range step {
+			if s.Kind() != value.KindRelationship {
+				return value.Null, nil
+			}
+			rel := s.Relationship()
+			next := rel.End
+			if cur := nodes[len(nodes)-1].ID; rel.Start != cur {
+				next = rel.Start
+			}
+			nodes, rels = append(nodes, value.Node{ID: next}), append(rels, rel)
+		}
+		if r[o.nodes[i+1]].Kind() != value.KindNode {
+			return value.Null, nil
+		}
+	}
+	return value.NewPath(nodes, rels)
+}
+
+func (o *pathOp) explain() string { return "Path " + o.name }

@@ -1,0 +1,116 @@
+package cypher
+
+import (
+	"github.com/gdi-go/gdi/cypher/check"
+	"github.com/gdi-go/gdi/cypher/parse"
+	"github.com/gdi-go/gdi/cypher/value"
+)
+
+// plan is a statement ready to run: one pipeline per part of a UNION.
+type plan struct {
+	parts    []*partPlan
+	union    bool // a UNION (not ALL): rows are made distinct
+	columns  []string
+	explains []string
+}
+
+// partPlan is the left-deep pipeline of one single query.
+type partPlan struct {
+	slots   *slotTable
+	ops     []operator
+	columns []int // the slot of each result column, in plan.columns order
+}
+
+// operator is one stage of a pipeline: it maps the rows of the stage
+// before to its own, in order.
+type operator interface {
+	run(x *execution, in []row) ([]row, error)
+	// explain describes the operator in one line of EXPLAIN.
+	explain() string
+}
+
+// buildPlan plans every part of q.
+func buildPlan(q *parse.Query, info *check.Info, params map[string]value.Value) (*plan, error) {
+	pl := &plan{columns: info.Columns}
+	if len(q.Unions) > 0 {
+		pl.union = !q.Unions[0].All
+	}
+	for i, part := range q.Parts {
+		pp, err := planPart(part, info.Parts[i], params)
+		if err != nil {
+			return nil, err
+		}
+		for _, name := range info.Columns {
+			pp.columns = append(pp.columns, pp.slots.names[name])
+		}
+		pl.parts = append(pl.parts, pp)
+	}
+	return pl, nil
+}
+
+// planner holds the state of planning one single query.
+type planner struct {
+	slots  *slotTable
+	params map[string]value.Value
+	bound  map[string]bool // variables in scope before the clause planned
+	ops    []operator
+}
+
+func planPart(q *parse.SingleQuery, info *check.PartInfo, params map[string]value.Value) (*partPlan, error) {
+	p := &planner{slots: newSlotTable(), params: params, bound: map[string]bool{}}
+	for i, cl := range q.Clauses {
+		ci := info.Clauses[i]
+		if err := p.clause(cl, ci); err != nil {
+			return nil, err
+		}
+		p.bound = map[string]bool{}
+		for _, v := range ci.Scope {
+			p.bound[v.Name] = true
+			p.slots.of(v.Name)
+		}
+	}
+	return &partPlan{slots: p.slots, ops: p.ops}, nil
+}
+
+func (p *planner) compiler() *compiler {
+	return &compiler{slots: p.slots, params: p.params}
+}
+
+func (p *planner) add(ops ...operator) { p.ops = append(p.ops, ops...) }
+
+// clause plans one clause.
+func (p *planner) clause(cl parse.Clause, ci *check.ClauseInfo) error {
+	switch cl := cl.(type) {
+	case *parse.Match:
+		return p.match(cl)
+	case *parse.Unwind:
+		f, err := p.compiler().compile(cl.Expr)
+		if err != nil {
+			return err
+		}
+		p.add(&unwindOp{list: f, slot: p.slots.of(cl.Var.Name), text: parse.Format(cl.Expr) + " AS " + cl.Var.Name})
+		return nil
+	case *parse.With:
+		return p.projection(ci.Projection, cl.Projection, cl.Where)
+	case *parse.Return:
+		return p.projection(ci.Projection, cl.Projection, nil)
+	case *parse.Create:
+		return p.create(cl)
+	case *parse.Set:
+		return p.set(cl)
+	case *parse.Remove:
+		return p.remove(cl)
+	case *parse.Delete:
+		return p.delete(cl)
+	}
+	return notSupported("clause %s", cl)
+}
+
+// filter compiles a predicate into a Filter operator.
+func (p *planner) filter(e parse.Expr) (operator, error) {
+	f, err := p.compiler().compile(e)
+	if err != nil {
+		return nil, err
+	}
+	return &filterOp{pred: f, text: parse.Format(e)}, nil
+}

@@ -1,0 +1,136 @@
+package cypher
+
+import "github.com/gdi-go/gdi/cypher/parse"
+
+// children returns the direct subexpressions of e in source order.
+func children(e parse.Expr) []parse.Expr {
+	switch e := e.(type) {
+	case *parse.ListLit:
+		return e.Elems
+	case *parse.MapLit:
+		vals := make([]parse.Expr, len(e.Entries))
+		for i, en := range e.Entries {
+			vals[i] = en.Value
+		}
+		return vals
+	case *parse.PropertyAccess:
+		return []parse.Expr{e.X}
+	case *parse.Index:
+		return []parse.Expr{e.X, e.Index}
+	case *parse.Slice:
+		return nonNil(e.X, e.From, e.To)
+	case *parse.LabelPredicate:
+		return []parse.Expr{e.X}
+	case *parse.Unary:
+		return []parse.Expr{e.X}
+	case *parse.Binary:
+		return []parse.Expr{e.L, e.R}
+	case *parse.Comparison:
+		return e.Operands
+	case *parse.IsNull:
+		return []parse.Expr{e.X}
+	case *parse.FunctionCall:
+		return e.Args
+	case *parse.Case:
+		out := nonNil(e.Subject)
+		for _, w := range e.Whens {
+			out = append(out, w.When, w.Then)
+		}
+		return append(out, nonNil(e.Else)...)
+	case *parse.ListComprehension:
+		return nonNil(e.List, e.Where, e.Map)
+	}
+	return nil
+}
+
+// nonNil returns the non-nil expressions among es.
+func nonNil(es ...parse.Expr) []parse.Expr {
+	var out []parse.Expr
+	for _, e := range es {
+		if e != nil {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// walkExpr calls fn on e and every subexpression, depth first; a nil e is
+// skipped.
+func walkExpr(e parse.Expr, fn func(parse.Expr)) {
+	if e == nil {
+		return
+	}
+	fn(e)
+	for _, c := range children(e) {
+		walkExpr(c, fn)
+	}
+}
+
+// clauseExprs returns the expressions of a clause, patterns' property
+// maps included.
+func clauseExprs(cl parse.Clause) []parse.Expr {
+	switch c := cl.(type) {
+	case *parse.Match:
+		return append(patternExprs(c.Pattern), nonNil(c.Where)...)
+	case *parse.Unwind:
+		return []parse.Expr{c.Expr}
+	case *parse.With:
+		return append(projectionExprs(c.Projection), nonNil(c.Where)...)
+	case *parse.Return:
+		return projectionExprs(c.Projection)
+	case *parse.Create:
+		return patternExprs(c.Pattern)
+	case *parse.Set:
+		return setExprs(c)
+	case *parse.Remove:
+		var out []parse.Expr
+		for _, it := range c.Items {
+			if p, ok := it.(*parse.RemoveProperty); ok {
+				out = append(out, p.Property)
+			}
+		}
+		return out
+	case *parse.Delete:
+		return c.Exprs
+	}
+	return nil
+}
+
+func setExprs(s *parse.Set) []parse.Expr {
+	var out []parse.Expr
+	for _, it := range s.Items {
+		switch it := it.(type) {
+		case *parse.SetProperty:
+			out = append(out, it.Property, it.Value)
+		case *parse.SetAllProperties:
+			out = append(out, it.Value)
+		case *parse.MergeProperties:
+			out = append(out, it.Value)
+		}
+	}
+	return out
+}
+
+func patternExprs(p *parse.Pattern) []parse.Expr {
+	var out []parse.Expr
+	for _, part := range p.Parts {
+		for _, n := range part.Nodes {
+			out = append(out, nonNil(n.Properties)...)
+		}
+		for _, r := range part.Rels {
+			out = append(out, nonNil(r.Properties)...)
+		}
+	}
+	return out
+}
+
+func projectionExprs(p *parse.Projection) []parse.Expr {
+	var out []parse.Expr
+	for _, it := range p.Items {
+		out = append(out, it.Expr)
+	}
+	for _, s := range p.OrderBy {
+		out = append(out, s.Expr)
+	}
+	return append(out, nonNil(p.Skip, p.Limit)...)
+}
