@@ -24,7 +24,8 @@
 //     literals and of map parameters too) is made collectively by
 //     NodeIndex.Ensure — the same names in the same order on every rank —
 //     which also adds new labels to the node index; a barrier follows, as
-//     metadata is eventually consistent.
+//     metadata is eventually consistent. A statement that only reads makes
+//     nothing: a name the catalog lacks matches nothing and reads as null.
 //  4. execute: rank 0 runs the plan in one single-process transaction,
 //     retried on conflicts (gdiutil.RunTransaction), finishes deletions,
 //     takes the notation of every node and relationship of the result, and

@@ -15,38 +15,45 @@ type names struct {
 	labels, keys []string
 }
 
-// collectNames walks q and gathers, in first-seen order, every label and
-// relationship type and every property key it names: in patterns, SET,
-// REMOVE, property accesses and label predicates; the keys of map
-// literals and of map-valued parameters too when the statement writes
-// (they may become properties). Keys the mapping cannot name (with #,
+// collectNames walks a statement that writes and gathers, in first-seen
+// order, every label and relationship type and every property key it
+// names: in patterns, SET, REMOVE, property accesses, label predicates,
+// and the keys of map literals and of map-valued parameters (they may
+// become properties). A statement that only reads names nothing: a label
+// or key the catalog lacks matches nothing and reads as null, so a read
+// leaves the catalog as it was. Keys the mapping cannot name (with #,
 // empty, too long) are left out: reading them gives null, writing them
 // fails.
 func collectNames(q *parse.Query, params map[string]value.Value) names {
+	if !writes(q) {
+		return names{}
+	}
 	var c nameCollector
-	writes := false
 	for _, part := range q.Parts {
 		for _, cl := range part.Clauses {
 			c.clause(cl)
-			switch cl.(type) {
-			case *parse.Create, *parse.Set:
-				writes = true
+			for _, e := range clauseExprs(cl) {
+				walkExpr(e, c.mapKeys)
 			}
 		}
 	}
-	if writes {
-		for _, part := range q.Parts {
-			for _, cl := range part.Clauses {
-				for _, e := range clauseExprs(cl) {
-					walkExpr(e, c.mapKeys)
-				}
-			}
-		}
-		for _, name := range sortedKeys(params) {
-			c.valueKeys(params[name])
-		}
+	for _, name := range sortedKeys(params) {
+		c.valueKeys(params[name])
 	}
 	return names{labels: c.labels, keys: c.keys}
+}
+
+// writes reports whether q has an updating clause.
+func writes(q *parse.Query) bool {
+	for _, part := range q.Parts {
+		for _, cl := range part.Clauses {
+			switch cl.(type) {
+			case *parse.Create, *parse.Set, *parse.Remove, *parse.Delete:
+				return true
+			}
+		}
+	}
+	return false
 }
 
 type nameCollector struct {
