@@ -247,6 +247,11 @@ func (p *parser) variable(what string) *Variable {
 // reserved words included.
 func (p *parser) schemaName(what string) string {
 	t := p.tok()
+	if t.kind == tIllegal && t.err.Detail == DetailInvalidNumberLiteral {
+		// A name cannot start with a digit: where one is expected, 1B2 is
+		// no bad number but text out of place.
+		p.failAt(t.pos, DetailUnexpectedSyntax, "expected %s, found %q", what, t.text)
+	}
 	if t.kind != tIdent && t.kind != tQuoted {
 		p.fail("expected %s", what)
 	}
