@@ -33,7 +33,7 @@ func collectNames(q *parse.Query, params map[string]value.Value) names {
 		for _, cl := range part.Clauses {
 			c.clause(cl)
 			for _, e := range clauseExprs(cl) {
-				walkExpr(e, c.mapKeys)
+				parse.Walk(e, c.mapKeys)
 			}
 		}
 	}
@@ -99,7 +99,7 @@ func (c *nameCollector) clause(cl parse.Clause) {
 		}
 	}
 	for _, e := range clauseExprs(cl) {
-		walkExpr(e, c.expr)
+		parse.Walk(e, c.expr)
 	}
 }
 

@@ -2,47 +2,6 @@ package cypher
 
 import "github.com/gdi-go/gdi/cypher/parse"
 
-// children returns the direct subexpressions of e in source order.
-func children(e parse.Expr) []parse.Expr {
-	switch e := e.(type) {
-	case *parse.ListLit:
-		return e.Elems
-	case *parse.MapLit:
-		vals := make([]parse.Expr, len(e.Entries))
-		for i, en := range e.Entries {
-			vals[i] = en.Value
-		}
-		return vals
-	case *parse.PropertyAccess:
-		return []parse.Expr{e.X}
-	case *parse.Index:
-		return []parse.Expr{e.X, e.Index}
-	case *parse.Slice:
-		return nonNil(e.X, e.From, e.To)
-	case *parse.LabelPredicate:
-		return []parse.Expr{e.X}
-	case *parse.Unary:
-		return []parse.Expr{e.X}
-	case *parse.Binary:
-		return []parse.Expr{e.L, e.R}
-	case *parse.Comparison:
-		return e.Operands
-	case *parse.IsNull:
-		return []parse.Expr{e.X}
-	case *parse.FunctionCall:
-		return e.Args
-	case *parse.Case:
-		out := nonNil(e.Subject)
-		for _, w := range e.Whens {
-			out = append(out, w.When, w.Then)
-		}
-		return append(out, nonNil(e.Else)...)
-	case *parse.ListComprehension:
-		return nonNil(e.List, e.Where, e.Map)
-	}
-	return nil
-}
-
 // nonNil returns the non-nil expressions among es.
 func nonNil(es ...parse.Expr) []parse.Expr {
 	var out []parse.Expr
@@ -52,18 +11,6 @@ func nonNil(es ...parse.Expr) []parse.Expr {
 		}
 	}
 	return out
-}
-
-// walkExpr calls fn on e and every subexpression, depth first; a nil e is
-// skipped.
-func walkExpr(e parse.Expr, fn func(parse.Expr)) {
-	if e == nil {
-		return
-	}
-	fn(e)
-	for _, c := range children(e) {
-		walkExpr(c, fn)
-	}
 }
 
 // clauseExprs returns the expressions of a clause, patterns' property

@@ -48,7 +48,7 @@ func (c *checker) expr(e parse.Expr, sc *scope, x ctx) Type {
 	case *parse.ListComprehension:
 		return c.comprehension(e, sc, x)
 	}
-	for _, s := range children(e) {
+	for _, s := range parse.Children(e) {
 		c.expr(s, sc, x)
 	}
 	return leafType(e)
