@@ -3,6 +3,8 @@ package parse
 import (
 	"testing"
 	"unicode/utf8"
+
+	"github.com/gdi-go/gdi/cypher/tck"
 )
 
 // FuzzParse checks that Parse never panics, that its errors are well-formed
@@ -10,9 +12,9 @@ import (
 // accepts round-trips through its canonical form. The seeds are the TCK
 // queries and the queries of the table tests.
 func FuzzParse(f *testing.F) {
-	if dir, err := findTCKDir(); err == nil {
-		for _, q := range readTCK(f, dir) {
-			f.Add(q.text)
+	if qs, err := tck.Queries(tck.FeaturesDir(tckDefaultDir)); err == nil {
+		for _, q := range qs {
+			f.Add(q.Text)
 		}
 	}
 	for _, s := range []string{
