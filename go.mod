@@ -11,6 +11,7 @@ require golang.org/x/sys v0.49.0
 require (
 	github.com/HdrHistogram/hdrhistogram-go v1.4.0
 	github.com/pkg/profile v1.7.0
+	golang.org/x/term v0.47.0
 )
 
 require (

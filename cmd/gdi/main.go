@@ -7,6 +7,8 @@
 //	gdi olap -algo A -graph PATH/NAME ...        run a Graphalytics algorithm
 //	gdi import [-ranks N] DIR                   load a directory of neo4j-admin-import CSV files
 //	gdi check DIR                               verify a checkpoint and its redo logs
+//	gdi query [-restore DIR] 'STATEMENT'        run openCypher statements (package cypher)
+//	gdi shell [-restore DIR]                    an interactive openCypher prompt
 //	gdi version                                 print the version and revision
 //
 // Each subcommand lists its flags with -h.
@@ -32,6 +34,8 @@ var commands = []command{
 	{"gen", "generate a Graph500 Kronecker graph with labels and properties", runGen},
 	{"bench", "bench oltp: run a LinkBench-style mix on a generated graph; bench olap: time an analytics algorithm on one", runBench},
 	{"import", "load a directory of CSV files with neo4j-admin import headers into a gdirma database", runImport},
+	{"query", "run openCypher statements on a new database or a gdirma checkpoint; print tables or JSON", runQuery},
+	{"shell", "an interactive openCypher prompt on a new database or a gdirma checkpoint", runShell},
 	{"check", "verify a GDI-RMA checkpoint and its redo logs offline (gdi check DIR)", runCheck},
 	{"olap", "run a graph algorithm on a Graphalytics data set (bfs, khop, pr, wcc, cdlp, lcc, sssp)", runOlap},
 	{"version", "print the module version and the revision it was built from", runVersion},
