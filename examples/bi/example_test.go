@@ -3,6 +3,10 @@ package main
 import (
 	"os"
 	"testing"
+
+	"github.com/gdi-go/gdi/conformance/refdb"
+	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/gdirma"
 )
 
 func Example() {
@@ -11,6 +15,24 @@ func Example() {
 	}
 	// Output:
 	// people over 30 who own a red car: 5
+	// the same query through the Cypher engine: 5
+}
+
+// TestEngineMatchesHandWritten runs Listing 3 by hand and through the
+// Cypher engine on the example's data, on each backend, and requires the
+// same count.
+func TestEngineMatchesHandWritten(t *testing.T) {
+	defer func(d gdi.Driver) { driver = d }(driver)
+	for _, d := range []gdi.Driver{gdirma.Driver{}, refdb.Driver{}} {
+		driver = d
+		hand, engine, err := counts()
+		if err != nil {
+			t.Fatalf("%T: %v", d, err)
+		}
+		if hand != engine || hand != 5 {
+			t.Errorf("%T: hand-written count %d, engine %d, want 5", d, hand, engine)
+		}
+	}
 }
 
 // TestExpectedCount recomputes the answer of the example from the rules of
