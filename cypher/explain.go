@@ -22,7 +22,7 @@ func explainResult(pl *plan) *Result {
 		}
 		lines = explainOps(lines, part.ops, "")
 	}
-	res := &Result{Columns: []string{"plan"}}
+	res := &Result{Columns: []string{"plan"}, Plan: lines}
 	for _, l := range lines {
 		res.Rows = append(res.Rows, []value.Value{value.Str(l)})
 	}

@@ -12,8 +12,11 @@ import (
 type Result struct {
 	Columns []string
 	Rows    [][]value.Value
-	nodes   map[value.NodeID]string
-	rels    map[value.RelID]string
+	// Plan is, for EXPLAIN, the plan's lines, which Rows also hold as
+	// strings in the column "plan"; nil otherwise.
+	Plan  []string
+	nodes map[value.NodeID]string
+	rels  map[value.RelID]string
 }
 
 // Format returns v, a value of the result, in the TCK notation: nodes

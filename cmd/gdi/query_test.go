@@ -111,6 +111,14 @@ func TestQueryCommand(t *testing.T) {
 		}
 	})
 
+	t.Run("explain", func(t *testing.T) {
+		out, code := gdi("", "query", "EXPLAIN MATCH (a:Person)-[:KNOWS]->(b) WHERE a.age > 30 RETURN b.name")
+		ok(t, out, code, "IndexSeek (a:Person) WHERE a.age > 30\nExpand -[_:KNOWS]->(b)\n")
+		if strings.Contains(out, "'") {
+			t.Errorf("the plan is printed as quoted strings:\n%s", out)
+		}
+	})
+
 	// Statements in order, a ';' inside a string, a comment and a name.
 	file := write("stmts.cypher", `CREATE (:P {s: 'a;b', i: 1}); // a comment; not a statement
 MATCH (p:P) SET p.i = p.i + 1;

@@ -31,6 +31,10 @@ func rowCount(n int) string {
 // the rows with their cells in Cypher notation; then the number of rows
 // and the time.
 func writeTable(w io.Writer, res *cypher.Result, elapsed time.Duration) error {
+	if res.Plan != nil { // EXPLAIN: the plan as it reads, not as quoted strings
+		_, err := fmt.Fprintf(w, "%s\n\n", strings.Join(res.Plan, "\n"))
+		return err
+	}
 	var b strings.Builder
 	if len(res.Columns) > 0 {
 		cells := res.Strings()
