@@ -26,7 +26,7 @@ Limit 3
 Optional
   Argument (n)
   VarExpand -[r*1..2]-(m:City)
-Aggregate count(m)
+Aggregate count(m) by n
 Project n, c
 `},
 		{"MATCH (c:City) WITH c MATCH (p:Person)-[:LIVES_IN]->(c) SET p.city = c.name",

@@ -171,8 +171,9 @@ func (o *sliceOp) explain() string {
 // there (the keys, and expressions of them, read the same on every row of
 // a group). Without keys an empty input still gives one group.
 type aggregateOp struct {
-	keys []expr
-	aggs []*aggSpec
+	keys     []expr
+	keyNames []string // the columns of the grouping keys, for EXPLAIN
+	aggs     []*aggSpec
 }
 
 type group struct {
@@ -274,5 +275,8 @@ func (o *aggregateOp) explain() string {
 	for _, a := range o.aggs {
 		texts = append(texts, a.text)
 	}
-	return "Aggregate " + strings.Join(texts, ", ")
+	if len(o.keyNames) == 0 {
+		return "Aggregate " + strings.Join(texts, ", ")
+	}
+	return "Aggregate " + strings.Join(texts, ", ") + " by " + strings.Join(o.keyNames, ", ")
 }

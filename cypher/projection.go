@@ -22,7 +22,7 @@ func (p *planner) projection(pi *check.ProjectionInfo, pr *parse.Projection, whe
 	}
 	var items, keys []expr
 	var cols []int
-	var names []string
+	var names, keyNames []string
 	for _, it := range pi.Items {
 		f, err := c.compile(it.Expr)
 		if err != nil {
@@ -31,7 +31,7 @@ func (p *planner) projection(pi *check.ProjectionInfo, pr *parse.Projection, whe
 		items = append(items, f)
 		names = append(names, it.Name)
 		if pi.Aggregating && it.GroupingKey {
-			keys = append(keys, f)
+			keys, keyNames = append(keys, f), append(keyNames, it.Name)
 		}
 	}
 	for _, it := range pi.Items {
@@ -42,7 +42,7 @@ func (p *planner) projection(pi *check.ProjectionInfo, pr *parse.Projection, whe
 		return err
 	}
 	if pi.Aggregating {
-		p.add(&aggregateOp{keys: keys, aggs: aggs})
+		p.add(&aggregateOp{keys: keys, keyNames: keyNames, aggs: aggs})
 	}
 	p.add(&projectOp{items: items, cols: cols, names: names})
 	if pi.Distinct {
