@@ -1,6 +1,7 @@
 package value
 
 import (
+	"cmp"
 	"math"
 	"strconv"
 	"strings"
@@ -58,12 +59,12 @@ func signFn(args []Value) (Value, error) {
 	x := args[0]
 	switch x.kind {
 	case KindInteger:
-		return Int(int64(cmpInt(x.Int(), 0))), nil
+		return Int(int64(cmp.Compare(x.Int(), 0))), nil
 	case KindFloat:
 		if x.isNaN() {
 			return Int(0), nil
 		}
-		return Int(int64(cmpFloat(x.f(), 0))), nil
+		return Int(int64(cmp.Compare(x.f(), 0))), nil
 	}
 	return Null, argError("sign", x)
 }

@@ -61,26 +61,3 @@ func NewPath(nodes []Node, rels []Relationship) (Value, error) {
 	}
 	return Value{kind: KindPath, ref: &Path{Nodes: nodes, Rels: rels}}, nil
 }
-
-// cmpRelID orders relationship IDs word by word.
-func cmpRelID(a, b RelID) int {
-	for i := range a {
-		if a[i] != b[i] {
-			if a[i] < b[i] {
-				return -1
-			}
-			return 1
-		}
-	}
-	return 0
-}
-
-func cmpNodeID(a, b NodeID) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}

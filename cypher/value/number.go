@@ -1,6 +1,9 @@
 package value
 
-import "math"
+import (
+	"cmp"
+	"math"
+)
 
 // Numbers: Integer (int64) and Float (float64) form one ordered domain in
 // which they are compared by their exact mathematical values (1 = 1.0, and
@@ -17,34 +20,13 @@ func (v Value) isNaN() bool { return v.kind == KindFloat && math.IsNaN(v.f()) }
 func cmpNumbers(a, b Value) int {
 	switch {
 	case a.kind == KindInteger && b.kind == KindInteger:
-		return cmpInt(a.Int(), b.Int())
+		return cmp.Compare(a.Int(), b.Int())
 	case a.kind == KindInteger:
 		return cmpIntFloat(a.Int(), b.f())
 	case b.kind == KindInteger:
 		return -cmpIntFloat(b.Int(), a.f())
 	}
-	return cmpFloat(a.f(), b.f())
-}
-
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-// cmpFloat compares two non-NaN floats; -0.0 equals 0.0.
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
+	return cmp.Compare(a.f(), b.f())
 }
 
 // cmpIntFloat compares i with a non-NaN f without rounding i to a float.
@@ -57,10 +39,10 @@ func cmpIntFloat(i int64, f float64) int {
 		return 1
 	}
 	t := math.Trunc(f)
-	if c := cmpInt(i, int64(t)); c != 0 {
+	if c := cmp.Compare(i, int64(t)); c != 0 {
 		return c
 	}
-	return cmpFloat(0, f-t)
+	return cmp.Compare(0, f-t)
 }
 
 // floatToInt returns the int64 equal to f, if there is one.

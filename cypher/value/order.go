@@ -1,6 +1,10 @@
 package value
 
-import "strings"
+import (
+	"cmp"
+	"slices"
+	"strings"
+)
 
 // Orderability, the total order of ORDER BY (and of min and max). Values
 // of different types sort by type, ascending:
@@ -37,7 +41,7 @@ var typeRank = [...]int{
 // Compare returns -1, 0 or +1 as a sorts before, with or after b.
 func Compare(a, b Value) int {
 	if ra, rb := typeRank[a.kind], typeRank[b.kind]; ra != rb {
-		return cmpInt(int64(ra), int64(rb))
+		return cmp.Compare(int64(ra), int64(rb))
 	}
 	switch a.kind {
 	case KindInteger, KindFloat:
@@ -45,15 +49,16 @@ func Compare(a, b Value) int {
 	case KindString:
 		return strings.Compare(a.str, b.str)
 	case KindBoolean:
-		return cmpInt(int64(a.bits), int64(b.bits))
+		return cmp.Compare(int64(a.bits), int64(b.bits))
 	case KindList:
 		return compareLists(a.List(), b.List())
 	case KindMap:
 		return compareMaps(a.Map(), b.Map())
 	case KindNode:
-		return cmpNodeID(a.Node().ID, b.Node().ID)
+		return cmp.Compare(a.Node().ID, b.Node().ID)
 	case KindRelationship:
-		return cmpRelID(a.Relationship().ID, b.Relationship().ID)
+		ra, rb := a.Relationship().ID, b.Relationship().ID
+		return slices.Compare(ra[:], rb[:])
 	case KindPath:
 		return comparePaths(a.Path(), b.Path())
 	}
@@ -63,7 +68,7 @@ func Compare(a, b Value) int {
 func compareNumbers(a, b Value) int {
 	switch an, bn := a.isNaN(), b.isNaN(); {
 	case an || bn:
-		return cmpInt(b2i(an), b2i(bn))
+		return cmp.Compare(b2i(an), b2i(bn))
 	}
 	return cmpNumbers(a, b)
 }
@@ -81,7 +86,7 @@ func compareLists(a, b []Value) int {
 			return c
 		}
 	}
-	return cmpInt(int64(len(a)), int64(len(b)))
+	return cmp.Compare(int64(len(a)), int64(len(b)))
 }
 
 func compareMaps(a, b Map) int {
@@ -91,7 +96,7 @@ func compareMaps(a, b Map) int {
 			return c
 		}
 	}
-	if c := cmpInt(int64(a.Len()), int64(b.Len())); c != 0 {
+	if c := cmp.Compare(int64(a.Len()), int64(b.Len())); c != 0 {
 		return c
 	}
 	for i := 0; i < n; i++ {
@@ -105,15 +110,15 @@ func compareMaps(a, b Map) int {
 func comparePaths(a, b Path) int {
 	n := min(len(a.Rels), len(b.Rels))
 	for i := 0; i <= n; i++ {
-		if c := cmpNodeID(a.Nodes[i].ID, b.Nodes[i].ID); c != 0 {
+		if c := cmp.Compare(a.Nodes[i].ID, b.Nodes[i].ID); c != 0 {
 			return c
 		}
 		if i == n {
 			break
 		}
-		if c := cmpRelID(a.Rels[i].ID, b.Rels[i].ID); c != 0 {
+		if c := slices.Compare(a.Rels[i].ID[:], b.Rels[i].ID[:]); c != 0 {
 			return c
 		}
 	}
-	return cmpInt(int64(len(a.Rels)), int64(len(b.Rels)))
+	return cmp.Compare(int64(len(a.Rels)), int64(len(b.Rels)))
 }

@@ -1,6 +1,7 @@
 package value
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -74,7 +75,7 @@ func (g gen) values(n int) []Value {
 	return vs
 }
 
-func sgn(c int) int { return cmpInt(int64(c), 0) }
+func sgn(c int) int { return cmp.Compare(int64(c), 0) }
 
 // TestCompareIsATotalOrder checks on random values of mixed types that
 // Compare is reflexive, antisymmetric and transitive, and that its ties are
