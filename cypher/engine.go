@@ -68,11 +68,13 @@ func (e *Engine) Run(ctx context.Context, query string, params map[string]value.
 	return e.execute(ctx, pl, params)
 }
 
-// stripExplain removes a leading EXPLAIN keyword.
+// stripExplain blanks out a leading EXPLAIN keyword, so that the
+// positions of errors in the rest stay those of the query as given.
 func stripExplain(query string) (string, bool) {
-	t := strings.TrimLeftFunc(query, unicode.IsSpace)
+	i := len(query) - len(strings.TrimLeftFunc(query, unicode.IsSpace))
+	t := query[i:]
 	if len(t) > 7 && strings.EqualFold(t[:7], "EXPLAIN") && unicode.IsSpace(rune(t[7])) {
-		return t[7:], true
+		return query[:i] + strings.Repeat(" ", 7) + t[7:], true
 	}
 	return query, false
 }

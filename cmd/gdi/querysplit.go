@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/gdi-go/gdi/cypher/parse"
@@ -122,12 +121,7 @@ func statementError(src, name string, st statement, err error) error {
 	}
 	var pe *parse.Error
 	if errors.As(err, &pe) {
-		// The engine parses the statement without a leading EXPLAIN.
-		at := st.offset + pe.Offset
-		if _, explain := cutExplain(st.text); explain {
-			at += len("EXPLAIN")
-		}
-		line, col := position(src, at)
+		line, col := position(src, st.offset+pe.Offset)
 		what := "SyntaxError"
 		if pe.Kind == parse.NotSupported {
 			what = "not supported"
@@ -138,15 +132,6 @@ func statementError(src, name string, st statement, err error) error {
 	}
 	line, _ := position(src, st.offset)
 	return &stmtError{fmt.Sprintf("%sstatement at line %d: %v", prefix, line, err)}
-}
-
-// cutExplain reports whether text starts with the keyword EXPLAIN, as the
-// engine strips it.
-func cutExplain(text string) (string, bool) {
-	if len(text) > 7 && strings.EqualFold(text[:7], "EXPLAIN") && unicode.IsSpace(rune(text[7])) {
-		return text[7:], true
-	}
-	return text, false
 }
 
 // position returns the 1-based line and column (in runes) of byte offset
