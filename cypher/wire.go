@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/gdi-go/gdi/cypher/value"
+	"github.com/gdi-go/gdi/internal/wire"
 )
 
 // The wire form of what rank 0 broadcasts after executing a statement: an
@@ -30,7 +31,7 @@ type encoder struct{ b []byte }
 
 func (e *encoder) uint(x uint64) { e.b = binary.AppendUvarint(e.b, x) }
 func (e *encoder) word(x uint64) { e.b = binary.LittleEndian.AppendUint64(e.b, x) }
-func (e *encoder) str(s string)  { e.uint(uint64(len(s))); e.b = append(e.b, s...) }
+func (e *encoder) str(s string)  { e.b = wire.AppendString(e.b, s) }
 func (e *encoder) strs(s []string) {
 	e.uint(uint64(len(s)))
 	for _, x := range s {
@@ -195,12 +196,12 @@ func (d *decoder) byte() byte {
 }
 
 func (d *decoder) uint() uint64 {
-	x, n := binary.Uvarint(d.b)
-	if n <= 0 {
+	x, rest, ok := wire.Uvarint(d.b)
+	if !ok {
 		d.err = errWire
 		return 0
 	}
-	d.b = d.b[n:]
+	d.b = rest
 	return x
 }
 
@@ -224,10 +225,13 @@ func (d *decoder) word() uint64 {
 }
 
 func (d *decoder) str() string {
-	n := d.count()
-	s := string(d.b[:n])
-	d.b = d.b[n:]
-	return s
+	s, rest, ok := wire.Bytes(d.b)
+	if !ok {
+		d.err = errWire
+		return ""
+	}
+	d.b = rest
+	return string(s)
 }
 
 func (d *decoder) strs() []string {
