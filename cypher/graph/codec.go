@@ -7,6 +7,7 @@ import (
 
 	"github.com/gdi-go/gdi/cypher/value"
 	"github.com/gdi-go/gdi/gdi"
+	"github.com/gdi-go/gdi/internal/wire"
 )
 
 // InvalidPropertyType is the TCK's detail for a value that cannot be
@@ -48,7 +49,7 @@ func notProperty(v value.Value) error {
 const (
 	tagInteger byte = 'I' // 8 bytes, little-endian
 	tagFloat   byte = 'F' // 8 bytes of IEEE 754 bits, little-endian
-	tagString  byte = 'S' // a uvarint length, then the bytes
+	tagString  byte = 'S' // a uvarint length, then the bytes (internal/wire)
 	tagBoolean byte = 'B' // one byte, 0 or 1
 )
 
@@ -60,7 +61,7 @@ func appendList(b []byte, elems []value.Value) ([]byte, error) {
 		case value.KindFloat:
 			b = binary.LittleEndian.AppendUint64(append(b, tagFloat), math.Float64bits(e.Float()))
 		case value.KindString:
-			b = append(binary.AppendUvarint(append(b, tagString), uint64(len(e.Str()))), e.Str()...)
+			b = wire.AppendString(append(b, tagString), e.Str())
 		case value.KindBoolean:
 			x := byte(0)
 			if e.Bool() {
