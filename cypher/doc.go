@@ -63,6 +63,10 @@
 //     orders on floats through the neighbouring floats, as GDI defines
 //     only < and > there). At most two conditions are pushed; every
 //     predicate also stays a filter, so the constraint only narrows.
+//   - IDSeek (n:L) WHERE n.GDI_PROPERTY_TYPE_ID = c: the node with label
+//     L whose application-level ID is the string c, by TranslateVertexID
+//     (a DHT lookup), for an equality on graph.IDKey in the pattern's map
+//     or a top-level WHERE conjunct, with c a literal or a parameter.
 //   - Argument (n): a node bound by an earlier clause, checked against
 //     the pattern.
 //   - Expand -[r:T]->(m): VertexHolder.Edges with the orientation and a

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gdi-go/gdi/cypher/graph"
+	"github.com/gdi-go/gdi/cypher/parse"
 	"github.com/gdi-go/gdi/cypher/value"
 	"github.com/gdi-go/gdi/gdi"
 )
@@ -53,7 +55,21 @@ type scanOp struct {
 	labels []string
 	props  []propCheck
 	push   []pushCond
+	seek   *pushCond // IDSeek: n.IDKey = constant, with a label
 	name   string
+}
+
+// narrow lets the scan use the condition c to find fewer candidates: an
+// equality on the application-level ID of a labelled node becomes an
+// ID seek (TranslateVertexID), any other condition is pushed into the
+// constraint while fewer than maxPushed are. c stays a filter either way.
+func (o *scanOp) narrow(c pushCond) {
+	switch {
+	case c.key == graph.IDKey && c.op == parse.OpEq && len(o.labels) > 0 && o.seek == nil:
+		o.seek = &c
+	case c.key != graph.IDKey && len(o.push) < maxPushed:
+		o.push = append(o.push, c)
+	}
 }
 
 func (o *scanOp) run(x *execution, in []row) ([]row, error) {
@@ -84,6 +100,36 @@ func (x *execution) candidates(o *scanOp) ([]value.Value, error) {
 	if c, ok := x.cache[o]; ok {
 		return c.([]value.Value), nil
 	}
+	find := x.indexed
+	if o.seek != nil {
+		find = x.seekID
+	}
+	uids, err := find(o)
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(uids)
+	var out []value.Value
+	for _, uid := range slices.Compact(uids) {
+		if x.st.deadV[uid] {
+			continue
+		}
+		n := value.NodeValue(value.Node{ID: value.NodeID(uid)})
+		ok, err := x.hasLabels(n, o.labels)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out = append(out, n)
+		}
+	}
+	x.cache[o] = out
+	return out, nil
+}
+
+// indexed returns the nodes of the node index that satisfy the scan's
+// labels and pushed conditions, plus those this transaction touched.
+func (x *execution) indexed(o *scanOp) ([]gdi.VertexUID, error) {
 	dnf, none, err := x.scanDNF(o.labels, o.push)
 	if err != nil {
 		return nil, err
@@ -105,23 +151,30 @@ func (x *execution) candidates(o *scanOp) ([]value.Value, error) {
 			uids = append(uids, uid)
 		}
 	}
-	slices.Sort(uids)
-	var out []value.Value
-	for _, uid := range slices.Compact(uids) {
-		if x.st.deadV[uid] {
-			continue
-		}
-		n := value.NodeValue(value.Node{ID: value.NodeID(uid)})
-		ok, err := x.hasLabels(n, o.labels)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			out = append(out, n)
-		}
+	return uids, nil
+}
+
+// seekID returns the node with the scan's first label whose
+// application-level ID is the seek's value, if there is one; a value
+// that is not a string matches no ID. TranslateVertexID sees this
+// transaction's changes, so touched nodes need no second look.
+func (x *execution) seekID(o *scanOp) ([]gdi.VertexUID, error) {
+	v, err := o.seek.val(x, nil)
+	if err != nil || v.Kind() != value.KindString {
+		return nil, err
 	}
-	x.cache[o] = out
-	return out, nil
+	l, err := x.eng.schema.Label(o.labels[0])
+	if err != nil || l == gdi.LabelNull {
+		return nil, err
+	}
+	uid, found, err := x.st.tx.TranslateVertexID(l, []byte(v.Str()))
+	switch {
+	case gdi.Failed(err):
+		return nil, err
+	case !found:
+		return nil, nil
+	}
+	return []gdi.VertexUID{uid}, nil // WarnNonUniqueID: any one of them
 }
 
 func (o *scanOp) explain() string {
@@ -130,7 +183,10 @@ func (o *scanOp) explain() string {
 		conds = append(conds, o.name+"."+c.key+" "+string(c.op)+" "+c.text)
 	}
 	node := "(" + o.name + labelsText(o.labels) + propsText(o.props) + ")"
-	if len(conds) > 0 {
+	switch {
+	case o.seek != nil:
+		return "IDSeek " + node + " WHERE " + o.name + "." + o.seek.key + " = " + o.seek.text
+	case len(conds) > 0:
 		return "IndexSeek " + node + " WHERE " + strings.Join(conds, " AND ")
 	}
 	return "NodeScan " + node

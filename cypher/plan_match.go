@@ -138,15 +138,13 @@ func (mp *matchPlanner) start(n *parse.NodePattern, slot int) error {
 	}
 	scan := &scanOp{slot: slot, labels: n.Labels, props: props, name: varName(n.Var)}
 	for _, pc := range props {
-		if pc.constant && len(scan.push) < maxPushed {
-			scan.push = append(scan.push, pushCond{key: pc.key, op: parse.OpEq, val: pc.val, text: pc.text})
+		if pc.constant {
+			scan.narrow(pushCond{key: pc.key, op: parse.OpEq, val: pc.val, text: pc.text})
 		}
 	}
 	if n.Var != nil {
 		for _, c := range mp.conds[n.Var.Name] {
-			if len(scan.push) < maxPushed {
-				scan.push = append(scan.push, c)
-			}
+			scan.narrow(c)
 		}
 	}
 	mp.bind(n.Var)

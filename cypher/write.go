@@ -113,6 +113,9 @@ func (s *store) setProperty(h gdi.Holder, key string, v value.Value) error {
 	if !validKey(key) {
 		return notSupported("property key %q: the mapping cannot name it", key)
 	}
+	if key == graph.IDKey {
+		return gdi.Errorf(gdi.ErrReadOnlyPropertyType, "property key %q is the application-level ID of a vertex: Cypher reads it, and does not write it", key)
+	}
 	k, g, ok, err := graph.Encode(v)
 	if err != nil {
 		return err

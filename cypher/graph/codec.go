@@ -88,6 +88,10 @@ func Decode(m Member, g gdi.Value) (value.Value, error) {
 		}
 		return decodeList(b)
 	case String:
+		if m.Datatype == gdi.Byte { // the application-level ID (IDKey)
+			b, err := g.ByteSlice()
+			return value.Str(string(b)), err
+		}
 		s, err := g.Text()
 		return value.Str(s), err
 	}

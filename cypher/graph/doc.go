@@ -25,6 +25,11 @@
 //     kind's.
 //   - An object has at most one property of a key's family: a write of
 //     a key removes the other members' values in the same transaction.
+//   - The application-level ID of a vertex (gdi.PropertyTypeID, which
+//     gdi import sets from an :ID column) is the key IDKey,
+//     "GDI_PROPERTY_TYPE_ID", read as a String. Its family is that
+//     predefined property type alone; Cypher does not write it, as GDI
+//     keeps the ID in its implicit index too.
 //
 // # Costs
 //

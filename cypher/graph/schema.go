@@ -59,6 +59,11 @@ func (s *Schema) Label(name string) (gdi.Label, error) {
 	return l, err
 }
 
+// IDKey is the property key of the application-level ID of a vertex
+// (gdi.PropertyTypeID), by its GDI name. Its family is that predefined
+// property type alone, read as a String; the engine does not write it.
+var IDKey = gdi.PropertyTypeID.String()
+
 // Family returns the family of key as the catalog has it.
 func (s *Schema) Family(key string) (*Family, error) {
 	if f, ok := s.families[key]; ok {
@@ -92,6 +97,10 @@ func checkKey(key string) error {
 // resolve reads the family of key from the catalog.
 func (s *Schema) resolve(key string) (*Family, error) {
 	f := &Family{Key: key}
+	if key == IDKey {
+		f.Members = []Member{{gdi.PropertyTypeID, String, gdi.Byte}}
+		return f, nil // nothing is written to it
+	}
 	plain, err := s.member(key)
 	if err != nil {
 		return nil, err
@@ -178,7 +187,7 @@ func (s *Schema) ensureLabel(name string) error {
 
 func (s *Schema) ensureFamily(key string) error {
 	f, err := s.Family(key)
-	if err != nil {
+	if err != nil || key == IDKey {
 		return err
 	}
 	made := false
