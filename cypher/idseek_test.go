@@ -107,7 +107,7 @@ func TestIDSeekPlan(t *testing.T) {
 	for q, want := range map[string]string{
 		"MATCH (p:Person {GDI_PROPERTY_TYPE_ID: $id})-[:knows]-(f) RETURN f": "IDSeek (p:Person {GDI_PROPERTY_TYPE_ID: $id}) WHERE p.GDI_PROPERTY_TYPE_ID = $id",
 		"MATCH (p:Person) WHERE p.GDI_PROPERTY_TYPE_ID = '7' RETURN p":       "IDSeek (p:Person) WHERE p.GDI_PROPERTY_TYPE_ID = '7'",
-		"MATCH (p {GDI_PROPERTY_TYPE_ID: '7'}) RETURN p":                      "NodeScan (p {GDI_PROPERTY_TYPE_ID: '7'})",
+		"MATCH (p {GDI_PROPERTY_TYPE_ID: '7'}) RETURN p":                     "NodeScan (p {GDI_PROPERTY_TYPE_ID: '7'})",
 		"MATCH (p:Person) WHERE p.GDI_PROPERTY_TYPE_ID > '7' RETURN p":       "NodeScan (p:Person)",
 	} {
 		onEvery(t, func(t *testing.T, e *Engine) error {
