@@ -87,7 +87,7 @@ MPI_NP ?= 2 4
 # only the tests matching REGEXP. Directories that do not exist yet, or
 # whose packages have no tests, are skipped.
 MPI_TEST_PKGS ?= ./rma/mpi ./bgdl@^TestStress ./dht@^TestStress ./index@^TestStress \
-	./gdirma@^Test[CSBPOLIW]
+	./gdirma@^Test[CSBPOLIW] ./cypher@^TestDistributed$$
 MPI_TEST_FLAGS ?= -test.short -test.timeout 20m
 # Packages run again with GDI_MPI_SHM=0 (under MPIRUN_SHM0_FLAGS): MPI's
 # one-sided calls to the other ranks instead of shared-memory windows,

@@ -99,34 +99,47 @@ func (e *Engine) ensure(labels, keys []string) error {
 	return e.comm.Barrier()
 }
 
-// execute runs the plan on rank 0 and broadcasts the outcome; on "keys
+// execute runs the plan: collectively if it reads a whole-graph scan
+// (collective.go), else on rank 0, which broadcasts the outcome; on "keys
 // needed" every rank makes the keys and rank 0 runs the statement again.
 func (e *Engine) execute(ctx context.Context, pl *plan, params map[string]value.Value) (*Result, error) {
+	if k := pl.collectiveSplit(); k > 0 {
+		return e.executeCollective(ctx, pl, params, k)
+	}
 	for range maxEnsureRounds {
 		var local outcome
 		var original error
 		if e.comm.Rank() == 0 {
 			local, original = e.executeLocal(ctx, pl, params)
 		}
-		o, err := e.broadcast(local)
-		if err != nil {
+		res, keys, err := e.deliver(local, original)
+		if keys == nil {
+			return res, err
+		}
+		if err := e.ensure(nil, keys); err != nil {
 			return nil, wrapError(err)
 		}
-		switch {
-		case o.keys != nil:
-			if err := e.ensure(nil, o.keys); err != nil {
-				return nil, wrapError(err)
-			}
-			continue
-		case o.err != nil:
-			if original != nil {
-				o.err.Err = original
-			}
-			return nil, o.err
-		}
-		return o.res, nil
 	}
 	return nil, wrapError(errors.New("cypher: the statement kept needing new property keys"))
+}
+
+// deliver broadcasts rank 0's outcome o and returns it on every rank: the
+// result, the keys needed, or the error (with rank 0's original error,
+// which the wire form does not carry, under it on rank 0).
+func (e *Engine) deliver(o outcome, original error) (*Result, []string, error) {
+	o, err := e.broadcast(o)
+	switch {
+	case err != nil:
+		return nil, nil, wrapError(err)
+	case o.keys != nil:
+		return nil, o.keys, nil
+	case o.err != nil:
+		if original != nil {
+			o.err.Err = original
+		}
+		return nil, nil, o.err
+	}
+	return o.res, nil, nil
 }
 
 // broadcast sends rank 0's outcome to every rank (its length, then its
@@ -185,7 +198,8 @@ type execution struct {
 	params      map[string]value.Value
 	cache       map[any]any // per operator: scan candidates, constraints
 	constraints []gdi.Constraint
-	width       int // the number of slots of the part running
+	width       int     // the number of slots of the part running
+	localScan   *scanOp // in a collective statement: the scan of this rank's share
 }
 
 // release frees the constraints of the execution.
@@ -207,10 +221,7 @@ func (x *execution) run(pl *plan) (*Result, error) {
 			return nil, err
 		}
 		for _, r := range rows {
-			out := make(row, len(part.columns))
-			for j, s := range part.columns {
-				out[j] = r[s]
-			}
+			out := resultRow(r, part.columns)
 			if pl.union {
 				k := rowKey(out, seq(len(out)))
 				if seen[k] {
@@ -227,6 +238,16 @@ func (x *execution) run(pl *plan) (*Result, error) {
 		return nil, err
 	}
 	return res, x.st.snapshotResult(res)
+}
+
+// resultRow is the row of the result of a pipeline's row: the values of
+// the columns' slots.
+func resultRow(r row, cols []int) row {
+	out := make(row, len(cols))
+	for j, s := range cols {
+		out[j] = r[s]
+	}
+	return out
 }
 
 // String describes the engine.

@@ -69,6 +69,7 @@ func ExampleEngine_Run_explain() {
 	// Expand -[_:KNOWS]->(b)
 	// Filter a.age > 30
 	// Project b.name
+	// Gather
 	// Sort b.name
 	// <nil>
 }

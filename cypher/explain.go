@@ -8,8 +8,9 @@ import (
 
 // explainResult returns the plan as a one-column result, "plan", a line
 // per operator in pipeline order; the operators of an OPTIONAL MATCH are
-// indented under Optional, and the parts of a UNION follow each other
-// under a Union line.
+// indented under Optional, the parts of a UNION follow each other under a
+// Union line, and Gather marks where the rows of every rank's share go to
+// rank 0 (collective.go).
 func explainResult(pl *plan) *Result {
 	var lines []string
 	for i, part := range pl.parts {
@@ -19,6 +20,12 @@ func explainResult(pl *plan) *Result {
 			} else {
 				lines = append(lines, "Union all")
 			}
+		}
+		if k := pl.collectiveSplit(); k > 0 {
+			lines = explainOps(lines, part.ops[:k], "")
+			lines = append(lines, "Gather")
+			lines = explainOps(lines, part.ops[k:], "")
+			continue
 		}
 		lines = explainOps(lines, part.ops, "")
 	}

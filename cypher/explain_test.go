@@ -12,12 +12,14 @@ func TestExplain(t *testing.T) {
 		{"MATCH (p:Person {name: $name}) RETURN p.age",
 			`IndexSeek (p:Person {name: $name}) WHERE p.name = $name
 Project p.age
+Gather
 `},
 		{"MATCH (a:Person)-[:KNOWS]->(b) WHERE b.age > 30 AND a.age < 20 RETURN b.name ORDER BY b.name LIMIT 3",
 			`IndexSeek (a:Person) WHERE a.age < 20
 Expand -[_:KNOWS]->(b)
 Filter (b.age > 30) AND (a.age < 20)
 Project b.name
+Gather
 Sort b.name
 Limit 3
 `},
@@ -26,6 +28,7 @@ Limit 3
 Optional
   Argument (n)
   VarExpand -[r*1..2]-(m:City)
+Gather
 Aggregate count(m) by n
 Project n, c
 `},
@@ -35,6 +38,20 @@ Project c
 Argument (c)
 Expand <-[_:LIVES_IN]-(p:Person)
 Set SET p.city = c.name
+`},
+		{"MATCH (a) MATCH (b) RETURN count(*)",
+			`NodeScan (a)
+Gather
+NodeScan (b)
+Aggregate count(*)
+Project count(*)
+`},
+		{"MATCH (a) RETURN a UNION MATCH (b) RETURN b AS a",
+			`NodeScan (a)
+Project a
+Union
+NodeScan (b)
+Project a
 `},
 	}
 	onEvery(t, func(t *testing.T, e *Engine) error {

@@ -142,7 +142,11 @@ func (x *execution) indexed(o *scanOp) ([]gdi.VertexUID, error) {
 				return nil, err
 			}
 		}
-		if uids, err = x.st.tx.VerticesOfIndex(x.eng.nodes.Index(), c); err != nil {
+		find := x.st.tx.VerticesOfIndex
+		if o == x.localScan {
+			find = x.st.tx.LocalVerticesOfIndex
+		}
+		if uids, err = find(x.eng.nodes.Index(), c); err != nil {
 			return nil, err
 		}
 	}

@@ -10,6 +10,7 @@ import (
 type plan struct {
 	parts    []*partPlan
 	union    bool // a UNION (not ALL): rows are made distinct
+	writes   bool // the statement has an updating clause
 	columns  []string
 	explains []string
 }
@@ -31,7 +32,7 @@ type operator interface {
 
 // buildPlan plans every part of q.
 func buildPlan(q *parse.Query, info *check.Info, params map[string]value.Value) (*plan, error) {
-	pl := &plan{columns: info.Columns}
+	pl := &plan{columns: info.Columns, writes: writes(q)}
 	if len(q.Unions) > 0 {
 		pl.union = !q.Unions[0].All
 	}

@@ -1,0 +1,146 @@
+package cypher
+
+import (
+	"context"
+
+	"github.com/gdi-go/gdi/cypher/value"
+)
+
+// A reading statement that starts with a scan of the whole graph runs as
+// a collective read transaction on every rank (executeCollective):
+//
+//  1. start: every rank starts the collective read transaction.
+//  2. share: each rank runs the pipeline's head — the scan over the nodes
+//     stored on it (LocalVerticesOfIndex, so the ranks' shares partition
+//     the nodes) and the operators after it that map each row alone —
+//     over its own share.
+//  3. gather: each rank sends its rows, or its error, to rank 0 in one
+//     Alltoallv (a gather).
+//  4. finish: rank 0 runs the rest of the pipeline (Aggregate, Distinct,
+//     Sort, Skip, Limit, a second scan, …) over all the rows in rank
+//     order, in its own part of the transaction, and takes the notation
+//     of the result's entities.
+//  5. commit: every rank commits; rank 0 broadcasts the outcome as for
+//     any statement.
+//
+// Point reads (an IDSeek first), writes and UNIONs run on rank 0 alone.
+// EXPLAIN shows the gather as an operator, Gather, after the head.
+
+// collectiveSplit returns the length of the pipeline's head that runs on
+// every rank's share, or 0 if the statement does not run collectively.
+// It does not depend on the number of ranks: one rank runs the same steps.
+func (pl *plan) collectiveSplit() int {
+	if pl.writes || len(pl.parts) != 1 {
+		return 0
+	}
+	ops := pl.parts[0].ops
+	if len(ops) == 0 {
+		return 0
+	}
+	if s, ok := ops[0].(*scanOp); !ok || s.seek != nil {
+		return 0
+	}
+	k := 1
+	for k < len(ops) && perRow(ops[k]) {
+		k++
+	}
+	return k
+}
+
+// perRow reports whether op maps each row alone, without the other rows:
+// such an operator may run on any rank's share of the rows.
+func perRow(op operator) bool {
+	switch op := op.(type) {
+	case *filterOp, *unwindOp, *expandOp, *varExpandOp, *nodeCheckOp, *pathOp, *projectOp, *cutOp:
+		return true
+	case *optionalOp:
+		for _, in := range op.inner {
+			if !perRow(in) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// executeCollective runs a reading statement whose pipeline's head of k
+// operators runs on every rank's share of the nodes.
+func (e *Engine) executeCollective(ctx context.Context, pl *plan, params map[string]value.Value, k int) (*Result, error) {
+	tx, err := e.db.StartCollectiveTransaction()
+	if err != nil {
+		return nil, wrapError(err) // collective with a barrier: every rank fails alike
+	}
+	part := pl.parts[0]
+	x := &execution{ctx: ctx, eng: e, st: newStore(e, tx), params: params, cache: map[any]any{},
+		width: part.slots.n, localScan: part.ops[0].(*scanOp)}
+	rows, err := runOps(x, part.ops[:k], []row{make(row, part.slots.n)})
+	shares, gerr := e.gather(encodeShare(rows, part.slots.n, err))
+	var o outcome
+	var original error
+	if e.comm.Rank() == 0 && gerr == nil {
+		o, original = x.finishCollective(pl, k, shares)
+	}
+	x.release()
+	if cerr := tx.Commit(); cerr != nil && o.err == nil {
+		o, original = outcome{err: wrapError(cerr)}, cerr
+	}
+	if gerr != nil {
+		return nil, wrapError(gerr)
+	}
+	res, _, err := e.deliver(o, original)
+	return res, err
+}
+
+// gather sends share to rank 0; rank 0 gets every rank's, by rank.
+func (e *Engine) gather(share []byte) ([][]byte, error) {
+	send := make([][]byte, e.comm.Size())
+	send[0] = share
+	return e.comm.Alltoallv(send)
+}
+
+// encodeShare is the wire form of a rank's rows of the head, each of width
+// slots, or of its error.
+func encodeShare(rows []row, width int, err error) []byte {
+	if err != nil {
+		return encodeOutcome(outcome{err: wrapError(err)})
+	}
+	res := &Result{Columns: make([]string, width), Rows: make([][]value.Value, len(rows))}
+	for i, r := range rows {
+		res.Rows[i] = r
+	}
+	return encodeOutcome(outcome{res: res})
+}
+
+// finishCollective runs, on rank 0, the rest of the pipeline over the
+// rows of every rank's share, or returns the first rank's error.
+func (x *execution) finishCollective(pl *plan, k int, shares [][]byte) (outcome, error) {
+	var rows []row
+	for _, b := range shares {
+		o, err := decodeOutcome(b)
+		switch {
+		case err != nil:
+			return outcome{err: wrapError(err)}, err
+		case o.err != nil:
+			return o, nil
+		}
+		for _, r := range o.res.Rows {
+			rows = append(rows, r)
+		}
+	}
+	part := pl.parts[0]
+	rows, err := runOps(x, part.ops[k:], rows)
+	if err != nil {
+		return outcome{err: wrapError(err)}, err
+	}
+	res := &Result{Columns: pl.columns}
+	for _, r := range rows {
+		if out := resultRow(r, part.columns); len(out) > 0 {
+			res.Rows = append(res.Rows, out)
+		}
+	}
+	if err := x.st.snapshotResult(res); err != nil {
+		return outcome{err: wrapError(err)}, err
+	}
+	return outcome{res: res}, nil
+}
