@@ -10,41 +10,65 @@ import (
 // a collective read transaction on every rank (executeCollective):
 //
 //  1. start: every rank starts the collective read transaction.
-//  2. share: each rank runs the pipeline's head — the scan over the nodes
-//     stored on it (LocalVerticesOfIndex, so the ranks' shares partition
-//     the nodes) and the operators after it that map each row alone —
-//     over its own share.
+//  2. share: each rank runs the pipeline's head (collectivePlan) — the
+//     scan over the nodes stored on it (LocalVerticesOfIndex, so the
+//     ranks' shares partition the nodes), the operators after it that map
+//     each row alone, and an aggregation in parts if one follows — over
+//     its own share.
 //  3. gather: each rank sends its rows, or its error, to rank 0 in one
 //     Alltoallv (a gather).
-//  4. finish: rank 0 runs the rest of the pipeline (Aggregate, Distinct,
-//     Sort, Skip, Limit, a second scan, …) over all the rows in rank
-//     order, in its own part of the transaction, and takes the notation
-//     of the result's entities.
+//  4. finish: rank 0 runs the tail of the pipeline (the merge of the
+//     parts of an aggregation, Aggregate, Distinct, Sort, Skip, Limit, a
+//     second scan, …) over all the rows in rank order, in its own part of
+//     the transaction, and takes the notation of the result's entities.
 //  5. commit: every rank commits; rank 0 broadcasts the outcome as for
 //     any statement.
 //
 // Point reads (an IDSeek first), writes and UNIONs run on rank 0 alone.
 // EXPLAIN shows the gather as an operator, Gather, after the head.
 
-// collectiveSplit returns the length of the pipeline's head that runs on
-// every rank's share, or 0 if the statement does not run collectively.
-// It does not depend on the number of ranks: one rank runs the same steps.
-func (pl *plan) collectiveSplit() int {
+// collectivePlan splits the pipeline of a statement that runs
+// collectively into its head, which every rank runs over its share, and
+// its tail, which rank 0 runs over the rows of every rank's head; ok is
+// false if the statement does not run collectively. It does not depend on
+// the number of ranks: one rank runs the same steps.
+//
+// The head is the scan and the operators after it that map each row
+// alone. If an aggregation follows whose aggregates can be computed in
+// parts (value.Partial), each rank aggregates its rows and sends a row
+// per group with the aggregates' states, and rank 0 merges them.
+func (pl *plan) collectivePlan() (head, tail []operator, ok bool) {
 	if pl.writes || len(pl.parts) != 1 {
-		return 0
+		return nil, nil, false
 	}
 	ops := pl.parts[0].ops
 	if len(ops) == 0 {
-		return 0
+		return nil, nil, false
 	}
 	if s, ok := ops[0].(*scanOp); !ok || s.seek != nil {
-		return 0
+		return nil, nil, false
 	}
 	k := 1
 	for k < len(ops) && perRow(ops[k]) {
 		k++
 	}
-	return k
+	head, tail = ops[:k:k], ops[k:]
+	if a, ok := pl.aggregateAt(k); ok && a.partial() {
+		head = append(head, partialAggregateOp{a})
+		tail = append([]operator{mergeAggregateOp{a}}, ops[k+1:]...)
+	}
+	return head, tail, true
+}
+
+// aggregateAt returns the operator at i of the pipeline if it is an
+// aggregation.
+func (pl *plan) aggregateAt(i int) (*aggregateOp, bool) {
+	ops := pl.parts[0].ops
+	if i >= len(ops) {
+		return nil, false
+	}
+	a, ok := ops[i].(*aggregateOp)
+	return a, ok
 }
 
 // perRow reports whether op maps each row alone, without the other rows:
@@ -64,9 +88,9 @@ func perRow(op operator) bool {
 	return false
 }
 
-// executeCollective runs a reading statement whose pipeline's head of k
-// operators runs on every rank's share of the nodes.
-func (e *Engine) executeCollective(ctx context.Context, pl *plan, params map[string]value.Value, k int) (*Result, error) {
+// executeCollective runs a reading statement whose pipeline's head runs
+// on every rank's share of the nodes and its tail on rank 0.
+func (e *Engine) executeCollective(ctx context.Context, pl *plan, params map[string]value.Value, head, tail []operator) (*Result, error) {
 	tx, err := e.db.StartCollectiveTransaction()
 	if err != nil {
 		return nil, wrapError(err) // collective with a barrier: every rank fails alike
@@ -74,12 +98,12 @@ func (e *Engine) executeCollective(ctx context.Context, pl *plan, params map[str
 	part := pl.parts[0]
 	x := &execution{ctx: ctx, eng: e, st: newStore(e, tx), params: params, cache: map[any]any{},
 		width: part.slots.n, localScan: part.ops[0].(*scanOp)}
-	rows, err := runOps(x, part.ops[:k], []row{make(row, part.slots.n)})
+	rows, err := runOps(x, head, []row{make(row, part.slots.n)})
 	shares, gerr := e.gather(encodeShare(rows, part.slots.n, err))
 	var o outcome
 	var original error
 	if e.comm.Rank() == 0 && gerr == nil {
-		o, original = x.finishCollective(pl, k, shares)
+		o, original = x.finishCollective(pl, tail, shares)
 	}
 	x.release()
 	if cerr := tx.Commit(); cerr != nil && o.err == nil {
@@ -114,7 +138,7 @@ func encodeShare(rows []row, width int, err error) []byte {
 
 // finishCollective runs, on rank 0, the rest of the pipeline over the
 // rows of every rank's share, or returns the first rank's error.
-func (x *execution) finishCollective(pl *plan, k int, shares [][]byte) (outcome, error) {
+func (x *execution) finishCollective(pl *plan, tail []operator, shares [][]byte) (outcome, error) {
 	var rows []row
 	for _, b := range shares {
 		o, err := decodeOutcome(b)
@@ -129,7 +153,7 @@ func (x *execution) finishCollective(pl *plan, k int, shares [][]byte) (outcome,
 		}
 	}
 	part := pl.parts[0]
-	rows, err := runOps(x, part.ops[k:], rows)
+	rows, err := runOps(x, tail, rows)
 	if err != nil {
 		return outcome{err: wrapError(err)}, err
 	}

@@ -21,10 +21,10 @@ func explainResult(pl *plan) *Result {
 				lines = append(lines, "Union all")
 			}
 		}
-		if k := pl.collectiveSplit(); k > 0 {
-			lines = explainOps(lines, part.ops[:k], "")
+		if head, tail, ok := pl.collectivePlan(); ok {
+			lines = explainOps(lines, head, "")
 			lines = append(lines, "Gather")
-			lines = explainOps(lines, part.ops[k:], "")
+			lines = explainOps(lines, tail, "")
 			continue
 		}
 		lines = explainOps(lines, part.ops, "")

@@ -28,8 +28,9 @@ Limit 3
 Optional
   Argument (n)
   VarExpand -[r*1..2]-(m:City)
+Aggregate count(m) by n (partial)
 Gather
-Aggregate count(m) by n
+Aggregate count(m) by n (merge)
 Project n, c
 `},
 		{"MATCH (c:City) WITH c MATCH (p:Person)-[:LIVES_IN]->(c) SET p.city = c.name",
@@ -45,6 +46,12 @@ Gather
 NodeScan (b)
 Aggregate count(*)
 Project count(*)
+`},
+		{"MATCH (n:Person) RETURN n.age, collect(DISTINCT n.name) AS names",
+			`NodeScan (n:Person)
+Gather
+Aggregate collect(DISTINCT n.name) by n.age
+Project n.age, names
 `},
 		{"MATCH (a) RETURN a UNION MATCH (b) RETURN b AS a",
 			`NodeScan (a)
