@@ -35,10 +35,10 @@ func (c *countStar) Merge(s Value) error {
 }
 
 // The state of sum, min and max is their result, which Add takes.
-func (s *sum) State() Value           { return s.Result() }
+func (s *sum) State() Value            { return s.Result() }
 func (s *sum) Merge(state Value) error { return s.Add(state) }
 
-func (e *extreme) State() Value           { return e.best }
+func (e *extreme) State() Value            { return e.best }
 func (e *extreme) Merge(state Value) error { return e.Add(state) }
 
 // The state of avg is [n, mean].
