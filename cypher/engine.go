@@ -25,6 +25,7 @@ type Engine struct {
 	nodes      *graph.NodeIndex
 	labelNames map[gdi.Label]string
 	ptypes     map[gdi.PropertyType]ptypeInfo
+	plans      map[string]*plan // by statement text (prepare)
 }
 
 // Open returns the engine of db on this rank, finding or making the index
@@ -39,7 +40,7 @@ func Open(comm rma.Comm, db gdi.Database) (*Engine, error) {
 		return nil, err
 	}
 	return &Engine{comm: comm, db: db, schema: s, nodes: nodes,
-		labelNames: map[gdi.Label]string{}, ptypes: map[gdi.PropertyType]ptypeInfo{}}, nil
+		labelNames: map[gdi.Label]string{}, ptypes: map[gdi.PropertyType]ptypeInfo{}, plans: map[string]*plan{}}, nil
 }
 
 // maxEnsureRounds bounds the keys-needed rounds of one statement.
@@ -50,22 +51,49 @@ const maxEnsureRounds = 16
 // and gets the same Result. Errors are *Error values.
 func (e *Engine) Run(ctx context.Context, query string, params map[string]value.Value) (*Result, error) {
 	text, explain := stripExplain(query)
-	q, info, err := analyse(text)
+	pl, err := e.prepare(text)
 	if err != nil {
 		return nil, wrapError(err)
 	}
-	pl, err := buildPlan(q, info, params)
-	if err != nil {
-		return nil, wrapError(err)
+	for name := range pl.params {
+		if _, ok := params[name]; !ok {
+			return nil, cypherError(catParameterMissing, "MissingParameter", "parameter $%s is missing", name)
+		}
 	}
 	if explain {
 		return explainResult(pl), nil
 	}
-	nm := collectNames(q, params)
-	if err := e.ensure(nm.labels, nm.keys); err != nil {
-		return nil, wrapError(err)
+	if pl.writes {
+		nm := collectNames(pl.query, params)
+		if err := e.ensure(nm.labels, nm.keys); err != nil {
+			return nil, wrapError(err)
+		}
 	}
 	return e.execute(ctx, pl, params)
+}
+
+// maxPlans bounds the plans an Engine keeps.
+const maxPlans = 256
+
+// prepare returns the plan of a statement's text: analysed and planned
+// once, then kept (up to maxPlans; then the kept plans are dropped).
+func (e *Engine) prepare(text string) (*plan, error) {
+	if pl, ok := e.plans[text]; ok {
+		return pl, nil
+	}
+	q, info, err := analyse(text)
+	if err != nil {
+		return nil, err
+	}
+	pl, err := buildPlan(q, info)
+	if err != nil {
+		return nil, err
+	}
+	if len(e.plans) >= maxPlans {
+		clear(e.plans)
+	}
+	e.plans[text] = pl
+	return pl, nil
 }
 
 // stripExplain blanks out a leading EXPLAIN keyword, so that the

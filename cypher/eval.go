@@ -41,23 +41,23 @@ func (t *slotTable) fresh() int {
 // compiler turns AST expressions into exprs.
 type compiler struct {
 	slots  *slotTable
-	params map[string]value.Value
+	params map[string]bool // the parameters the plan reads, filled in
 	local  map[string]int // comprehension variables in scope
 	aggs   *[]*aggSpec    // where aggregating calls go; nil where none may appear
 }
 
-// compile compiles e; a missing parameter is an error at compile time.
+// compile compiles e. A parameter is read when the plan runs: plans do
+// not depend on the parameters' values, so that one plan serves every run
+// of a statement.
 func (c *compiler) compile(e parse.Expr) (expr, error) {
 	switch e := e.(type) {
 	case *parse.Variable:
 		s := c.slot(e.Name)
 		return func(_ *execution, r row) (value.Value, error) { return r[s], nil }, nil
 	case *parse.Parameter:
-		v, ok := c.params[e.Name]
-		if !ok {
-			return nil, cypherError(catParameterMissing, "MissingParameter", "parameter $%s is missing", e.Name)
-		}
-		return constant(v), nil
+		name := e.Name
+		c.params[name] = true // Run checks that the statement has it
+		return func(x *execution, _ row) (value.Value, error) { return x.params[name], nil }, nil
 	case *parse.IntegerLit:
 		return constant(value.Int(e.Value)), nil
 	case *parse.FloatLit:

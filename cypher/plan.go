@@ -3,11 +3,14 @@ package cypher
 import (
 	"github.com/gdi-go/gdi/cypher/check"
 	"github.com/gdi-go/gdi/cypher/parse"
-	"github.com/gdi-go/gdi/cypher/value"
 )
 
 // plan is a statement ready to run: one pipeline per part of a UNION.
+// It does not change when it runs, nor depend on the parameters' values,
+// so one plan serves every run of its statement (Engine.prepare).
 type plan struct {
+	query    *parse.Query
+	params   map[string]bool // the parameters it reads
 	parts    []*partPlan
 	union    bool // a UNION (not ALL): rows are made distinct
 	writes   bool // the statement has an updating clause
@@ -31,13 +34,13 @@ type operator interface {
 }
 
 // buildPlan plans every part of q.
-func buildPlan(q *parse.Query, info *check.Info, params map[string]value.Value) (*plan, error) {
-	pl := &plan{columns: info.Columns, writes: writes(q)}
+func buildPlan(q *parse.Query, info *check.Info) (*plan, error) {
+	pl := &plan{query: q, params: map[string]bool{}, columns: info.Columns, writes: writes(q)}
 	if len(q.Unions) > 0 {
 		pl.union = !q.Unions[0].All
 	}
 	for i, part := range q.Parts {
-		pp, err := planPart(part, info.Parts[i], params)
+		pp, err := planPart(part, info.Parts[i], pl.params)
 		if err != nil {
 			return nil, err
 		}
@@ -52,12 +55,12 @@ func buildPlan(q *parse.Query, info *check.Info, params map[string]value.Value) 
 // planner holds the state of planning one single query.
 type planner struct {
 	slots  *slotTable
-	params map[string]value.Value
+	params map[string]bool // the parameters the plan reads
 	bound  map[string]bool // variables in scope before the clause planned
 	ops    []operator
 }
 
-func planPart(q *parse.SingleQuery, info *check.PartInfo, params map[string]value.Value) (*partPlan, error) {
+func planPart(q *parse.SingleQuery, info *check.PartInfo, params map[string]bool) (*partPlan, error) {
 	p := &planner{slots: newSlotTable(), params: params, bound: map[string]bool{}}
 	for i, cl := range q.Clauses {
 		ci := info.Clauses[i]
