@@ -39,8 +39,8 @@ func (s *store) deleteNode(id value.NodeID, detach bool) error {
 	if err != nil {
 		return err
 	}
-	s.snapshot[id] = note
-	s.deadV[uid] = true
+	put(&s.snapshot, any(id), note)
+	put(&s.deadV, uid, true)
 	s.order.vs = append(s.order.vs, uid)
 	return nil
 }
@@ -59,8 +59,8 @@ func (s *store) deleteRel(id value.RelID) error {
 	if err != nil {
 		return err
 	}
-	s.snapshot[id] = note
-	s.deadE[uid] = true
+	put(&s.snapshot, any(id), note)
+	put(&s.deadE, uid, true)
 	s.order.es = append(s.order.es, uid)
 	return nil
 }

@@ -170,9 +170,12 @@ func (e *Engine) deliver(o outcome, original error) (*Result, []string, error) {
 	return o.res, nil, nil
 }
 
-// broadcast sends rank 0's outcome to every rank (its length, then its
-// wire form) and returns it decoded, on rank 0 too.
+// broadcast sends rank 0's outcome to every other rank (its length, then
+// its wire form) and returns it there decoded; rank 0 keeps its own.
 func (e *Engine) broadcast(o outcome) (outcome, error) {
+	if e.comm.Size() == 1 {
+		return o, nil
+	}
 	var buf []byte
 	if e.comm.Rank() == 0 {
 		buf = encodeOutcome(o)
@@ -188,9 +191,10 @@ func (e *Engine) broadcast(o outcome) (outcome, error) {
 	for i := range n {
 		size |= uint64(n[i]) << (8 * i)
 	}
-	if e.comm.Rank() != 0 {
-		buf = make([]byte, size)
+	if e.comm.Rank() == 0 {
+		return o, e.comm.Bcast(buf, 0)
 	}
+	buf = make([]byte, size)
 	if err := e.comm.Bcast(buf, 0); err != nil {
 		return outcome{}, err
 	}
@@ -202,7 +206,7 @@ func (e *Engine) broadcast(o outcome) (outcome, error) {
 func (e *Engine) executeLocal(ctx context.Context, pl *plan, params map[string]value.Value) (outcome, error) {
 	var res *Result
 	err := runTransaction(ctx, e.db, func(tx gdi.Transaction) error {
-		x := &execution{ctx: ctx, eng: e, st: newStore(e, tx), params: params, cache: map[any]any{}}
+		x := &execution{ctx: ctx, eng: e, st: newStore(e, tx), params: params}
 		defer x.release()
 		r, err := x.run(pl)
 		res = r
@@ -241,7 +245,7 @@ func (x *execution) release() {
 // takes the notation of the result's entities.
 func (x *execution) run(pl *plan) (*Result, error) {
 	res := &Result{Columns: pl.columns}
-	seen := map[string]bool{}
+	var seen map[string]bool // rows of a UNION
 	for _, part := range pl.parts {
 		x.width = part.slots.n
 		rows, err := runOps(x, part.ops, []row{make(row, part.slots.n)})
@@ -255,7 +259,7 @@ func (x *execution) run(pl *plan) (*Result, error) {
 				if seen[k] {
 					continue
 				}
-				seen[k] = true
+				put(&seen, k, true)
 			}
 			if len(out) > 0 {
 				res.Rows = append(res.Rows, out)

@@ -129,7 +129,7 @@ func (x *execution) typeConstraint(o *expandOp) (gdi.Constraint, bool, error) {
 			return nil, false, err
 		}
 	}
-	x.cache[o] = m
+	put(&x.cache, any(o), any(m))
 	return m.c, m.none, nil
 }
 

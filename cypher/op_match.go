@@ -62,14 +62,18 @@ type scanOp struct {
 // narrow lets the scan use the condition c to find fewer candidates: an
 // equality on the application-level ID of a labelled node becomes an
 // ID seek (TranslateVertexID), any other condition is pushed into the
-// constraint while fewer than maxPushed are. c stays a filter either way.
-func (o *scanOp) narrow(c pushCond) {
+// constraint while fewer than maxPushed are. c stays a filter, but for a
+// seek, which finds only nodes that satisfy it: narrow reports whether c
+// became the seek.
+func (o *scanOp) narrow(c pushCond) (seek bool) {
 	switch {
 	case c.key == graph.IDKey && c.op == parse.OpEq && len(o.labels) > 0 && o.seek == nil:
 		o.seek = &c
+		return true
 	case c.key != graph.IDKey && len(o.push) < maxPushed:
 		o.push = append(o.push, c)
 	}
+	return false
 }
 
 func (o *scanOp) run(x *execution, in []row) ([]row, error) {
@@ -100,9 +104,9 @@ func (x *execution) candidates(o *scanOp) ([]value.Value, error) {
 	if c, ok := x.cache[o]; ok {
 		return c.([]value.Value), nil
 	}
-	find := x.indexed
+	find, labels := x.indexed, o.labels
 	if o.seek != nil {
-		find = x.seekID
+		find, labels = x.seekID, labels[1:] // found by the first label
 	}
 	uids, err := find(o)
 	if err != nil {
@@ -115,7 +119,7 @@ func (x *execution) candidates(o *scanOp) ([]value.Value, error) {
 			continue
 		}
 		n := value.NodeValue(value.Node{ID: value.NodeID(uid)})
-		ok, err := x.hasLabels(n, o.labels)
+		ok, err := x.hasLabels(n, labels)
 		if err != nil {
 			return nil, err
 		}
@@ -123,7 +127,7 @@ func (x *execution) candidates(o *scanOp) ([]value.Value, error) {
 			out = append(out, n)
 		}
 	}
-	x.cache[o] = out
+	put(&x.cache, any(o), any(out))
 	return out, nil
 }
 

@@ -136,10 +136,10 @@ func (mp *matchPlanner) start(n *parse.NodePattern, slot int) error {
 		mp.ops = append(mp.ops, &nodeCheckOp{slot: slot, labels: n.Labels, props: props, name: n.Var.Name})
 		return nil
 	}
-	scan := &scanOp{slot: slot, labels: n.Labels, props: props, name: varName(n.Var)}
+	scan := &scanOp{slot: slot, labels: n.Labels, name: varName(n.Var)}
 	for _, pc := range props {
-		if pc.constant {
-			scan.narrow(pushCond{key: pc.key, op: parse.OpEq, val: pc.val, text: pc.text})
+		if !pc.constant || !scan.narrow(pushCond{key: pc.key, op: parse.OpEq, val: pc.val, text: pc.text}) {
+			scan.props = append(scan.props, pc)
 		}
 	}
 	if n.Var != nil {

@@ -57,7 +57,6 @@ func (p resultPrinter) Relationship(x value.Relationship) string {
 // snapshotResult records the notation of every node and relationship in
 // the rows of r.
 func (s *store) snapshotResult(r *Result) error {
-	r.nodes, r.rels = map[value.NodeID]string{}, map[value.RelID]string{}
 	for _, row := range r.Rows {
 		for _, v := range row {
 			if err := s.snapshotValue(r, v); err != nil {
@@ -107,7 +106,7 @@ func (s *store) snapshotNode(r *Result, id value.NodeID) error {
 		return nil
 	}
 	note, err := s.notation(id)
-	r.nodes[id] = note
+	put(&r.nodes, id, note)
 	return err
 }
 
@@ -116,6 +115,6 @@ func (s *store) snapshotRel(r *Result, id value.RelID) error {
 		return nil
 	}
 	note, err := s.notation(id)
-	r.rels[id] = note
+	put(&r.rels, id, note)
 	return err
 }

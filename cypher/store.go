@@ -35,10 +35,16 @@ type deletions struct {
 }
 
 func newStore(e *Engine, tx gdi.Transaction) *store {
-	return &store{eng: e, tx: tx,
-		vs: map[gdi.VertexUID]gdi.VertexHolder{}, es: map[gdi.EdgeUID]gdi.EdgeHolder{},
-		touched: map[gdi.VertexUID]bool{}, deadV: map[gdi.VertexUID]bool{}, deadE: map[gdi.EdgeUID]bool{},
-		snapshot: map[any]string{}}
+	return &store{eng: e, tx: tx}
+}
+
+// put sets m[k] = v, making the map on its first entry: most statements
+// write few of the store's maps, and a point read none.
+func put[K comparable, V any](m *map[K]V, k K, v V) {
+	if *m == nil {
+		*m = make(map[K]V)
+	}
+	(*m)[k] = v
 }
 
 // vertex returns the holder of a live node.
@@ -52,7 +58,7 @@ func (s *store) vertex(id value.NodeID) (gdi.VertexHolder, error) {
 	}
 	h, err := s.tx.AssociateVertex(uid)
 	if err == nil {
-		s.vs[uid] = h
+		put(&s.vs, uid, h)
 	}
 	return h, err
 }
@@ -68,7 +74,7 @@ func (s *store) edge(id value.RelID) (gdi.EdgeHolder, error) {
 	}
 	h, err := s.tx.AssociateEdge(uid)
 	if err == nil {
-		s.es[uid] = h
+		put(&s.es, uid, h)
 	}
 	return h, err
 }

@@ -27,7 +27,8 @@ func (s *store) createNode(labels []string, props value.Map) (value.Value, error
 	if err != nil {
 		return value.Null, err
 	}
-	s.vs[uid], s.touched[uid] = h, true
+	put(&s.vs, uid, h)
+	put(&s.touched, uid, true)
 	for _, name := range labels {
 		if err := s.addLabel(h, name); err != nil {
 			return value.Null, err
@@ -54,7 +55,7 @@ func (s *store) createRel(typ string, from, to value.Value, props value.Map) (va
 	if err != nil {
 		return value.Null, err
 	}
-	s.es[uid] = h
+	put(&s.es, uid, h)
 	if err := s.addLabel(h, typ); err != nil {
 		return value.Null, err
 	}
@@ -66,7 +67,7 @@ func (s *store) createRel(typ string, from, to value.Value, props value.Map) (va
 func (s *store) touch(h gdi.Holder) error {
 	if v, ok := h.(gdi.VertexHolder); ok {
 		uid, err := v.UID()
-		s.touched[uid] = true
+		put(&s.touched, uid, true)
 		return err
 	}
 	return nil
