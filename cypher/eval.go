@@ -42,8 +42,8 @@ func (t *slotTable) fresh() int {
 type compiler struct {
 	slots  *slotTable
 	params map[string]bool // the parameters the plan reads, filled in
-	local  map[string]int // comprehension variables in scope
-	aggs   *[]*aggSpec    // where aggregating calls go; nil where none may appear
+	local  map[string]int  // comprehension variables in scope
+	aggs   *[]*aggSpec     // where aggregating calls go; nil where none may appear
 }
 
 // compile compiles e. A parameter is read when the plan runs: plans do
