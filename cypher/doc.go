@@ -13,25 +13,37 @@
 // every label: graph.NodeIndex). Run takes a statement through named
 // steps, on every rank:
 //
-//  1. analyse: parse.Parse and check.Check; their errors are returned as
-//     they are (wrapped in *Error). A leading EXPLAIN is stripped first.
-//  2. buildPlan: a left-deep pipeline per part of a UNION (see Plans).
-//     EXPLAIN returns the plan here, as a one-column result, without
-//     touching the database.
-//  3. collectNames and ensure: every label, relationship type and property
-//     key the statement names (patterns, SET, REMOVE, property accesses,
-//     label predicates; in a statement that writes, the keys of map
-//     literals and of map parameters too) is made collectively by
-//     NodeIndex.Ensure — the same names in the same order on every rank —
-//     which also adds new labels to the node index; a barrier follows, as
-//     metadata is eventually consistent. A statement that only reads makes
-//     nothing: a name the catalog lacks matches nothing and reads as null.
-//  4. execute: rank 0 runs the plan in one single-process transaction,
-//     retried on conflicts (gdiutil.RunTransaction), finishes deletions,
-//     takes the notation of every node and relationship of the result, and
-//     commits. It then broadcasts the outcome — its length, then its wire
-//     form (wire.go) — with comm.Bcast; the other ranks wait in the
-//     broadcast, and every rank returns the decoded Result or *Error.
+//  1. prepare: parse.Parse, check.Check and buildPlan, once per statement
+//     text: the Engine keeps the plan (Engine.prepare), which reads its
+//     parameters when it runs, so a statement run again starts at step 2.
+//     Parse and check errors are returned as they are (wrapped in
+//     *Error). A leading EXPLAIN is stripped first; EXPLAIN returns the
+//     plan here, as a one-column result, without touching the database.
+//  2. parameters: a parameter the plan reads and the call lacks is a
+//     ParameterMissing error.
+//  3. ensure (writing statements only): every label, relationship type
+//     and property key the statement names (patterns, SET, REMOVE,
+//     property accesses, label predicates, the keys of map literals and
+//     of map parameters) is made collectively by NodeIndex.Ensure — the
+//     same names in the same order on every rank — which also adds new
+//     labels to the node index; a barrier follows, as metadata is
+//     eventually consistent. A statement that only reads makes nothing: a
+//     name the catalog lacks matches nothing and reads as null.
+//  4. execute, in one of two ways:
+//     - collectively (collective.go), a reading statement that starts
+//       with a whole-graph scan (NodeScan or IndexSeek) and has no UNION:
+//       a collective read transaction in which every rank scans the
+//       nodes stored on it and runs the operators that map each row
+//       alone (and an aggregation in parts), then sends its rows to rank
+//       0, which runs the rest; EXPLAIN shows the hand-over as Gather;
+//     - on rank 0, every other statement (point reads, which start with
+//       an IDSeek; writes; UNIONs): one single-process transaction,
+//       retried on conflicts (gdiutil.RunTransaction), which finishes
+//       deletions, takes the notation of every node and relationship of
+//       the result, and commits.
+//     Rank 0 then broadcasts the outcome — its length, then its wire form
+//     (wire.go) — with comm.Bcast; the other ranks wait in the broadcast,
+//     and every rank returns the Result or *Error.
 //
 // # Keys needed
 //
@@ -93,16 +105,27 @@
 //
 // # Costs
 //
-//   - Per statement, every rank: a parse, a check, a plan, one lookup per
-//     name (labels, keys) and the collectives of Ensure when a name is new
-//     (a label: CreateLabel and an index recomputation), a barrier, and
-//     two broadcasts of the outcome (8 bytes, then the result).
-//   - Rank 0, per scan: one VerticesOfIndex (whole index when there is no
-//     condition) and one AssociateVertex per candidate, cached for the
-//     statement; per expansion of a node: one Edges call, one
+//   - Per statement, every rank: a lookup of its text among the kept
+//     plans (a parse, a check and a plan the first time), and two
+//     broadcasts of the outcome (8 bytes, then the result); a writing
+//     statement adds one lookup per name (labels, keys), the collectives
+//     of Ensure when a name is new (a label: CreateLabel and an index
+//     recomputation) and a barrier; a collective one adds the barrier of
+//     its collective transaction, one Alltoallv of rows and the agreement
+//     of its commit.
+//   - Per scan: one VerticesOfIndex (LocalVerticesOfIndex in a collective
+//     statement; the whole index when there is no condition) and one
+//     AssociateVertex per candidate, cached for the statement; per IDSeek
+//     one TranslateVertexID; per expansion of a node: one Edges call, one
 //     AssociateEdge and Vertices per edge; per property read: one
 //     Properties call per member of the key's family (at most six).
+//   - A collective statement sends rank 0 its rows after the per-row
+//     operators, or one row per group of an aggregation in parts.
 //   - A statement holds all its rows in memory between operators.
+//   - Data created by Cypher lives on rank 0, whose transactions create
+//     it (GDI places a vertex on the rank that creates it); data loaded in
+//     bulk (gdi import) is spread, and collective statements spread the
+//     reading of it.
 //
 // # Results and errors
 //
