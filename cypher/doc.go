@@ -29,21 +29,24 @@
 //     labels to the node index; a barrier follows, as metadata is
 //     eventually consistent. A statement that only reads makes nothing: a
 //     name the catalog lacks matches nothing and reads as null.
-//  4. execute, in one of two ways:
-//     - collectively (collective.go), a reading statement that starts
-//       with a whole-graph scan (NodeScan or IndexSeek) and has no UNION:
-//       a collective read transaction in which every rank scans the
-//       nodes stored on it and runs the operators that map each row
-//       alone (and an aggregation in parts), then sends its rows to rank
-//       0, which runs the rest; EXPLAIN shows the hand-over as Gather;
-//     - on rank 0, every other statement (point reads, which start with
-//       an IDSeek; writes; UNIONs): one single-process transaction,
-//       retried on conflicts (gdiutil.RunTransaction), which finishes
-//       deletions, takes the notation of every node and relationship of
-//       the result, and commits.
-//     Rank 0 then broadcasts the outcome — its length, then its wire form
-//     (wire.go) — with comm.Bcast; the other ranks wait in the broadcast,
-//     and every rank returns the Result or *Error.
+//  4. execute: collectively or on rank 0 (see below). Rank 0 then
+//     broadcasts the outcome — its length, then its wire form (wire.go) —
+//     with comm.Bcast; the other ranks wait in the broadcast, and every
+//     rank returns the Result or *Error.
+//
+// # Where a statement executes
+//
+//   - Collectively (collective.go): a reading statement that starts with
+//     a whole-graph scan (NodeScan or IndexSeek) and has no UNION. In a
+//     collective read transaction every rank scans the nodes stored on
+//     it and runs the operators that map each row alone (and an
+//     aggregation in parts), then sends its rows to rank 0, which runs
+//     the rest. EXPLAIN shows the hand-over as Gather.
+//   - On rank 0: every other statement (point reads, which start with an
+//     IDSeek; writes; UNIONs), in one single-process transaction, retried
+//     on conflicts (gdiutil.RunTransaction), which finishes deletions,
+//     takes the notation of every node and relationship of the result,
+//     and commits.
 //
 // # Keys needed
 //
