@@ -238,6 +238,18 @@ MATCH (p:P) RETURN p.s AS s, p.i AS `+"`i;`"+`, p, [1, 2.5, null, true, "x\"y;"]
 				t.Errorf("-ranks %s: a statement after :quit ran, or a prompt showed:\n%s", ranks, out)
 			}
 		}
+		for _, ranks := range []string{"1", "2"} {
+			out, code := gdi(":param name => 'Ada'\n:param n => [1, 2]\n:param bad => [1,\n:param nope\n:params\nRETURN $name AS a, $n AS b, $x AS c;\n", "shell", "-ranks", ranks, "-param", "x=7")
+			want := []string{"$n => [1, 2]\n$name => 'Ada'\n$x => 7\n", "| 'Ada' | [1, 2] | 7 |", "error: :param bad:", "error: :param wants NAME => VALUE"}
+			if code != 0 {
+				t.Errorf("-ranks %s: :param: exit %d:\n%s", ranks, code, out)
+			}
+			for _, w := range want {
+				if !strings.Contains(out, w) {
+					t.Errorf("-ranks %s: :param: no %q in:\n%s", ranks, w, out)
+				}
+			}
+		}
 		out, code := gdi("RETURN 1 +;\n:nosuch\nRETURN 'a;b' AS x", "shell")
 		if code != 1 || !strings.Contains(out, "line 1, column 11: SyntaxError") || !strings.Contains(out, "unknown command :nosuch") || !strings.Contains(out, "| 'a;b' |") {
 			t.Errorf("exit %d, want 1 with the error and the last statement run:\n%s", code, out)

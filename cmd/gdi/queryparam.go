@@ -2,7 +2,9 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/gdi-go/gdi/cypher/parse"
@@ -13,6 +15,18 @@ import (
 type paramFlag struct{ m map[string]value.Value }
 
 func (p *paramFlag) String() string { return "" }
+
+// list writes the parameters, one "$name => value" a line, by name.
+func (p *paramFlag) list() string {
+	if len(p.m) == 0 {
+		return "(no parameters)\n"
+	}
+	var b strings.Builder
+	for _, name := range slices.Sorted(maps.Keys(p.m)) {
+		fmt.Fprintf(&b, "$%s => %s\n", name, value.Format(p.m[name], nil))
+	}
+	return b.String()
+}
 
 func (p *paramFlag) Set(s string) error {
 	name, text, ok := strings.Cut(s, "=")

@@ -2,11 +2,13 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"strings"
 	"time"
@@ -32,10 +34,15 @@ goes on.
   :help          this help
   :schema        the labels, property types (with their datatypes) and
                  indexes of the database
+  :param NAME => VALUE
+                 give $NAME the value, a Cypher literal, in the statements
+                 that follow ('Ada', 3, [1, 2.5], {k: 'v'}, null)
+  :params        the parameters given so far
   :quit, :exit   leave (so does the end of the input, or Ctrl-D)
 
 On a terminal, the line can be edited and earlier lines come back with
-the arrow keys. Otherwise (a pipe, a file) the lines are read as they
+the arrow keys; Ctrl-C drops the statement being typed. A statement that
+runs cannot be interrupted: every rank runs it. Otherwise (a pipe, a file) the lines are read as they
 come, with no prompt, errors go to stderr, and the exit status is 1 if a
 statement failed. Under mpirun, rank 0 reads the input and every rank
 runs each statement.
@@ -43,10 +50,13 @@ runs each statement.
 flags:
 `
 
-const shellHelp = `Statements end with ';' and may span lines. Commands:
-  :help          this help
-  :schema        labels, property types and indexes of the database
-  :quit, :exit   leave (also Ctrl-D)
+const shellHelp = `Statements end with ';' and may span lines; Ctrl-C drops the one
+being typed. Commands:
+  :help                 this help
+  :schema               labels, property types and indexes of the database
+  :param NAME => VALUE  give $NAME a value (a Cypher literal)
+  :params               the parameters given so far
+  :quit, :exit          leave (also Ctrl-D)
 `
 
 // runShell is the shell subcommand.
@@ -56,6 +66,8 @@ func runShell(args []string, stdout, stderr io.Writer) error {
 	usageOf(fs, shellUsage, stderr)
 	var opt dbOptions
 	opt.register(fs)
+	var params paramFlag
+	fs.Var(&params, "param", "a parameter: name=value, the value a Cypher literal (repeatable); :param adds more")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -72,7 +84,7 @@ func runShell(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		sh := &shell{comm: comm, db: db, eng: eng}
+		sh := &shell{comm: comm, db: db, eng: eng, params: paramFlag{m: maps.Clone(params.m)}}
 		if comm.Rank() == 0 {
 			err = sh.lead(os.Stdin, stdout, stderr)
 			failed = sh.failed
@@ -92,14 +104,16 @@ type shell struct {
 	comm   rma.Comm
 	db     gdi.Database
 	eng    *cypher.Engine
-	failed int  // statements that failed, when the input is no terminal (rank 0)
-	tty    bool // the input is a terminal (rank 0)
+	params paramFlag // the statements' parameters, the same on every rank
+	failed int       // statements that failed, when the input is no terminal (rank 0)
+	tty    bool      // the input is a terminal (rank 0)
 }
 
 // The operations rank 0 broadcasts.
 const (
-	opRun  = 'r'
-	opQuit = 'q'
+	opRun   = 'r'
+	opParam = 'p' // name=value, checked by rank 0 before it is sent
+	opQuit  = 'q'
 )
 
 // send broadcasts an operation and its text from rank 0 (collective; the
@@ -116,8 +130,14 @@ func (sh *shell) send(op byte, text string) (byte, string, error) {
 func (sh *shell) follow() error {
 	for {
 		op, text, err := sh.send(0, "")
-		if err != nil || op == opQuit {
+		switch {
+		case err != nil || op == opQuit:
 			return err
+		case op == opParam:
+			if err := sh.params.Set(text); err != nil {
+				return err // rank 0 checked it: the ranks no longer agree
+			}
+			continue
 		}
 		if _, _, err := sh.run(text); err != nil && !isStatementError(err) {
 			return err
@@ -128,7 +148,7 @@ func (sh *shell) follow() error {
 // run runs a statement on every rank (collective).
 func (sh *shell) run(text string) (*cypher.Result, time.Duration, error) {
 	start := time.Now()
-	res, err := sh.eng.Run(context.Background(), text, nil)
+	res, err := sh.eng.Run(context.Background(), text, sh.params.m)
 	return res, time.Since(start), err
 }
 
@@ -158,11 +178,52 @@ func (r plainReader) readLine(string) (string, error) {
 }
 
 // termReader reads lines with editing and history from a terminal.
-type termReader struct{ t *term.Terminal }
+type termReader struct {
+	t  *term.Terminal
+	in *ctrlCReader
+}
+
+// errInterrupt is Ctrl-C at the prompt.
+var errInterrupt = errors.New("interrupt")
 
 func (r termReader) readLine(prompt string) (string, error) {
 	r.t.SetPrompt(prompt)
-	return r.t.ReadLine()
+	line, err := r.t.ReadLine()
+	if err == nil && r.in.pressed {
+		r.in.pressed = false
+		return "", errInterrupt
+	}
+	return line, err
+}
+
+// ctrlCReader is the terminal's input with Ctrl-C (in raw mode a byte, 3,
+// not a signal) turned into keys that clear the line and end it (Ctrl-E,
+// Ctrl-U, Enter): term.Terminal itself ends the input at Ctrl-C. pressed
+// tells readLine that the line it got was cleared so.
+type ctrlCReader struct {
+	r       io.Reader
+	pending []byte
+	pressed bool
+}
+
+// clearLine is what Ctrl-C becomes.
+var clearLine = []byte{5, 21, '\r'}
+
+func (c *ctrlCReader) Read(p []byte) (int, error) {
+	if len(c.pending) == 0 {
+		n, err := c.r.Read(p)
+		if bytes.IndexByte(p[:n], 3) < 0 {
+			return n, err
+		}
+		c.pressed = true
+		c.pending = bytes.ReplaceAll(p[:n], []byte{3}, clearLine)
+		if len(c.pending) == 0 {
+			return 0, err
+		}
+	}
+	n := copy(p, c.pending)
+	c.pending = c.pending[n:]
+	return n, nil
 }
 
 // lead is the loop of rank 0: read statements and commands, send each
@@ -177,14 +238,15 @@ func (sh *shell) lead(in *os.File, stdout, stderr io.Writer) (err error) {
 			return err
 		}
 		defer term.Restore(int(in.Fd()), old)
+		cr := &ctrlCReader{r: in}
 		t := term.NewTerminal(struct {
 			io.Reader
 			io.Writer
-		}{in, stdout}, "")
+		}{cr, stdout}, "")
 		if w, h, err := term.GetSize(int(in.Fd())); err == nil && w > 0 && h > 0 {
 			t.SetSize(w, h)
 		}
-		rd, out, errOut = termReader{t}, t, t
+		rd, out, errOut = termReader{t, cr}, t, t
 		fmt.Fprintf(out, "gdi shell on %d rank(s); :help for help, :quit to leave.\n", sh.comm.Size())
 	} else {
 		s := bufio.NewScanner(in)
@@ -202,6 +264,11 @@ func (sh *shell) lead(in *os.File, stdout, stderr io.Writer) (err error) {
 			prompt = "...> "
 		}
 		line, rerr := rd.readLine(prompt)
+		if rerr == errInterrupt {
+			buf = ""
+			fmt.Fprintln(out, "^C")
+			continue
+		}
 		if rerr == io.EOF {
 			if sp := splitStatements(buf); sp.rest != nil { // a last statement without ';'
 				return sh.exec(buf, []statement{*sp.rest}, out, errOut)
@@ -213,17 +280,8 @@ func (sh *shell) lead(in *os.File, stdout, stderr io.Writer) (err error) {
 		}
 		if strings.TrimSpace(buf) == "" && strings.HasPrefix(strings.TrimSpace(line), ":") {
 			buf = ""
-			switch cmd := strings.Fields(line)[0]; cmd {
-			case ":quit", ":exit", ":q":
-				return nil
-			case ":help", ":h", ":?":
-				fmt.Fprint(out, shellHelp)
-			case ":schema":
-				if err := writeSchema(out, sh.db); err != nil {
-					fmt.Fprintf(errOut, "error: %v\n", err)
-				}
-			default:
-				fmt.Fprintf(errOut, "unknown command %s; :help lists the commands\n", cmd)
+			if quit, err := sh.command(line, out, errOut); quit || err != nil {
+				return err
 			}
 			continue
 		}
@@ -234,6 +292,48 @@ func (sh *shell) lead(in *os.File, stdout, stderr io.Writer) (err error) {
 		}
 		buf = buf[sp.tail:]
 	}
+}
+
+// command runs a shell command (a line starting with ':') on rank 0; quit
+// reports :quit, and the error is a failure of the ranks.
+func (sh *shell) command(line string, out, errOut io.Writer) (quit bool, err error) {
+	cmd, arg, _ := strings.Cut(strings.TrimSpace(line), " ")
+	switch cmd {
+	case ":quit", ":exit", ":q":
+		return true, nil
+	case ":help", ":h", ":?":
+		fmt.Fprint(out, shellHelp)
+	case ":schema":
+		if err := writeSchema(out, sh.db); err != nil {
+			fmt.Fprintf(errOut, "error: %v\n", err)
+		}
+	case ":param":
+		return false, sh.setParam(arg, errOut)
+	case ":params":
+		fmt.Fprint(out, sh.params.list())
+	default:
+		fmt.Fprintf(errOut, "unknown command %s; :help lists the commands\n", cmd)
+	}
+	return false, nil
+}
+
+// setParam gives a parameter a value on every rank, if rank 0 can read
+// "NAME => VALUE"; otherwise it says why, and nothing is sent.
+func (sh *shell) setParam(arg string, errOut io.Writer) error {
+	name, text, ok := strings.Cut(arg, "=>")
+	if !ok {
+		fmt.Fprintln(errOut, "error: :param wants NAME => VALUE, as in :param name => 'Ada'")
+		return nil
+	}
+	def := strings.TrimSpace(name) + "=" + text
+	if err := (&paramFlag{}).Set(def); err != nil {
+		fmt.Fprintf(errOut, "error: :param %v\n", err)
+		return nil
+	}
+	if _, _, err := sh.send(opParam, def); err != nil {
+		return err
+	}
+	return sh.params.Set(def)
 }
 
 // exec runs statements of src on every rank and prints their results or
