@@ -17,7 +17,9 @@ import (
 
 // Engine runs openCypher statements on a GDI database. Each rank of the
 // database has its Engine; Run and State are collective. An Engine is
-// used by one goroutine at a time.
+// used by one goroutine at a time. A reading statement that scans the
+// whole graph runs as a collective read transaction, which needs a quiet
+// database: no other transaction open on any rank while it runs.
 type Engine struct {
 	comm       rma.Comm
 	db         gdi.Database
