@@ -136,8 +136,8 @@
 // node and relationship in them; Format prints a cell in the TCK
 // notation. State lists the whole graph (collective, read on rank 0 and
 // broadcast). Errors are *Error: TCKCategory and TCKDetail give the TCK's
-// error type and detail (parse and check errors are SyntaxErrors;
-// cypher/value errors keep theirs; the engine raises EntityNotFound,
-// ConstraintVerificationFailed, ParameterMissing, TypeError), and
-// NotSupported reports constructs outside the subset.
+// error type and detail (parse and check errors are SyntaxErrors, but for
+// the TypeErrors check finds; cypher/value errors keep theirs; the engine
+// raises EntityNotFound, ConstraintVerificationFailed, ParameterMissing,
+// TypeError), and NotSupported reports constructs outside the subset.
 package cypher

@@ -77,7 +77,7 @@ func wrapError(err error) *Error {
 		if pe.Kind == parse.NotSupported {
 			return &Error{Unsupported: true, Msg: pe.Error(), Err: err}
 		}
-		return &Error{Category: catSyntaxError, Detail: pe.Detail, Msg: pe.Error(), Err: err}
+		return &Error{Category: pe.Kind.String(), Detail: pe.Detail, Msg: pe.Error(), Err: err}
 	}
 	var ve *value.Error
 	if errors.As(err, &ve) {

@@ -20,7 +20,8 @@ func Check(q *parse.Query) (*Info, error) {
 
 // Check checks the semantics of q, which the parser accepted. It returns
 // what it learnt for the planner, or the first semantic error as a
-// *parse.Error of Kind parse.SyntaxError with the TCK detail in Detail.
+// *parse.Error of Kind parse.SyntaxError (or parse.TypeError) with the TCK
+// detail in Detail.
 func (cfg Config) Check(q *parse.Query) (info *Info, err error) {
 	c := &checker{funcs: cfg.Functions}
 	if c.funcs == nil {

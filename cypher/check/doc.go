@@ -1,9 +1,9 @@
 // Package check is the semantic checker of the openCypher engine of GDI
 // (issue 36). It takes a query that cypher/parse accepted, walks it with
 // scopes and static types, and either returns an *Info for the planner or
-// the first semantic error, as a *parse.Error of Kind parse.SyntaxError whose
-// Detail is the openCypher TCK's name for it (UndefinedVariable,
-// VariableTypeConflict, …). It depends on cypher/parse and the standard
+// the first semantic error, as a *parse.Error of Kind parse.SyntaxError (or
+// parse.TypeError, see Types below) whose Detail is the openCypher TCK's
+// name for it (UndefinedVariable, VariableTypeConflict, …). It depends on cypher/parse and the standard
 // library only.
 //
 // # Scopes
@@ -15,7 +15,8 @@
 //     relationships, lists of relationships for -[r*]-, paths for p = …);
 //     their WHERE sees them. UNWIND e AS v and CREATE bind too.
 //   - WITH and RETURN project: after them only their columns are in scope
-//     (WITH * keeps every variable, RETURN * returns them, sorted by name).
+//     (WITH * keeps every variable, RETURN * returns them, sorted by name;
+//     WITH * with no variable in scope passes the rows on, with no column).
 //     The items are evaluated in the incoming scope, so an item cannot use
 //     an alias of the same projection.
 //   - ORDER BY, and the WHERE of a WITH, see the columns and, unless the
@@ -51,9 +52,11 @@
 //     in one MATCH pattern.
 //
 // Projections:
-//   - NoExpressionAlias: a WITH item that is not a variable needs AS.
+//   - NoExpressionAlias: a WITH item that is not a variable needs AS. It is
+//     checked after the projection's expressions, ORDER BY, SKIP and LIMIT,
+//     whose errors come first.
 //   - ColumnNameConflict: two columns of a WITH or RETURN with the same name.
-//   - NoVariablesInScope: WITH * or RETURN * with no variable in scope.
+//   - NoVariablesInScope: RETURN * with no variable in scope.
 //   - DifferentColumnsInUnion: the parts of a UNION return different column
 //     names; InvalidClauseComposition: UNION mixed with UNION ALL.
 //
@@ -81,13 +84,17 @@
 //
 // Types (InvalidArgumentType), when statically known: an operand of NOT,
 // AND, OR, XOR or a WHERE that cannot be a boolean; IN on a non-list; a
-// property access on a number, a string, a list, a path, …; a list index
+// property access on a path or on the relationships of a variable-length
+// relationship (a variable its pattern bound); a list index
 // that is not an integer, a map key that is not a string; SKIP or LIMIT not
 // an integer; DELETE of anything but a node, a relationship or a path; SET
 // or REMOVE of labels on a non-node and of properties on a non-entity; the
 // first argument of a function of the wrong kind (labels of a
 // relationship, type of a node, properties of a number, length of a node,
 // …). InvalidArgumentExpression: exists() of anything but a property.
+// A property access on any other value known to have no properties (a
+// number, a boolean, a string, a list, …) is InvalidArgumentType too, but
+// of Kind parse.TypeError: the TCK raises it as a TypeError at compile time.
 //
 // Functions: UnknownFunction for a name not in Config.Functions (by
 // default Builtins, the functions of openCypher 9), case-insensitively.

@@ -8,7 +8,9 @@ import (
 
 // The TCK details of the semantic errors. Check reports them as a
 // *parse.Error of Kind parse.SyntaxError (the TCK raises them as
-// SyntaxErrors at compile time) with one of these in Detail.
+// SyntaxErrors at compile time), or parse.TypeError for a property read on
+// a value of a known type that has no properties, with one of these in
+// Detail.
 const (
 	DetailUndefinedVariable               = "UndefinedVariable"
 	DetailVariableAlreadyBound            = "VariableAlreadyBound"
@@ -40,8 +42,19 @@ type failure struct{ err *parse.Error }
 
 // fail stops the check with a SyntaxError of the detail at pos.
 func fail(pos parse.Pos, detail, format string, args ...any) {
+	failKind(parse.SyntaxError, pos, detail, format, args...)
+}
+
+// failType stops the check with a TypeError of the detail at pos: a value
+// whose type is known before the query runs is used where that type cannot
+// be (the TCK's TypeError at compile time).
+func failType(pos parse.Pos, detail, format string, args ...any) {
+	failKind(parse.TypeError, pos, detail, format, args...)
+}
+
+func failKind(kind parse.ErrorKind, pos parse.Pos, detail, format string, args ...any) {
 	panic(failure{&parse.Error{
-		Kind:   parse.SyntaxError,
+		Kind:   kind,
 		Detail: detail,
 		Line:   pos.Line,
 		Column: pos.Column,

@@ -166,12 +166,28 @@ func (c *checker) comprehension(e *parse.ListComprehension, sc *scope, x ctx) Ty
 }
 
 // property checks X.key: X must be able to have properties (a map, a node,
-// a relationship, a temporal value, …), not a number, a string, a list, ….
+// a relationship, a temporal value, …). Reading a property of a variable
+// that a pattern bound to a path or to the relationships of a
+// variable-length relationship misuses the pattern: a SyntaxError. Reading
+// one of a value known to be a number, a boolean, a string or a list is a
+// TypeError.
 func (c *checker) property(e *parse.PropertyAccess, sc *scope, x ctx) Type {
-	if t := c.expr(e.X, sc, x); !t.accepts(TMap | TEntity | TOther) {
-		fail(e.Pos, DetailInvalidArgumentType, "property access on a value of type %s", t)
+	t := c.expr(e.X, sc, x)
+	if t.accepts(TMap | TEntity | TOther) {
+		return TAny
 	}
+	if v, ok := e.X.(*parse.Variable); ok && boundToPathOrRelationships(v, sc) {
+		fail(e.Pos, DetailInvalidArgumentType, "property access on %s, which is a %s", v.Name, t)
+	}
+	failType(e.Pos, DetailInvalidArgumentType, "property access on a value of type %s", t)
 	return TAny
+}
+
+// boundToPathOrRelationships reports whether v is a path or a list of
+// relationships of a variable-length pattern.
+func boundToPathOrRelationships(v *parse.Variable, sc *scope) bool {
+	b, _ := sc.lookup(v.Name)
+	return b.Kind == KindPath || b.Kind == KindRelationshipList
 }
 
 // index checks X[i]: a list takes an integer index, a map, a node or a

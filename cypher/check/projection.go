@@ -24,7 +24,7 @@ func (c *checker) projection(p *parse.Projection, in *scope, place string) (*Pro
 	info := &ProjectionInfo{Distinct: p.Distinct}
 	out := newScope(nil)
 	if p.Star {
-		star(p, in, info, out)
+		star(p, in, info, out, place)
 	}
 	for _, it := range p.Items {
 		c.item(it, in, info, out, place)
@@ -33,13 +33,18 @@ func (c *checker) projection(p *parse.Projection, in *scope, place string) (*Pro
 	c.orderBy(p.OrderBy, in, out, info)
 	c.skipLimit(p.Skip, "SKIP")
 	c.skipLimit(p.Limit, "LIMIT")
+	if place == "WITH" {
+		requireAliases(p.Items)
+	}
 	return info, out
 }
 
 // star expands *: every variable in scope, sorted by name, is a column.
-func star(p *parse.Projection, in *scope, info *ProjectionInfo, out *scope) {
+// RETURN * needs a variable to return; WITH * with none passes the rows on
+// with no column.
+func star(p *parse.Projection, in *scope, info *ProjectionInfo, out *scope, place string) {
 	vars := in.list()
-	if len(vars) == 0 {
+	if len(vars) == 0 && place == "RETURN" {
 		fail(p.Pos, DetailNoVariablesInScope, "* is not allowed when there are no variables in scope")
 	}
 	slices.SortFunc(vars, func(a, b Var) int { return strings.Compare(a.Name, b.Name) })
@@ -51,13 +56,9 @@ func star(p *parse.Projection, in *scope, info *ProjectionInfo, out *scope) {
 }
 
 // item checks one projection item in the incoming scope and adds its
-// column. WITH needs an alias for anything but a variable; column names
-// must be distinct.
+// column. Column names must be distinct.
 func (c *checker) item(it *parse.ProjectionItem, in *scope, info *ProjectionInfo, out *scope, place string) {
 	v, isVar := it.Expr.(*parse.Variable)
-	if place == "WITH" && it.Alias == nil && !isVar {
-		fail(it.Pos, DetailNoExpressionAlias, "expression in WITH must be aliased (use AS)")
-	}
 	t := c.expr(it.Expr, in, ctx{place: place, aggregates: true})
 	name, kind := it.Name(), kindOf(t)
 	if isVar {
@@ -89,6 +90,17 @@ func (c *checker) aggregating(info *ProjectionInfo) {
 	for _, it := range info.Items {
 		if it.Aggregate {
 			g.check(it.Expr, c)
+		}
+	}
+}
+
+// requireAliases checks that every item of a WITH but a variable has an
+// alias. It comes after the checks of the projection's expressions (and of
+// its ORDER BY, SKIP and LIMIT), whose errors are reported first.
+func requireAliases(items []*parse.ProjectionItem) {
+	for _, it := range items {
+		if _, isVar := it.Expr.(*parse.Variable); !isVar && it.Alias == nil {
+			fail(it.Pos, DetailNoExpressionAlias, "expression in WITH must be aliased (use AS)")
 		}
 	}
 }

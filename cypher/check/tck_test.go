@@ -30,8 +30,9 @@ type tckTally struct {
 }
 
 // TestTCK runs Parse and Check on every query of the TCK that parses: a
-// query whose scenario expects a semantic compile-time SyntaxError must be
-// rejected (ideally with the same detail); every other query — expected to
+// query whose scenario expects a semantic compile-time SyntaxError or
+// TypeError must be rejected (ideally with the same category and detail);
+// every other query — expected to
 // give results, side effects or a run-time error, and the setup queries —
 // must be accepted. A rejected valid query fails the test, and so does
 // catching fewer than minCaught of the expected errors.
@@ -64,7 +65,7 @@ func (tl *tckTally) add(t *testing.T, q tck.Query) {
 	}
 	_, err = Check(pq)
 	var pe *parse.Error
-	if err != nil && (!errors.As(err, &pe) || pe.Kind != parse.SyntaxError || pe.Detail == "") {
+	if err != nil && (!errors.As(err, &pe) || !checkKinds[pe.Kind] || pe.Detail == "") {
 		t.Errorf("%s: Check returned a malformed error %#v", q.Where, err)
 		return
 	}
@@ -80,10 +81,10 @@ func (tl *tckTally) add(t *testing.T, q tck.Query) {
 	default:
 		tl.expected++
 		tl.caught++
-		if pe.Detail == q.Want {
+		if pe.Detail == q.Want && pe.Kind.String() == q.WantCategory {
 			tl.exact++
 		} else {
-			tl.wrong[q.Want+"→"+pe.Detail]++
+			tl.wrong[q.WantCategory+" "+q.Want+"→"+pe.Kind.String()+" "+pe.Detail]++
 		}
 	}
 }

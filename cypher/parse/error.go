@@ -14,6 +14,11 @@ const (
 	// recognises but does not implement (MERGE, CALL, …). The construct is
 	// named in Error.Construct. It is never a claim that the query is valid.
 	NotSupported
+	// TypeError: a value of a statically known type where that type cannot
+	// be used (a property read on a number, a string, a list, …). The parser
+	// never returns it; the semantic checker (cypher/check) does, as the
+	// TCK's TypeError raised at compile time.
+	TypeError
 )
 
 func (k ErrorKind) String() string {
@@ -22,6 +27,8 @@ func (k ErrorKind) String() string {
 		return "SyntaxError"
 	case NotSupported:
 		return "NotSupported"
+	case TypeError:
+		return "TypeError"
 	}
 	return fmt.Sprintf("ErrorKind(%d)", int(k))
 }

@@ -8,10 +8,16 @@ type Query struct {
 	Where string // the scenario's ID and the step's line
 	Text  string
 	Setup bool // from "having executed:"
-	// Want is, for the scenario's query, the detail of the SyntaxError
-	// it expects at compile time; "" otherwise.
-	Want string
+	// Want is, for the scenario's query, the detail of the error it
+	// expects at compile time, a SyntaxError or a TypeError (WantCategory);
+	// "" otherwise.
+	Want         string
+	WantCategory string
 }
+
+// compileTimeCategories are the categories of the errors a front end
+// raises before running a query.
+var compileTimeCategories = map[string]bool{"SyntaxError": true, "TypeError": true}
 
 // Queries returns the statements of every scenario of the features under
 // dir, in the order of the files and their steps: set-up statements,
@@ -23,10 +29,10 @@ func Queries(dir string) ([]Query, error) {
 	}
 	var out []Query
 	for _, sc := range Scenarios(features) {
-		want := ""
+		want, category := "", ""
 		for _, st := range sc.Steps {
-			if st.Form == FormError && st.Error.Category == "SyntaxError" && st.Error.Phase == "compile time" {
-				want = st.Error.Detail
+			if st.Form == FormError && compileTimeCategories[st.Error.Category] && st.Error.Phase == "compile time" {
+				want, category = st.Error.Detail, st.Error.Category
 			}
 		}
 		for _, st := range sc.Steps {
@@ -35,7 +41,7 @@ func Queries(dir string) ([]Query, error) {
 			case FormSetup:
 				q.Setup = true
 			case FormQuery:
-				q.Want = want
+				q.Want, q.WantCategory = want, category
 			case FormControlQuery:
 			default:
 				continue
