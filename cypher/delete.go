@@ -7,7 +7,7 @@ import (
 
 // Deletion. DELETE marks objects dead at once (reads of them fail with
 // EntityNotFound, scans and expansions skip them) and keeps their
-// notation for printing; the GDI Free calls wait for finish, at the end of
+// labels and properties (their Element) for the result; the GDI Free calls wait for finish, at the end of
 // the statement, when a node deleted without DETACH must have no live
 // relationship left (ConstraintVerificationFailed otherwise), as Cypher
 // checks at commit.
@@ -35,11 +35,11 @@ func (s *store) deleteNode(id value.NodeID, detach bool) error {
 	} else {
 		s.order.checked = append(s.order.checked, uid)
 	}
-	note, err := s.nodeNotation(h)
+	el, err := s.nodeElement(h)
 	if err != nil {
 		return err
 	}
-	put(&s.snapshot, any(id), note)
+	put(&s.snapshot, any(id), el)
 	put(&s.deadV, uid, true)
 	s.order.vs = append(s.order.vs, uid)
 	return nil
@@ -55,11 +55,11 @@ func (s *store) deleteRel(id value.RelID) error {
 	if err != nil {
 		return err
 	}
-	note, err := s.relNotation(h)
+	el, err := s.relElement(h)
 	if err != nil {
 		return err
 	}
-	put(&s.snapshot, any(id), note)
+	put(&s.snapshot, any(id), el)
 	put(&s.deadE, uid, true)
 	s.order.es = append(s.order.es, uid)
 	return nil
@@ -93,45 +93,45 @@ func (s *store) finish() error {
 	return nil
 }
 
-// nodeNotation returns the TCK notation of a node, e.g. (:A {k: 1}).
-func (s *store) nodeNotation(h gdi.VertexHolder) (string, error) {
+// nodeElement returns the labels and properties of a node.
+func (s *store) nodeElement(h gdi.VertexHolder) (Element, error) {
 	ls, err := s.labels(h)
 	if err != nil {
-		return "", err
+		return Element{}, err
 	}
 	props, err := s.properties(h)
-	return value.FormatNode(ls, props.Map(), nil), err
+	return Element{Labels: ls, Properties: props.Map()}, err
 }
 
-// relNotation returns the TCK notation of a relationship, e.g. [:T {k: 1}].
-func (s *store) relNotation(h gdi.EdgeHolder) (string, error) {
+// relElement returns the type and properties of a relationship.
+func (s *store) relElement(h gdi.EdgeHolder) (Element, error) {
 	typ, err := s.relType(h)
 	if err != nil {
-		return "", err
+		return Element{}, err
 	}
 	props, err := s.properties(h)
-	return value.FormatRelationship(typ, props.Map(), nil), err
+	return Element{Labels: []string{typ}, Properties: props.Map()}, err
 }
 
-// notation returns the notation of a node or relationship, from the
+// element returns the element of a node or relationship, from the
 // snapshot if it was deleted.
-func (s *store) notation(key any) (string, error) {
-	if note, ok := s.snapshot[key]; ok {
-		return note, nil
+func (s *store) element(key any) (Element, error) {
+	if el, ok := s.snapshot[key]; ok {
+		return el, nil
 	}
 	switch id := key.(type) {
 	case value.NodeID:
 		h, err := s.vertex(id)
 		if err != nil {
-			return "", err
+			return Element{}, err
 		}
-		return s.nodeNotation(h)
+		return s.nodeElement(h)
 	case value.RelID:
 		h, err := s.edge(id)
 		if err != nil {
-			return "", err
+			return Element{}, err
 		}
-		return s.relNotation(h)
+		return s.relElement(h)
 	}
-	return "", nil
+	return Element{}, nil
 }

@@ -6,8 +6,8 @@ import (
 
 // Result is the outcome of a statement: the columns (none when the
 // statement ends with an updating clause) and the rows, one value per
-// column. The notation of every node and relationship in the rows is
-// taken before the statement commits, so Format prints them as the
+// column. The Element of every node and relationship in the rows is taken
+// before the statement commits, so Format and Element give them as the
 // statement saw them, deleted ones included.
 type Result struct {
 	Columns []string
@@ -15,8 +15,30 @@ type Result struct {
 	// Plan is, for EXPLAIN, the plan's lines, which Rows also hold as
 	// strings in the column "plan"; nil otherwise.
 	Plan  []string
-	nodes map[value.NodeID]string
-	rels  map[value.RelID]string
+	nodes map[value.NodeID]Element
+	rels  map[value.RelID]Element
+}
+
+// An Element is what a result holds of a node or a relationship besides
+// its identity: a node's labels, or a relationship's type as its one
+// label, and the properties.
+type Element struct {
+	Labels     []string
+	Properties value.Map
+}
+
+// Element returns the element of v, a node or relationship in the rows;
+// false for any other value.
+func (r *Result) Element(v value.Value) (Element, bool) {
+	var el Element
+	var ok bool
+	switch v.Kind() {
+	case value.KindNode:
+		el, ok = r.nodes[v.Node().ID]
+	case value.KindRelationship:
+		el, ok = r.rels[v.Relationship().ID]
+	}
+	return el, ok
 }
 
 // Format returns v, a value of the result, in the TCK notation: nodes
@@ -41,20 +63,20 @@ func (r *Result) Strings() [][]string {
 type resultPrinter struct{ r *Result }
 
 func (p resultPrinter) Node(n value.Node) string {
-	if s, ok := p.r.nodes[n.ID]; ok {
-		return s
+	if el, ok := p.r.nodes[n.ID]; ok {
+		return value.FormatNode(el.Labels, el.Properties, nil)
 	}
 	return value.Format(value.NodeValue(n), nil)
 }
 
 func (p resultPrinter) Relationship(x value.Relationship) string {
-	if s, ok := p.r.rels[x.ID]; ok {
-		return s
+	if el, ok := p.r.rels[x.ID]; ok && len(el.Labels) == 1 {
+		return value.FormatRelationship(el.Labels[0], el.Properties, nil)
 	}
 	return value.Format(value.RelValue(x), nil)
 }
 
-// snapshotResult records the notation of every node and relationship in
+// snapshotResult records the element of every node and relationship in
 // the rows of r.
 func (s *store) snapshotResult(r *Result) error {
 	for _, row := range r.Rows {
@@ -105,8 +127,8 @@ func (s *store) snapshotNode(r *Result, id value.NodeID) error {
 	if _, ok := r.nodes[id]; ok {
 		return nil
 	}
-	note, err := s.notation(id)
-	put(&r.nodes, id, note)
+	el, err := s.element(id)
+	put(&r.nodes, id, el)
 	return err
 }
 
@@ -114,7 +136,7 @@ func (s *store) snapshotRel(r *Result, id value.RelID) error {
 	if _, ok := r.rels[id]; ok {
 		return nil
 	}
-	note, err := s.notation(id)
-	put(&r.rels, id, note)
+	el, err := s.element(id)
+	put(&r.rels, id, el)
 	return err
 }

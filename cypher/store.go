@@ -23,7 +23,7 @@ type store struct {
 	deadV    map[gdi.VertexUID]bool
 	deadE    map[gdi.EdgeUID]bool
 	order    deletions
-	snapshot map[any]string // notation of deleted objects, by value.NodeID or value.RelID
+	snapshot map[any]Element // deleted objects, by value.NodeID or value.RelID
 }
 
 // deletions keeps the deleted objects in order, and the nodes deleted

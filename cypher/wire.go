@@ -75,18 +75,23 @@ func (e *encoder) result(r *Result) {
 	e.uint(uint64(len(ids)))
 	for _, id := range ids {
 		e.word(uint64(id))
-		e.str(r.nodes[id])
+		e.element(r.nodes[id])
 	}
 	rids := sortedIDs(r.rels)
 	e.uint(uint64(len(rids)))
 	for _, id := range rids {
 		e.word(id[0])
 		e.word(id[1])
-		e.str(r.rels[id])
+		e.element(r.rels[id])
 	}
 }
 
-func sortedIDs[K value.NodeID | value.RelID](m map[K]string) []K {
+func (e *encoder) element(el Element) {
+	e.strs(el.Labels)
+	e.value(value.MapValue(el.Properties))
+}
+
+func sortedIDs[K value.NodeID | value.RelID](m map[K]Element) []K {
 	ks := make([]K, 0, len(m))
 	for k := range m {
 		ks = append(ks, k)
@@ -262,7 +267,7 @@ func decodeOutcome(b []byte) (outcome, error) {
 }
 
 func (d *decoder) result() *Result {
-	r := &Result{Columns: d.strs(), nodes: map[value.NodeID]string{}, rels: map[value.RelID]string{}}
+	r := &Result{Columns: d.strs()}
 	n := d.count()
 	for i := 0; i < n && d.err == nil; i++ {
 		row := make([]value.Value, len(r.Columns))
@@ -273,13 +278,23 @@ func (d *decoder) result() *Result {
 	}
 	for n := d.count(); n > 0 && d.err == nil; n-- {
 		id := value.NodeID(d.word())
-		r.nodes[id] = d.str()
+		put(&r.nodes, id, d.element())
 	}
 	for n := d.count(); n > 0 && d.err == nil; n-- {
 		id := value.RelID{d.word(), d.word()}
-		r.rels[id] = d.str()
+		put(&r.rels, id, d.element())
 	}
 	return r
+}
+
+func (d *decoder) element() Element {
+	el := Element{Labels: d.strs()}
+	if m := d.value(); m.Kind() == value.KindMap {
+		el.Properties = m.Map()
+	} else if d.err == nil {
+		d.err = errWire
+	}
+	return el
 }
 
 func (d *decoder) value() value.Value {

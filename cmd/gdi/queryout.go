@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/gdi-go/gdi/cypher"
@@ -156,24 +155,24 @@ func writeJSON(b *bytes.Buffer, res *cypher.Result, v value.Value) {
 		}
 		b.WriteByte('}')
 	case value.KindNode:
-		n := v.Node()
-		names, props := elementOf(res.Format(v))
-		fmt.Fprintf(b, `{"id":%d,"labels":`, uint64(n.ID))
-		writeJSON(b, res, names)
+		el, _ := res.Element(v)
+		fmt.Fprintf(b, `{"id":%d,"labels":`, uint64(v.Node().ID))
+		labels, _ := json.Marshal(append([]string{}, el.Labels...))
+		b.Write(labels)
 		b.WriteString(`,"properties":`)
-		writeJSON(b, res, props)
+		writeJSON(b, res, value.MapValue(el.Properties))
 		b.WriteByte('}')
 	case value.KindRelationship:
 		r := v.Relationship()
-		names, props := elementOf(res.Format(v))
-		typ := value.Value{}
-		if l := names.List(); len(l) > 0 {
-			typ = l[0]
-		}
+		el, _ := res.Element(v)
 		fmt.Fprintf(b, `{"id":"%d.%d","type":`, r.ID[0], r.ID[1])
-		writeJSON(b, res, typ)
+		if len(el.Labels) == 1 {
+			str(el.Labels[0])
+		} else {
+			b.WriteString("null")
+		}
 		fmt.Fprintf(b, `,"start":%d,"end":%d,"properties":`, uint64(r.Start), uint64(r.End))
-		writeJSON(b, res, props)
+		writeJSON(b, res, value.MapValue(el.Properties))
 		b.WriteByte('}')
 	case value.KindPath:
 		p := v.Path()
@@ -195,50 +194,4 @@ func writeJSON(b *bytes.Buffer, res *cypher.Result, v value.Value) {
 	default:
 		str(res.Format(v))
 	}
-}
-
-// elementOf reads the labels (or type) and the properties of a node or
-// relationship from its notation, (:A:B {k: 1}) or [:T {k: 1}]: a list of
-// strings and a map. What it cannot read gives an empty list and map.
-func elementOf(note string) (names, props value.Value) {
-	names, props = value.NewList(nil), value.NewMap(nil)
-	if len(note) < 2 {
-		return names, props
-	}
-	s := note[1 : len(note)-1]
-	var l []value.Value
-	for strings.HasPrefix(s, ":") {
-		s = s[1:]
-		var name string
-		if strings.HasPrefix(s, "`") {
-			i := 1
-			for ; i < len(s); i++ {
-				if s[i] == '`' {
-					if i+1 < len(s) && s[i+1] == '`' {
-						i++
-						continue
-					}
-					break
-				}
-			}
-			if i >= len(s) {
-				return names, props
-			}
-			name, s = strings.ReplaceAll(s[1:i], "``", "`"), s[i+1:]
-		} else {
-			end := strings.IndexFunc(s, func(r rune) bool { return r != '_' && !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-			if end < 0 {
-				end = len(s)
-			}
-			name, s = s[:end], s[end:]
-		}
-		l = append(l, value.Str(name))
-	}
-	names = value.NewList(l)
-	if s = strings.TrimSpace(s); s != "" {
-		if m, err := parseLiteral(s, true); err == nil && m.Kind() == value.KindMap {
-			props = m
-		}
-	}
-	return names, props
 }
