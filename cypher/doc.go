@@ -132,9 +132,9 @@
 //
 // # Results and errors
 //
-// Result holds the columns, the rows as values, and the notation of each
-// node and relationship in them; Format prints a cell in the TCK
-// notation. State lists the whole graph (collective, read on rank 0 and
+// Result holds the columns, the rows as values, and the Element (labels
+// or type, and properties) of each node and relationship in them; Format
+// prints a cell in the TCK notation. State lists the whole graph (collective, read on rank 0 and
 // broadcast). Errors are *Error: TCKCategory and TCKDetail give the TCK's
 // error type and detail (parse and check errors are SyntaxErrors, but for
 // the TypeErrors check finds; cypher/value errors keep theirs; the engine
