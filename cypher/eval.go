@@ -414,31 +414,90 @@ func (c *compiler) comprehension(e *parse.ListComprehension) (expr, error) {
 			return nil, err
 		}
 	}
+	each := elements(list, s)
+	if e.Quantifier != "" {
+		return quantify(e.Quantifier, each, where), nil
+	}
 	return func(x *execution, r row) (value.Value, error) {
-		l, err := list(x, r)
-		if err != nil || l.IsNull() {
-			return value.Null, err
-		}
-		if l.Kind() != value.KindList {
-			return value.Null, cypherError(catTypeError, "InvalidArgumentType", "a list comprehension needs a list, not a %v", l.Kind())
-		}
-		rr := append(row(nil), r...)
 		out := []value.Value{}
-		for _, v := range l.List() {
-			rr[s] = v
-			if ok, err := where(x, rr); err != nil || !ok.IsTrue() {
-				if err != nil {
-					return value.Null, err
-				}
-				continue
+		done, err := each(x, r, func(rr row, v value.Value) (bool, error) {
+			ok, err := where(x, rr)
+			if err != nil || !ok.IsTrue() {
+				return false, err
 			}
 			if mapf != nil {
 				if v, err = mapf(x, rr); err != nil {
-					return value.Null, err
+					return false, err
 				}
 			}
 			out = append(out, v)
+			return false, nil
+		})
+		if err != nil || !done {
+			return value.Null, err
 		}
 		return value.NewList(out), nil
 	}, nil
+}
+
+// elementsFunc calls f on each element v of a list, with v in the row's
+// slot of the comprehension variable, until f says stop. It reports
+// whether there was a list (a null one gives false); any other value is a
+// TypeError.
+type elementsFunc func(x *execution, r row, f func(rr row, v value.Value) (stop bool, err error)) (bool, error)
+
+func elements(list expr, s int) elementsFunc {
+	return func(x *execution, r row, f func(rr row, v value.Value) (bool, error)) (bool, error) {
+		l, err := list(x, r)
+		if err != nil || l.IsNull() {
+			return false, err
+		}
+		if l.Kind() != value.KindList {
+			return false, cypherError(catTypeError, "InvalidArgumentType", "a list comprehension needs a list, not a %v", l.Kind())
+		}
+		rr := append(row(nil), r...)
+		for _, v := range l.List() {
+			rr[s] = v
+			if stop, err := f(rr, v); stop || err != nil {
+				return true, err
+			}
+		}
+		return true, nil
+	}
+}
+
+// quantify evaluates the list predicate q (all, any, none, single) over
+// the elements: it counts the elements whose predicate is true, false and
+// null, stopping as soon as the outcome is known; a null list gives null,
+// and so does an undecided outcome with null predicates.
+func quantify(q string, each elementsFunc, where expr) expr {
+	return func(x *execution, r row) (value.Value, error) {
+		var trues, falses, nulls int
+		decided := func() bool {
+			return (q == "all" && falses > 0) || ((q == "any" || q == "none") && trues > 0) || (q == "single" && trues > 1)
+		}
+		ok, err := each(x, r, func(rr row, _ value.Value) (bool, error) {
+			p, err := where(x, rr)
+			switch {
+			case err != nil:
+				return true, err
+			case p.IsNull():
+				nulls++
+			case p.IsTrue():
+				trues++
+			default:
+				falses++
+			}
+			return decided(), nil
+		})
+		switch {
+		case err != nil || !ok:
+			return value.Null, err
+		case decided():
+			return value.Bool(q == "any"), nil
+		case nulls > 0:
+			return value.Null, nil
+		}
+		return value.Bool(q == "all" || q == "none" || (q == "single" && trues == 1)), nil
+	}
 }

@@ -25,7 +25,8 @@
 //     column's expression stands for the column, so RETURN DISTINCT n.name
 //     ORDER BY n.name is valid while ORDER BY n.age is not.
 //   - SKIP and LIMIT see no variable.
-//   - A list comprehension [x IN l WHERE p | e] binds x for p and e only.
+//   - A list comprehension [x IN l WHERE p | e] binds x for p and e only,
+//     and a list predicate all(x IN l WHERE p) (any, none, single) for p.
 //   - The parts of a UNION are checked apart, each from an empty scope.
 //
 // # Static types

@@ -147,8 +147,9 @@ func (c *checker) caseExpr(e *parse.Case, sc *scope, x ctx) Type {
 	return t | c.expr(e.Else, sc, x)
 }
 
-// comprehension checks [v IN list WHERE p | m]; v is local to p and m,
-// which cannot aggregate (they are computed per element).
+// comprehension checks [v IN list WHERE p | m] and the list predicates
+// q(v IN list WHERE p); v is local to p and m, which cannot aggregate (they
+// are computed per element).
 func (c *checker) comprehension(e *parse.ListComprehension, sc *scope, x ctx) Type {
 	if t := c.expr(e.List, sc, x); !t.accepts(TList) {
 		fail(e.List.Position(), DetailInvalidArgumentType, "IN of a list comprehension expects a list, found %s", t)
@@ -161,6 +162,9 @@ func (c *checker) comprehension(e *parse.ListComprehension, sc *scope, x ctx) Ty
 	}
 	if e.Map != nil {
 		c.expr(e.Map, local, x)
+	}
+	if e.Quantifier != "" {
+		return TBoolean | TNull
 	}
 	return TList
 }
@@ -191,14 +195,14 @@ func boundToPathOrRelationships(v *parse.Variable, sc *scope) bool {
 }
 
 // index checks X[i]: a list takes an integer index, a map, a node or a
-// relationship a string key.
+// relationship a string key (otherwise a TypeError, as at run time).
 func (c *checker) index(e *parse.Index, sc *scope, x ctx) Type {
 	xt, it := c.expr(e.X, sc, x)&^TNull, c.expr(e.Index, sc, x)
 	switch {
 	case xt == TList && !it.accepts(TInteger):
-		fail(e.Index.Position(), DetailInvalidArgumentType, "a list index must be an integer, found %s", it)
+		failType(e.Index.Position(), DetailInvalidArgumentType, "a list index must be an integer, found %s", it)
 	case xt != 0 && xt&^(TMap|TEntity) == 0 && !it.accepts(TString):
-		fail(e.Index.Position(), DetailInvalidArgumentType, "a map key must be a string, found %s", it)
+		failType(e.Index.Position(), DetailInvalidArgumentType, "a map key must be a string, found %s", it)
 	}
 	return TAny
 }

@@ -217,13 +217,16 @@ type CaseWhen struct {
 }
 
 // ListComprehension is [Var IN List WHERE Where | Map]; Where and Map may be
-// nil. Var is a new variable scoped to Where and Map.
+// nil. Var is a new variable scoped to Where and Map. With a Quantifier
+// ("all", "any", "none" or "single") it is instead the list predicate
+// Quantifier(Var IN List WHERE Where), which has a Where and no Map.
 type ListComprehension struct {
 	Pos
-	Var   *Variable
-	List  Expr
-	Where Expr
-	Map   Expr
+	Quantifier string
+	Var        *Variable
+	List       Expr
+	Where      Expr
+	Map        Expr
 }
 
 func (*Variable) exprNode()          {}

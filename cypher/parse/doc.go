@@ -56,7 +56,9 @@
 //
 //   - SyntaxError: the text is not in the openCypher grammar. Detail holds
 //     the TCK's detail: InvalidNumberLiteral (0x, 0x1G, 12abc),
-//     InvalidUnicodeLiteral ('\uH'), IntegerOverflow, FloatingPointOverflow,
+//     InvalidUnicodeLiteral ('\uH'), InvalidUnicodeCharacter (a character
+//     outside ASCII that starts no token, such as a Unicode dash written
+//     for '-'), IntegerOverflow, FloatingPointOverflow,
 //     InvalidRelationshipPattern (a bad [...] of a relationship),
 //     InvalidClauseComposition (a query ending with MATCH or WITH, a MATCH
 //     right after CREATE without WITH, …) and UnexpectedSyntax otherwise.
@@ -67,8 +69,9 @@
 //     INSERT and the schema and administration commands (CREATE INDEX, DROP,
 //     GRANT, …); planner hints (MATCH … USING); pattern expressions used as
 //     predicates (WHERE (a)-->(b)); pattern comprehensions [(a)-->(b) | e];
-//     EXISTS, COUNT and COLLECT subqueries; list predicates all(x IN l
-//     WHERE p), any, none, single, and filter, extract, reduce; map
+//     EXISTS, COUNT and COLLECT subqueries; filter, extract and reduce (the
+//     list predicates all, any, none and single(x IN l WHERE p) are in the
+//     subset, as a ListComprehension with a Quantifier); map
 //     projections n{.name}; regular expressions =~; shortestPath and
 //     allShortestPaths; parenthesized path patterns ((a)-->(b)); label
 //     expressions (n:A|B); and WHERE inside a node or relationship pattern.

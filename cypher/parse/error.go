@@ -39,6 +39,7 @@ const (
 	DetailUnexpectedSyntax           = "UnexpectedSyntax"
 	DetailInvalidNumberLiteral       = "InvalidNumberLiteral"
 	DetailInvalidUnicodeLiteral      = "InvalidUnicodeLiteral"
+	DetailInvalidUnicodeCharacter    = "InvalidUnicodeCharacter"
 	DetailIntegerOverflow            = "IntegerOverflow"
 	DetailFloatingPointOverflow      = "FloatingPointOverflow"
 	DetailInvalidRelationshipPattern = "InvalidRelationshipPattern"

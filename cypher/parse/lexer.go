@@ -208,7 +208,13 @@ func (lx *lexer) next() token {
 		return lx.make(k, start)
 	}
 	lx.advance()
-	return lx.illegal(start, start, DetailUnexpectedSyntax, "unexpected character %q", r)
+	detail := DetailUnexpectedSyntax
+	if r >= utf8.RuneSelf {
+		// A character outside ASCII that starts no token, e.g. a Unicode
+		// dash written for '-'.
+		detail = DetailInvalidUnicodeCharacter
+	}
+	return lx.illegal(start, start, detail, "unexpected character %q", r)
 }
 
 // quoted lexes a back-quoted name; a doubled back-quote stands for one.

@@ -68,11 +68,13 @@ func (p *parser) tryRelationshipsPattern() (ok bool, end int) {
 	return ok, end
 }
 
-// quantifiers are the list predicate functions written name(x IN list …).
-var quantifiers = map[string]string{
-	"all": "ALL(…) list predicate", "any": "ANY(…) list predicate", "none": "NONE(…) list predicate",
-	"single": "SINGLE(…) list predicate", "filter": "FILTER(…)", "extract": "EXTRACT(…)",
-}
+// quantifiers are the list predicate functions written name(x IN list
+// WHERE p); listFunctions are the older forms of list comprehensions,
+// which the subset lacks.
+var (
+	quantifiers   = map[string]bool{"all": true, "any": true, "none": true, "single": true}
+	listFunctions = map[string]string{"filter": "FILTER(…)", "extract": "EXTRACT(…)"}
+)
 
 // parseKeywordAtom parses the atoms that start with a keyword (true, false,
 // null, CASE, count(*)) and reports the unsupported ones; it returns nil if
@@ -95,8 +97,10 @@ func (p *parser) parseKeywordAtom() Expr {
 		return &CountStar{Pos: t.pos}
 	case n1.kind == tLBrace && (kw == "EXISTS" || kw == "COUNT" || kw == "COLLECT"):
 		panic(notSupported(t.pos, kw+" subquery"))
-	case n1.kind == tLParen && quantifiers[strings.ToLower(kw)] != "" && isSymbolic(n2) && isKw(p.peek(3), "IN"):
-		panic(notSupported(t.pos, quantifiers[strings.ToLower(kw)]))
+	case n1.kind == tLParen && quantifiers[strings.ToLower(kw)] && isSymbolic(n2) && isKw(p.peek(3), "IN"):
+		return p.parseQuantifier()
+	case n1.kind == tLParen && listFunctions[strings.ToLower(kw)] != "" && isSymbolic(n2) && isKw(p.peek(3), "IN"):
+		panic(notSupported(t.pos, listFunctions[strings.ToLower(kw)]))
 	case n1.kind == tLParen && kw == "REDUCE" && isSymbolic(n2) && p.peek(3).kind == tEq:
 		panic(notSupported(t.pos, "REDUCE(…)"))
 	case n1.kind == tLParen && (kw == "SHORTESTPATH" || kw == "ALLSHORTESTPATHS"):
@@ -244,6 +248,22 @@ func (p *parser) tryComprehension() *ListComprehension {
 		lc.Map = p.parseExpr()
 	}
 	p.expect(tRBracket, "']' to close the list comprehension")
+	return lc
+}
+
+// parseQuantifier parses the list predicate q(x IN list WHERE p), where q
+// is all, any, none or single.
+func (p *parser) parseQuantifier() *ListComprehension {
+	t := p.next()
+	p.next()
+	p.enter()
+	defer p.leave()
+	lc := &ListComprehension{Pos: t.pos, Quantifier: strings.ToLower(t.text), Var: p.variable("a variable")}
+	p.next()
+	lc.List = p.parseExpr()
+	p.expectKw("WHERE", " in the list predicate")
+	lc.Where = p.parseExpr()
+	p.expect(tRParen, "')' to close the list predicate")
 	return lc
 }
 

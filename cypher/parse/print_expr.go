@@ -182,6 +182,14 @@ func (pr *printer) caseExpr(e *Case) {
 }
 
 func (pr *printer) comprehension(e *ListComprehension) {
+	if e.Quantifier != "" {
+		pr.s(e.Quantifier, "(", quoteName(e.Var.Name), " IN ")
+		pr.expr(e.List)
+		pr.s(" WHERE ")
+		pr.expr(e.Where)
+		pr.s(")")
+		return
+	}
 	pr.s("[", quoteName(e.Var.Name), " IN ")
 	pr.expr(e.List)
 	if e.Where != nil {

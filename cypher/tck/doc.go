@@ -27,8 +27,9 @@
 // query (executing control query, whose result the next steps check),
 // the expected result (in any order, in order, ignoring element order for
 // lists, or empty), the side effects (none, or a table), or an expected
-// error (a <Category> should be raised at <phase>: <Detail>). A step of
-// no known form fails its scenario.
+// error (a <Category> should be raised at <phase>: <Detail>, where a
+// Detail of * or none accepts any). A step of no known form fails its
+// scenario.
 //
 // # The engine
 //

@@ -3,6 +3,7 @@ package tck
 import (
 	"fmt"
 	"regexp"
+	"strings"
 )
 
 // Form is what a step asks for.
@@ -40,7 +41,7 @@ type StepForm struct {
 type ExpectedError struct {
 	Category string // SyntaxError, TypeError, …
 	Phase    string // compile time, runtime or any time
-	Detail   string // UndefinedVariable, InvalidArgumentValue, …; may be empty
+	Detail   string // UndefinedVariable, InvalidArgumentValue, …; empty for any (written * or left out)
 }
 
 func (e ExpectedError) String() string {
@@ -65,7 +66,7 @@ var fixedForms = map[string]StepForm{
 }
 
 var (
-	errorStep     = regexp.MustCompile(`^an? (\w+) should be raised at (compile time|runtime|any time):\s*(\w*)$`)
+	errorStep     = regexp.MustCompile(`^an? (\w+) should be raised at (compile time|runtime|any time):\s*(\w*|\*)$`)
 	namedGraph    = regexp.MustCompile(`^the (\S+) graph$`)
 	procedureStep = regexp.MustCompile(`^there exists a procedure .*:$`)
 )
@@ -77,7 +78,7 @@ func recognise(st Step) StepForm {
 	switch m := errorStep.FindStringSubmatch(st.Text); {
 	case ok:
 	case m != nil:
-		f = StepForm{Form: FormError, Error: ExpectedError{Category: m[1], Phase: m[2], Detail: m[3]}}
+		f = StepForm{Form: FormError, Error: ExpectedError{Category: m[1], Phase: m[2], Detail: strings.TrimSuffix(m[3], "*")}}
 	case namedGraph.MatchString(st.Text):
 		f = StepForm{Form: FormNamedGraph, Graph: namedGraph.FindStringSubmatch(st.Text)[1]}
 	case procedureStep.MatchString(st.Text):

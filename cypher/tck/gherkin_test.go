@@ -175,6 +175,8 @@ func TestRecognise(t *testing.T) {
 			StepForm{Form: FormError, Error: ExpectedError{"SyntaxError", "compile time", "UndefinedVariable"}}},
 		{Step{Text: "an ArgumentError should be raised at any time: NumberOutOfRange"},
 			StepForm{Form: FormError, Error: ExpectedError{"ArgumentError", "any time", "NumberOutOfRange"}}},
+		{Step{Text: "a TypeError should be raised at runtime: *"},
+			StepForm{Form: FormError, Error: ExpectedError{"TypeError", "runtime", ""}}},
 		{Step{Keyword: "Then", Text: "the result should be sorted"}, StepForm{Problem: `unrecognised step "Then the result should be sorted"`}},
 		{Step{Text: "executing query:"}, StepForm{Problem: `step "executing query:" needs a doc string`}},
 		{Step{Text: "the result should be, in order:"}, StepForm{Problem: `step "the result should be, in order:" needs a table`}},

@@ -9,7 +9,7 @@ package value
 // when negative; out of range gives null. On a map, i must be a String and
 // a missing key gives null. Null for x or i gives null. Errors (TypeError):
 // ListElementAccessByNonInteger, MapElementAccessByNonString, and
-// InvalidElementAccess when x is neither a list nor a map.
+// InvalidArgumentType when x is neither a list nor a map.
 func Index(x, i Value) (Value, error) {
 	if x.IsNull() || i.IsNull() {
 		return Null, nil
@@ -35,7 +35,7 @@ func Index(x, i Value) (Value, error) {
 		v, _ := x.Map().Get(i.str)
 		return v, nil
 	}
-	return Null, newError(TypeError, InvalidElementAccess, "cannot index %s", x.kind)
+	return Null, newError(TypeError, InvalidArgumentType, "cannot index %s", x.kind)
 }
 
 // Slice returns list[from..to]; a nil bound is absent (list[..2],

@@ -22,9 +22,10 @@ func TestIndex(t *testing.T) {
 		{"index: map key bound to null", r(Index(m, S("name2"))), N},
 		{"index: map by an integer", r(Index(m, I(0))), MapElementAccessByNonString},
 		{"index: map by a float", r(Index(m, D(12.3))), MapElementAccessByNonString},
-		{"index: into an integer", r(Index(I(100), I(0))), InvalidElementAccess},
-		{"index: into a string", r(Index(S("abc"), I(0))), InvalidElementAccess},
-		{"index: into a node (the engine's)", r(Index(nd(1), S("k"))), InvalidElementAccess},
+		{"index: into an integer", r(Index(I(100), I(0))), InvalidArgumentType},
+		{"index: into a string", r(Index(S("abc"), I(0))), InvalidArgumentType},
+		{"index: into a boolean", r(Index(T, I(0))), InvalidArgumentType},
+		{"index: into a node (the engine's)", r(Index(nd(1), S("k"))), InvalidArgumentType},
 	})
 }
 

@@ -29,7 +29,7 @@ type Detail string
 // The details this package raises.
 const (
 	// InvalidArgumentType: an operator applied to operands of the wrong
-	// types, e.g. 1 + true, -'a', NOT 1, 1 IN 2.
+	// types, e.g. 1 + true, -'a', NOT 1, 1 IN 2, 1[0].
 	InvalidArgumentType Detail = "InvalidArgumentType"
 	// InvalidArgumentValue: a function applied to an argument of the wrong
 	// type at runtime, e.g. toInteger([]), abs('a') (the TCK's detail for
@@ -46,8 +46,6 @@ const (
 	ListElementAccessByNonInteger Detail = "ListElementAccessByNonInteger"
 	// MapElementAccessByNonString: map[x] with x not a String.
 	MapElementAccessByNonString Detail = "MapElementAccessByNonString"
-	// InvalidElementAccess: x[i] with x neither a list nor a map.
-	InvalidElementAccess Detail = "InvalidElementAccess"
 	// PropertyAccessOnNonMap: x.k with x not a map (nor a node or a
 	// relationship, which the engine handles).
 	PropertyAccessOnNonMap Detail = "PropertyAccessOnNonMap"

@@ -69,15 +69,17 @@ func length(args []Value) (Value, error) {
 }
 
 // range(start, end[, step]): the Integers from start to end inclusive, by
-// step (1 by default; 0 raises ArgumentError (NumberOutOfRange)).
+// step (1 by default; 0 raises ArgumentError (NumberOutOfRange)). An
+// argument that is not an Integer raises ArgumentError
+// (InvalidArgumentType), as the TCK has it for range.
 func rangeFn(args []Value) (Value, error) {
 	var n [3]int64
 	n[2] = 1
 	for i, a := range args {
-		var err error
-		if n[i], err = intArg("range", a); err != nil {
-			return Null, err
+		if a.kind != KindInteger {
+			return Null, newError(ArgumentError, InvalidArgumentType, "range cannot take a %s argument", a.kind)
 		}
+		n[i] = a.Int()
 	}
 	start, end, step := n[0], n[1], n[2]
 	if step == 0 {

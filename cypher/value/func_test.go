@@ -140,7 +140,7 @@ func TestListFunctions(t *testing.T) {
 		{"range: empty", call("range", I(3), I(0)), L()},
 		{"range: single", call("range", I(2), I(2)), L(I(2))},
 		{"range: step 0", call("range", I(2), I(8), I(0)), NumberOutOfRange},
-		{"range: float bound", call("range", I(0), D(2)), InvalidArgumentValue},
+		{"range: float bound", call("range", I(0), D(2)), InvalidArgumentType},
 		{"range: too long", call("range", I(math.MinInt64), I(math.MaxInt64)), NumberOutOfRange},
 		{"reverse: list", call("reverse", l), L(I(3), I(2), I(1))},
 		{"reverse: string by code point", call("reverse", S("ab🧐")), S("🧐ba")},
@@ -186,4 +186,19 @@ func TestStringFunctions(t *testing.T) {
 		{"split: empty delimiter", call("split", S("ab"), S("")), L(S("a"), S("b"))},
 		{"split: no delimiter", call("split", S("abc"), S(",")), L(S("abc"))},
 	})
+}
+
+// TestRangeArgumentKinds checks that range raises an ArgumentError
+// (InvalidArgumentType) for a bound or step that is not an Integer,
+// whichever argument it is.
+func TestRangeArgumentKinds(t *testing.T) {
+	for _, args := range [][]Value{
+		{T, I(4)}, {I(0), D(-0.0)}, {I(0), I(9), S("2")}, {L(I(1)), I(3)}, {I(1), I(3), M("by", I(1))},
+	} {
+		_, err := Call("range", args)
+		e, ok := err.(*Error)
+		if !ok || e.Category != ArgumentError || e.Detail != InvalidArgumentType {
+			t.Errorf("range%v: got %v, want ArgumentError (InvalidArgumentType)", args, err)
+		}
+	}
 }
