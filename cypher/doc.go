@@ -64,7 +64,10 @@
 // hidden ones for anonymous pattern elements, aggregates and
 // comprehension variables. Each operator maps all rows of the previous
 // one, in order, so every clause sees the effects of the clauses before
-// it. The operators, as EXPLAIN names them:
+// it. An operator owns the rows it is given: it emits each row once,
+// either one it was given or one of its own, and keeps none, so Project
+// and the cut after it write into the rows they get. The operators, as
+// EXPLAIN names them:
 //
 //   - NodeScan (n:L {k: v}): VerticesOfIndex(node index, constraint of the
 //     labels), plus the nodes this transaction created or changed (the

@@ -9,7 +9,9 @@ import (
 )
 
 // projectOp writes the items' values into the columns' slots; the items
-// are all evaluated before any is written.
+// are all evaluated before any is written. It writes into the rows it is
+// given: an operator owns the rows it gets, as every operator that emits
+// a row emits a row of its own or one it was given, once.
 type projectOp struct {
 	items []expr
 	cols  []int
@@ -17,19 +19,20 @@ type projectOp struct {
 }
 
 func (o *projectOp) run(x *execution, in []row) ([]row, error) {
-	out := make([]row, len(in))
-	for i, r := range in {
-		vs, err := evalAll(x, r, o.items)
-		if err != nil {
-			return nil, err
+	vs := make([]value.Value, len(o.items))
+	for _, r := range in {
+		for j, f := range o.items {
+			v, err := f(x, r)
+			if err != nil {
+				return nil, err
+			}
+			vs[j] = v
 		}
-		rr := append(row(nil), r...)
 		for j, s := range o.cols {
-			rr[s] = vs[j]
+			r[s] = vs[j]
 		}
-		out[i] = rr
 	}
-	return out, nil
+	return in, nil
 }
 
 func (o *projectOp) explain() string { return "Project " + strings.Join(o.names, ", ") }
@@ -37,13 +40,17 @@ func (o *projectOp) explain() string { return "Project " + strings.Join(o.names,
 // cutOp keeps the columns of a projection and clears every other slot.
 type cutOp struct{ cols []int }
 
-func (o *cutOp) run(_ *execution, in []row) ([]row, error) {
-	for i, r := range in {
-		rr := make(row, len(r))
-		for _, s := range o.cols {
-			rr[s] = r[s]
+func (o *cutOp) run(x *execution, in []row) ([]row, error) {
+	keep := make([]bool, x.width)
+	for _, s := range o.cols {
+		keep[s] = true
+	}
+	for _, r := range in {
+		for s := range r {
+			if s >= len(keep) || !keep[s] {
+				r[s] = value.Null
+			}
 		}
-		in[i] = rr
 	}
 	return in, nil
 }
