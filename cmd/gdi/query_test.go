@@ -94,6 +94,7 @@ func TestQueryCommand(t *testing.T) {
 			{[]string{"query"}, "want a statement"},
 			{[]string{"query", "-ranks", "0", "RETURN 1"}, "-ranks must be in [1, 4096], not 0"},
 			{[]string{"query", "-param", "x=1 + 2", "RETURN $x"}, "is not a literal"},
+			{[]string{"query", "WITH 123 AS x RETURN x.num"}, "line 1, column 23: TypeError (InvalidArgumentType)"},
 			{[]string{"query", "-backend", "refdb", "-checkpoint", dir, "RETURN 1"}, "-checkpoint needs the gdirma backend"},
 		} {
 			out, code := gdi("", c.args...)

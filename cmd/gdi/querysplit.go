@@ -122,7 +122,7 @@ func statementError(src, name string, st statement, err error) error {
 	var pe *parse.Error
 	if errors.As(err, &pe) {
 		line, col := position(src, st.offset+pe.Offset)
-		what := "SyntaxError"
+		what := pe.Kind.String() // SyntaxError, or a TypeError the checker finds
 		if pe.Kind == parse.NotSupported {
 			what = "not supported"
 		} else if pe.Detail != "" {
