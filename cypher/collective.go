@@ -20,7 +20,7 @@ import (
 //  4. finish: rank 0 runs the tail of the pipeline (the merge of the
 //     parts of an aggregation, Aggregate, Distinct, Sort, Skip, Limit, a
 //     second scan, …) over all the rows in rank order, in its own part of
-//     the transaction, and takes the notation of the result's entities.
+//     the transaction, and takes the Elements of the result's entities.
 //  5. commit: every rank commits; rank 0 broadcasts the outcome as for
 //     any statement.
 //

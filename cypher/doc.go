@@ -45,7 +45,7 @@
 //   - On rank 0: every other statement (point reads, which start with an
 //     IDSeek; writes; UNIONs), in one single-process transaction, retried
 //     on conflicts (gdiutil.RunTransaction), which finishes deletions,
-//     takes the notation of every node and relationship of the result,
+//     takes the Element of every node and relationship of the result,
 //     and commits.
 //
 // # Keys needed

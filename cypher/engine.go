@@ -244,7 +244,7 @@ func (x *execution) release() {
 }
 
 // run runs every part, joins them (UNION), finishes the deletions and
-// takes the notation of the result's entities.
+// takes the Elements of the result's entities.
 func (x *execution) run(pl *plan) (*Result, error) {
 	res := &Result{Columns: pl.columns}
 	var seen map[string]bool // rows of a UNION
