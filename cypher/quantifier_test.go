@@ -25,5 +25,7 @@ func TestListPredicates(t *testing.T) {
 			"none(v IN [1] WHERE v = 2)\ntrue"},
 		{"not a list", nil, "UNWIND [4] AS l RETURN all(v IN l WHERE true)", nil, false,
 			"error TypeError/InvalidArgumentType"},
+		{"elements of a literal of the wrong type", nil, "RETURN any(w IN ['ab', 'c'] WHERE w % 2 = 1) AS r", nil, false,
+			"error SyntaxError/InvalidArgumentType"},
 	})
 }

@@ -84,9 +84,11 @@
 //   - InvalidDelete: DELETE n:Label (REMOVE removes labels).
 //
 // Types (InvalidArgumentType), when statically known: an operand of NOT,
-// AND, OR, XOR or a WHERE that cannot be a boolean; IN on a non-list; a
-// property access on a path or on the relationships of a variable-length
-// relationship (a variable its pattern bound); a list index
+// AND, OR, XOR or a WHERE that cannot be a boolean; an operand of - * /
+// that cannot be a number (nor a temporal value or a duration), of % ^
+// that cannot be a number; IN on a non-list; a property access on a path
+// or on the relationships of a variable-length relationship (a variable
+// its pattern bound); a list index
 // that is not an integer, a map key that is not a string; SKIP or LIMIT not
 // an integer; DELETE of anything but a node, a relationship or a path; SET
 // or REMOVE of labels on a non-node and of properties on a non-entity; the
@@ -96,6 +98,9 @@
 // A property access on any other value known to have no properties (a
 // number, a boolean, a string, a list, …) is InvalidArgumentType too, but
 // of Kind parse.TypeError: the TCK raises it as a TypeError at compile time.
+// The variable of a list comprehension or list predicate over a list
+// literal has the types of the literal's elements (Any for []), so that
+// these rules apply to it too.
 //
 // Functions: UnknownFunction for a name not in Config.Functions (by
 // default Builtins, the functions of openCypher 9), case-insensitively.

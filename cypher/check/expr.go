@@ -105,7 +105,7 @@ func (c *checker) unary(e *parse.Unary, sc *scope, x ctx) Type {
 		c.boolean(e.X, "NOT", sc, x)
 		return TBoolean
 	}
-	return arithmetic(c.expr(e.X, sc, x), TInteger)
+	return arithmetic(c.operand(e.X, string(e.Op), sc, x), TInteger)
 }
 
 func (c *checker) binary(e *parse.Binary, sc *scope, x ctx) Type {
@@ -125,9 +125,29 @@ func (c *checker) binary(e *parse.Binary, sc *scope, x ctx) Type {
 		c.expr(e.R, sc, x)
 		return TBoolean
 	}
-	t := arithmetic(c.expr(e.L, sc, x), c.expr(e.R, sc, x))
+	t := arithmetic(c.operand(e.L, string(e.Op), sc, x), c.operand(e.R, string(e.Op), sc, x))
 	if e.Op == parse.OpPow && t != TAny {
 		return TFloat
+	}
+	return t
+}
+
+// arithmeticOperands gives the types the operands of an arithmetic
+// operator may have: - * / apply to numbers and to temporal values and
+// durations (TOther), % and ^ to numbers alone. + also concatenates
+// strings and lists, and accepts anything.
+var arithmeticOperands = map[string]Type{
+	"-": TNumber | TOther, "*": TNumber | TOther, "/": TNumber | TOther,
+	"%": TNumber, "^": TNumber,
+}
+
+// operand checks an operand of the arithmetic operator op (unary or
+// binary) and returns its type: one that op cannot apply to is
+// InvalidArgumentType.
+func (c *checker) operand(e parse.Expr, op string, sc *scope, x ctx) Type {
+	t := c.expr(e, sc, x)
+	if allowed, ok := arithmeticOperands[op]; ok && !t.accepts(allowed) {
+		fail(e.Position(), DetailInvalidArgumentType, "%s expects a number, found %s", op, t)
 	}
 	return t
 }
@@ -149,13 +169,15 @@ func (c *checker) caseExpr(e *parse.Case, sc *scope, x ctx) Type {
 
 // comprehension checks [v IN list WHERE p | m] and the list predicates
 // q(v IN list WHERE p); v is local to p and m, which cannot aggregate (they
-// are computed per element).
+// are computed per element). Over a list literal, v has the types of its
+// elements.
 func (c *checker) comprehension(e *parse.ListComprehension, sc *scope, x ctx) Type {
-	if t := c.expr(e.List, sc, x); !t.accepts(TList) {
+	t, elem := c.listOperand(e.List, sc, x)
+	if !t.accepts(TList) {
 		fail(e.List.Position(), DetailInvalidArgumentType, "IN of a list comprehension expects a list, found %s", t)
 	}
 	local := newScope(sc)
-	local.bind(Var{Name: e.Var.Name, Kind: KindValue, Type: TAny})
+	local.bind(Var{Name: e.Var.Name, Kind: KindValue, Type: elem})
 	x.place, x.aggregates = "a list comprehension", false
 	if e.Where != nil {
 		c.predicate(e.Where, local, x)
@@ -167,6 +189,30 @@ func (c *checker) comprehension(e *parse.ListComprehension, sc *scope, x ctx) Ty
 		return TBoolean | TNull
 	}
 	return TList
+}
+
+// listOperand checks the list of a comprehension and returns its type and
+// that of its elements: the union of the elements' types for a non-empty
+// list literal (not standing for a column), Any otherwise.
+func (c *checker) listOperand(e parse.Expr, sc *scope, x ctx) (list, elem Type) {
+	lit, ok := e.(*parse.ListLit)
+	if !ok || len(lit.Elems) == 0 || isColumn(e, x) {
+		return c.expr(e, sc, x), TAny
+	}
+	for _, el := range lit.Elems {
+		elem |= c.expr(el, sc, x)
+	}
+	return TList, elem
+}
+
+// isColumn reports whether e is the expression of a column of x.
+func isColumn(e parse.Expr, x ctx) bool {
+	for _, col := range x.columns {
+		if parse.Equal(e, col.Expr) {
+			return true
+		}
+	}
+	return false
 }
 
 // property checks X.key: X must be able to have properties (a map, a node,
