@@ -103,3 +103,42 @@ func scriptOutcomes(t *testing.T, d gdi.Driver, run rma.Launcher, n int) []strin
 	}
 	return nil
 }
+
+// TestCollectiveNeedsQuiet: a whole-graph read while one rank has a
+// transaction open fails on every rank alike (none waits for the others
+// forever), and runs once the transaction has ended.
+func TestCollectiveNeedsQuiet(t *testing.T) {
+	err := local.Run(2, func(c rma.Comm) error {
+		db, err := gdirma.Driver{}.CreateDatabase(c, nil)
+		if err != nil {
+			return err
+		}
+		defer db.Free()
+		e, err := Open(c, db)
+		if err != nil {
+			return err
+		}
+		var open gdi.Transaction
+		if c.Rank() == 1 {
+			if open, err = db.StartTransaction(); err != nil {
+				return err
+			}
+		}
+		if _, err := e.Run(context.Background(), "MATCH (n) RETURN count(n)", nil); err == nil {
+			t.Errorf("rank %d: a whole-graph read ran while rank 1 had a transaction open", c.Rank())
+		}
+		if open != nil {
+			if err := open.Abort(); err != nil {
+				return err
+			}
+		}
+		res, err := e.Run(context.Background(), "MATCH (n) RETURN count(n)", nil)
+		if err != nil || len(res.Rows) != 1 {
+			t.Errorf("rank %d: after the transaction ended: %v, %v", c.Rank(), res, err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
