@@ -57,6 +57,7 @@ type scanOp struct {
 	push   []pushCond
 	seek   *pushCond // IDSeek: n.IDKey = constant, with a label
 	name   string
+	again  bool // in OPTIONAL MATCH: runs once per row before it, so its candidates are kept
 }
 
 // narrow lets the scan use the condition c to find fewer candidates: an
@@ -99,7 +100,8 @@ func (o *scanOp) run(x *execution, in []row) ([]row, error) {
 }
 
 // candidates returns the live nodes with the scan's labels that may
-// satisfy its pushed conditions, once per execution.
+// satisfy its pushed conditions; a scan that runs again in one execution
+// finds them once.
 func (x *execution) candidates(o *scanOp) ([]value.Value, error) {
 	if c, ok := x.cache[o]; ok {
 		return c.([]value.Value), nil
@@ -127,7 +129,9 @@ func (x *execution) candidates(o *scanOp) ([]value.Value, error) {
 			out = append(out, n)
 		}
 	}
-	put(&x.cache, any(o), any(out))
+	if o.again {
+		put(&x.cache, any(o), any(out))
+	}
 	return out, nil
 }
 

@@ -33,6 +33,11 @@ func (p *planner) match(m *parse.Match) error {
 		mp.ops = append(mp.ops, f)
 	}
 	if m.Optional {
+		for _, op := range mp.ops {
+			if s, ok := op.(*scanOp); ok {
+				s.again = true
+			}
+		}
 		p.add(&optionalOp{inner: mp.ops})
 	} else {
 		p.add(mp.ops...)
