@@ -73,20 +73,13 @@ func scriptOutcomes(t *testing.T, d gdi.Driver, run rma.Launcher, n int) []strin
 	t.Helper()
 	out := make([][]string, n)
 	err := run(n, func(c rma.Comm) error {
-		db, err := d.CreateDatabase(c, nil)
-		if err != nil {
-			return err
-		}
-		defer db.Free()
-		e, err := Open(c, db)
-		if err != nil {
-			return err
-		}
-		for _, q := range distributedScript {
-			res, err := e.Run(context.Background(), q, nil)
-			out[c.Rank()] = append(out[c.Rank()], outcomeText(res, err, strings.Contains(q, "ORDER BY")))
-		}
-		return nil
+		return withEngine(c, d, func(e *Engine, _ gdi.Database) error {
+			for _, q := range distributedScript {
+				res, err := e.Run(context.Background(), q, nil)
+				out[c.Rank()] = append(out[c.Rank()], outcomeText(res, err, strings.Contains(q, "ORDER BY")))
+			}
+			return nil
+		})
 	})
 	if err != nil {
 		t.Fatalf("%d ranks: %v", n, err)
@@ -109,36 +102,35 @@ func scriptOutcomes(t *testing.T, d gdi.Driver, run rma.Launcher, n int) []strin
 // forever), and runs once the transaction has ended.
 func TestCollectiveNeedsQuiet(t *testing.T) {
 	err := local.Run(2, func(c rma.Comm) error {
-		db, err := gdirma.Driver{}.CreateDatabase(c, nil)
-		if err != nil {
-			return err
-		}
-		defer db.Free()
-		e, err := Open(c, db)
-		if err != nil {
-			return err
-		}
-		var open gdi.Transaction
-		if c.Rank() == 1 {
-			if open, err = db.StartTransaction(); err != nil {
-				return err
-			}
-		}
-		if _, err := e.Run(context.Background(), "MATCH (n) RETURN count(n)", nil); err == nil {
-			t.Errorf("rank %d: a whole-graph read ran while rank 1 had a transaction open", c.Rank())
-		}
-		if open != nil {
-			if err := open.Abort(); err != nil {
-				return err
-			}
-		}
-		res, err := e.Run(context.Background(), "MATCH (n) RETURN count(n)", nil)
-		if err != nil || len(res.Rows) != 1 {
-			t.Errorf("rank %d: after the transaction ended: %v, %v", c.Rank(), res, err)
-		}
-		return nil
+		return withEngine(c, gdirma.Driver{}, func(e *Engine, db gdi.Database) error {
+			return readWhileOpen(t, c, e, db)
+		})
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// readWhileOpen is TestCollectiveNeedsQuiet on one rank.
+func readWhileOpen(t *testing.T, c rma.Comm, e *Engine, db gdi.Database) error {
+	var open gdi.Transaction
+	if c.Rank() == 1 {
+		var err error
+		if open, err = db.StartTransaction(); err != nil {
+			return err
+		}
+	}
+	if _, err := e.Run(context.Background(), "MATCH (n) RETURN count(n)", nil); err == nil {
+		t.Errorf("rank %d: a whole-graph read ran while rank 1 had a transaction open", c.Rank())
+	}
+	if open != nil {
+		if err := open.Abort(); err != nil {
+			return err
+		}
+	}
+	res, err := e.Run(context.Background(), "MATCH (n) RETURN count(n)", nil)
+	if err != nil || len(res.Rows) != 1 {
+		t.Errorf("rank %d: after the transaction ended: %v, %v", c.Rank(), res, err)
+	}
+	return nil
 }

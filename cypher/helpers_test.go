@@ -34,20 +34,26 @@ func onEvery(t *testing.T, fn func(t *testing.T, e *Engine) error) {
 	t.Helper()
 	for _, b := range backends {
 		err := local.Run(b.ranks, func(c rma.Comm) error {
-			db, err := b.driver.CreateDatabase(c, nil)
-			if err != nil {
-				return err
-			}
-			e, err := Open(c, db)
-			if err != nil {
-				return errors.Join(err, db.Free())
-			}
-			return errors.Join(fn(t, e), db.Free())
+			return withEngine(c, b.driver, func(e *Engine, _ gdi.Database) error { return fn(t, e) })
 		})
 		if err != nil {
 			t.Fatalf("%s/%d: %v", b.name, b.ranks, err)
 		}
 	}
+}
+
+// withEngine runs fn on this rank with an engine on a new database of
+// driver d, which it frees after.
+func withEngine(c rma.Comm, d gdi.Driver, fn func(*Engine, gdi.Database) error) error {
+	db, err := d.CreateDatabase(c, nil)
+	if err != nil {
+		return err
+	}
+	e, err := Open(c, db)
+	if err == nil {
+		err = fn(e, db)
+	}
+	return errors.Join(err, db.Free())
 }
 
 // statement is one statement of a script, with its parameters.
