@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gdi-go/gdi/cypher"
+	"github.com/gdi-go/gdi/cypher/parse"
 	"github.com/gdi-go/gdi/cypher/value"
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/gdirma"
@@ -184,13 +185,13 @@ func runQuery(args []string, stdout, stderr io.Writer) error {
 
 // statementsOf returns the statements of src, the last one with or
 // without its ';'.
-func statementsOf(src string) ([]statement, error) {
-	sp := splitStatements(src)
-	stmts := sp.stmts
-	if sp.rest != nil {
-		stmts = append(stmts, *sp.rest)
+func statementsOf(src string) ([]parse.Piece, error) {
+	sp := parse.SplitStatements(src)
+	stmts := sp.Statements
+	if sp.Rest != nil {
+		stmts = append(stmts, *sp.Rest)
 	}
-	if sp.open {
+	if sp.Open {
 		return nil, &stmtError{"the statements end inside a string, a back-quoted name or a comment"}
 	}
 	if len(stmts) == 0 {
@@ -225,7 +226,7 @@ type queryRun struct {
 	out        io.Writer
 }
 
-func (q *queryRun) run(comm rma.Comm, db gdi.Database, eng *cypher.Engine, src string, stmts []statement) (err error) {
+func (q *queryRun) run(comm rma.Comm, db gdi.Database, eng *cypher.Engine, src string, stmts []parse.Piece) (err error) {
 	var results []json.RawMessage
 	if q.json && comm.Rank() == 0 {
 		defer func() { // what ran, also when a statement failed
@@ -239,7 +240,7 @@ func (q *queryRun) run(comm rma.Comm, db gdi.Database, eng *cypher.Engine, src s
 	}
 	for _, st := range stmts {
 		start := time.Now()
-		res, err := eng.Run(context.Background(), st.text, q.params)
+		res, err := eng.Run(context.Background(), st.Text, q.params)
 		elapsed := time.Since(start)
 		if err != nil {
 			return statementError(src, q.name, st, err)

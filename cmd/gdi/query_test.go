@@ -200,6 +200,11 @@ MATCH (p:P) RETURN p.s AS s, p.i AS `+"`i;`"+`, p, [1, 2.5, null, true, "x\"y;"]
 		if code != 1 || !strings.Contains(out, "bad.cypher: line 4, column 13: SyntaxError") {
 			t.Errorf("exit %d, want 1 with line 4, column 13:\n%s", code, out)
 		}
+		open := write("open.cypher", "CREATE (:Q);\nRETURN 'never closed;")
+		out, code = gdi("", "query", "-f", open)
+		if code != 1 || !strings.Contains(out, "end inside a string") {
+			t.Errorf("an unclosed string: exit %d, want 1 saying so:\n%s", code, out)
+		}
 		out, code = gdi("", "query", "EXPLAIN MATCH (n) RETURN n +")
 		if code != 1 || !strings.Contains(out, "line 1, column 29: SyntaxError") {
 			t.Errorf("EXPLAIN: exit %d, want 1 with line 1, column 29:\n%s", code, out)
@@ -258,26 +263,14 @@ MATCH (p:P) RETURN p.s AS s, p.i AS `+"`i;`"+`, p, [1, 2.5, null, true, "x\"y;"]
 	})
 }
 
-// TestSplitStatements: semicolons inside strings, names and comments do
-// not end a statement, and positions point into the source.
-func TestSplitStatements(t *testing.T) {
-	src := "RETURN 'a;\\'b';  // x;\n/* ; */ RETURN \"c;\", `d;``e` ;;\n  RETURN 1 /* end"
-	sp := splitStatements(src)
-	var got []string
-	for _, s := range sp.stmts {
-		got = append(got, s.text)
-		if src[s.offset:s.offset+len(s.text)] != s.text {
-			t.Errorf("offset %d of %q", s.offset, s.text)
-		}
-	}
-	want := []string{`RETURN 'a;\'b'`, "RETURN \"c;\", `d;``e`"}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("statements %q, want %q", got, want)
-	}
-	if sp.rest == nil || sp.rest.text != "RETURN 1" || !sp.open {
-		t.Errorf("rest %v, open %v", sp.rest, sp.open)
-	}
+// TestPosition: the line and column of a statement's byte offset, in
+// runes, from 1.
+func TestPosition(t *testing.T) {
+	src := "RETURN 'ä';\n/* ; */\n  RETURN 1"
 	if line, col := position(src, strings.Index(src, "RETURN 1")); line != 3 || col != 3 {
 		t.Errorf("position %d:%d, want 3:3", line, col)
+	}
+	if line, col := position(src, strings.Index(src, "';")); line != 1 || col != 10 {
+		t.Errorf("position %d:%d, want 1:10", line, col)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/gdi-go/gdi/cypher"
+	"github.com/gdi-go/gdi/cypher/parse"
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/rma"
 	"github.com/gdi-go/gdi/rma/launch"
@@ -270,8 +271,8 @@ func (sh *shell) lead(in *os.File, stdout, stderr io.Writer) (err error) {
 			continue
 		}
 		if rerr == io.EOF {
-			if sp := splitStatements(buf); sp.rest != nil { // a last statement without ';'
-				return sh.exec(buf, []statement{*sp.rest}, out, errOut)
+			if sp := parse.SplitStatements(buf); sp.Rest != nil { // a last statement without ';'
+				return sh.exec(buf, []parse.Piece{*sp.Rest}, out, errOut)
 			}
 			return nil
 		}
@@ -286,11 +287,11 @@ func (sh *shell) lead(in *os.File, stdout, stderr io.Writer) (err error) {
 			continue
 		}
 		buf += line + "\n"
-		sp := splitStatements(buf)
-		if err := sh.exec(buf, sp.stmts, out, errOut); err != nil {
+		sp := parse.SplitStatements(buf)
+		if err := sh.exec(buf, sp.Statements, out, errOut); err != nil {
 			return err
 		}
-		buf = buf[sp.tail:]
+		buf = buf[sp.Tail:]
 	}
 }
 
@@ -338,12 +339,12 @@ func (sh *shell) setParam(arg string, errOut io.Writer) error {
 
 // exec runs statements of src on every rank and prints their results or
 // errors; the error it returns is a failure of the ranks.
-func (sh *shell) exec(src string, stmts []statement, out, errOut io.Writer) error {
+func (sh *shell) exec(src string, stmts []parse.Piece, out, errOut io.Writer) error {
 	for _, st := range stmts {
-		if _, _, err := sh.send(opRun, st.text); err != nil {
+		if _, _, err := sh.send(opRun, st.Text); err != nil {
 			return err
 		}
-		res, elapsed, err := sh.run(st.text)
+		res, elapsed, err := sh.run(st.Text)
 		switch {
 		case err == nil:
 			if err := writeTable(out, res, elapsed); err != nil {

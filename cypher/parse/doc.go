@@ -16,6 +16,10 @@
 //	Pattern       PatternPart, …: nodes and relationships (ast_pattern.go)
 //	Expr          literals, variables, operators, calls, … (ast_expr.go)
 //
+// SplitStatements cuts a text of several statements at its semicolons
+// with the same lexer, for programs that read statements from a file or a
+// prompt; it reads on after a lexical error, which Parse then reports.
+//
 // Every node embeds a Pos (1-based line and rune column, byte offset) and has
 // a String method printing canonical Cypher (see Format). Equal compares two
 // trees ignoring positions and source text; for every query q that parses,

@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"cmp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -55,6 +56,7 @@ type token struct {
 	text string // source text of the token
 	val  string // decoded value of tString, tQuoted and tParam
 	err  *Error // for tIllegal
+	open bool   // a tIllegal string, back-quoted name or block comment the source ends inside
 }
 
 // lexer splits a query into tokens. Errors become a tIllegal token, after
@@ -149,6 +151,7 @@ func (lx *lexer) skipSpace() *token {
 			for !(lx.peek(0) == '*' && lx.peek(1) == '/') {
 				if lx.advance() < 0 {
 					t := lx.illegal(start, start, DetailUnexpectedSyntax, "unterminated comment")
+					t.open = true
 					return &t
 				}
 			}
@@ -225,7 +228,9 @@ func (lx *lexer) quoted(start Pos, kind tokenKind) (token, bool) {
 		r := lx.advance()
 		switch {
 		case r < 0:
-			return lx.illegal(start, start, DetailUnexpectedSyntax, "unterminated back-quoted name"), false
+			t := lx.illegal(start, start, DetailUnexpectedSyntax, "unterminated back-quoted name")
+			t.open = true
+			return t, false
 		case r == '`' && lx.peek(0) == '`':
 			lx.advance()
 			b.WriteRune('`')
@@ -334,16 +339,26 @@ func isOctal(r rune) bool { return r >= '0' && r <= '7' }
 // str lexes a string literal in single or double quotes, decoding the escapes
 // \\ \' \" \b \f \n \r \t and \uXXXX (letters case-insensitive, so \UXXXX
 // too; exactly four hex digits, as in Neo4j).
-// A UTF-16 surrogate pair written as two \u escapes is combined.
+// A UTF-16 surrogate pair written as two \u escapes is combined. After a
+// bad escape the literal is still read to its closing quote, so that the
+// token ends where the string does (SplitStatements relies on it); the
+// error is the first bad escape's.
 func (lx *lexer) str(start Pos) token {
 	quote := lx.advance()
 	var b strings.Builder
+	var bad *Error
 	for {
 		escPos := lx.pos()
 		r := lx.advance()
 		switch {
 		case r < 0:
-			return lx.illegal(start, start, DetailUnexpectedSyntax, "unterminated string literal")
+			t := lx.illegal(start, start, DetailUnexpectedSyntax, "unterminated string literal")
+			t.open, t.err = true, cmp.Or(bad, t.err) // errors in source order
+			return t
+		case r == quote && bad != nil:
+			t := lx.make(tIllegal, start)
+			t.err = bad
+			return t
 		case r == quote:
 			t := lx.make(tString, start)
 			t.val = b.String()
@@ -353,7 +368,11 @@ func (lx *lexer) str(start Pos) token {
 			continue
 		}
 		if t, ok := lx.escape(start, escPos, &b); !ok {
-			return t
+			if t.open {
+				t.err = cmp.Or(bad, t.err)
+				return t
+			}
+			bad = cmp.Or(bad, t.err)
 		}
 	}
 }
@@ -391,7 +410,9 @@ func (lx *lexer) escape(start, escPos Pos, b *strings.Builder) (token, bool) {
 		}
 		b.WriteRune(c)
 	case -1:
-		return lx.illegal(start, start, DetailUnexpectedSyntax, "unterminated string literal"), false
+		t := lx.illegal(start, start, DetailUnexpectedSyntax, "unterminated string literal")
+		t.open = true
+		return t, false
 	default:
 		return lx.illegal(start, escPos, DetailUnexpectedSyntax, "invalid escape sequence \\%c in string literal", e), false
 	}
