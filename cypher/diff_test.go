@@ -2,7 +2,6 @@ package cypher
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -12,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/gdi-go/gdi/conformance/refdb"
+	"github.com/gdi-go/gdi/cypher/internal/backendtest"
 	"github.com/gdi-go/gdi/cypher/parse"
 	"github.com/gdi-go/gdi/cypher/value"
 	"github.com/gdi-go/gdi/gdi"
@@ -38,16 +37,7 @@ var (
 
 // diffBackends are the drivers and numbers of ranks compared; the first is
 // the reference.
-var diffBackends = []struct {
-	name   string
-	driver gdi.Driver
-	ranks  int
-}{
-	{"refdb", refdb.Driver{}, 1},
-	{"gdirma", gdirma.Driver{}, 1},
-	{"gdirma", gdirma.Driver{}, 2},
-	{"gdirma", gdirma.Driver{}, 4},
-}
+var diffBackends = append(slices.Clip(backendtest.All), backendtest.Backend{Name: "gdirma", Driver: gdirma.Driver{}, Ranks: 4})
 
 // diffStatements is the number of statements after the graph's CREATE.
 const diffStatements = 80
@@ -100,9 +90,8 @@ func TestDiff(t *testing.T) {
 			}
 			for b := 1; b < len(outs); b++ {
 				if !reported[b] && outs[b][i] != outs[0][i] {
-					t.Errorf("seed %d, statement %d:\n%s\n%s/%d:\n%s\n%s/%d:\n%s", seed, i, s.query,
-						diffBackends[0].name, diffBackends[0].ranks, outs[0][i],
-						diffBackends[b].name, diffBackends[b].ranks, outs[b][i])
+					t.Errorf("seed %d, statement %d:\n%s\n%v:\n%s\n%v:\n%s", seed, i, s.query,
+						diffBackends[0], outs[0][i], diffBackends[b], outs[b][i])
 					reported[b] = true // later statements follow from this one: report once
 				}
 			}
@@ -140,34 +129,28 @@ func diffRun(t *testing.T, seed uint64, stmts []diffStmt) [][]string {
 	for _, b := range diffBackends {
 		var mu sync.Mutex
 		var outs [][]string
-		err := local.Run(b.ranks, func(c rma.Comm) error {
-			db, err := b.driver.CreateDatabase(c, nil)
-			if err != nil {
-				return err
-			}
-			e, err := Open(c, db)
-			if err != nil {
-				return errors.Join(err, db.Free())
-			}
-			texts := make([]string, len(stmts))
-			for i, s := range stmts {
-				res, err := e.Run(context.Background(), s.query, nil)
-				texts[i] = diffOutcome(res, err, s)
-			}
-			mu.Lock()
-			outs = append(outs, texts)
-			mu.Unlock()
-			return db.Free()
+		err := local.Run(b.Ranks, func(c rma.Comm) error {
+			return withEngine(c, b.Driver, func(e *Engine, _ gdi.Database) error {
+				texts := make([]string, len(stmts))
+				for i, s := range stmts {
+					res, err := e.Run(context.Background(), s.query, nil)
+					texts[i] = diffOutcome(res, err, s)
+				}
+				mu.Lock()
+				outs = append(outs, texts)
+				mu.Unlock()
+				return nil
+			})
 		})
 		if err != nil {
-			t.Errorf("seed %d: %s/%d: %v", seed, b.name, b.ranks, err)
+			t.Errorf("seed %d: %v: %v", seed, b, err)
 			return nil
 		}
 		for _, o := range outs[1:] {
 			if !slices.Equal(o, outs[0]) {
 				for i := range o {
 					if o[i] != outs[0][i] {
-						t.Errorf("seed %d: %s/%d: the ranks disagree on\n%s\n%s\n%s", seed, b.name, b.ranks, stmts[i].query, outs[0][i], o[i])
+						t.Errorf("seed %d: %v: the ranks disagree on\n%s\n%s\n%s", seed, b, stmts[i].query, outs[0][i], o[i])
 						break
 					}
 				}

@@ -9,51 +9,37 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/gdi-go/gdi/conformance/refdb"
+	"github.com/gdi-go/gdi/cypher/internal/backendtest"
 	"github.com/gdi-go/gdi/cypher/value"
 	"github.com/gdi-go/gdi/gdi"
-	"github.com/gdi-go/gdi/gdirma"
 	"github.com/gdi-go/gdi/rma"
 	"github.com/gdi-go/gdi/rma/local"
 )
-
-// backends are the drivers every test runs on, with the numbers of ranks.
-var backends = []struct {
-	name   string
-	driver gdi.Driver
-	ranks  int
-}{
-	{"refdb", refdb.Driver{}, 1},
-	{"gdirma", gdirma.Driver{}, 1},
-	{"gdirma", gdirma.Driver{}, 2},
-}
 
 // onEvery runs fn on every rank of a fresh database of every backend with
 // an open Engine.
 func onEvery(t *testing.T, fn func(t *testing.T, e *Engine) error) {
 	t.Helper()
-	for _, b := range backends {
-		err := local.Run(b.ranks, func(c rma.Comm) error {
-			return withEngine(c, b.driver, func(e *Engine, _ gdi.Database) error { return fn(t, e) })
+	for _, b := range backendtest.All {
+		err := local.Run(b.Ranks, func(c rma.Comm) error {
+			return withEngine(c, b.Driver, func(e *Engine, _ gdi.Database) error { return fn(t, e) })
 		})
 		if err != nil {
-			t.Fatalf("%s/%d: %v", b.name, b.ranks, err)
+			t.Fatalf("%v: %v", b, err)
 		}
 	}
 }
 
-// withEngine runs fn on this rank with an engine on a new database of
+// withEngine runs fn on this rank with an engine on a fresh database of
 // driver d, which it frees after.
 func withEngine(c rma.Comm, d gdi.Driver, fn func(*Engine, gdi.Database) error) error {
-	db, err := d.CreateDatabase(c, nil)
-	if err != nil {
-		return err
-	}
-	e, err := Open(c, db)
-	if err == nil {
-		err = fn(e, db)
-	}
-	return errors.Join(err, db.Free())
+	return backendtest.WithDatabase(c, d, func(c rma.Comm, db gdi.Database) error {
+		e, err := Open(c, db)
+		if err != nil {
+			return err
+		}
+		return fn(e, db)
+	})
 }
 
 // statement is one statement of a script, with its parameters.

@@ -2,13 +2,13 @@ package cypher
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/gdi-go/gdi/cypher/internal/backendtest"
 	"github.com/gdi-go/gdi/cypher/tck"
 	"github.com/gdi-go/gdi/cypher/value"
 	"github.com/gdi-go/gdi/gdi"
@@ -45,18 +45,12 @@ func newTCKEngine(driver gdi.Driver, ranks int) *tckEngine {
 	}
 	go func() {
 		t.done <- local.Run(ranks, func(c rma.Comm) error {
-			db, err := driver.CreateDatabase(c, nil)
-			if err != nil {
-				return err
-			}
-			e, err := Open(c, db)
-			if err != nil {
-				return errors.Join(err, db.Free())
-			}
-			for cmd := range t.cmds[c.Rank()] {
-				t.replies <- e.tckCall(cmd)
-			}
-			return db.Free()
+			return withEngine(c, driver, func(e *Engine, _ gdi.Database) error {
+				for cmd := range t.cmds[c.Rank()] {
+					t.replies <- e.tckCall(cmd)
+				}
+				return nil
+			})
 		})
 	}()
 	return t
@@ -147,23 +141,23 @@ const tckFloor = 94
 func TestTCK(t *testing.T) {
 	dir := tckFeatures(t)
 	var passed [][]string
-	runOn := backends
+	runOn := backendtest.All
 	if raceEnabled {
-		runOn = backends[len(backends)-1:]
+		runOn = runOn[len(runOn)-1:]
 	}
 	for _, b := range runOn {
-		rep, err := tck.Run(dir, func() (tck.Engine, error) { return newTCKEngine(b.driver, b.ranks), nil },
+		rep, err := tck.Run(dir, func() (tck.Engine, error) { return newTCKEngine(b.Driver, b.Ranks), nil },
 			tck.Options{Timeout: 30 * time.Second})
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("%s/%d: %s", b.name, b.ranks, rep)
+		t.Logf("%v: %s", b, rep)
 		if os.Getenv("GDI_TCK_DETAILS") != "" {
 			t.Logf("%s", rep.Details())
 		}
 		total := rep.Passed + rep.Failed + rep.Skipped
 		if rep.Passed*100 < tckFloor*total {
-			t.Errorf("%s/%d: %d of %d scenarios pass, want at least %d%%", b.name, b.ranks, rep.Passed, total, tckFloor)
+			t.Errorf("%v: %d of %d scenarios pass, want at least %d%%", b, rep.Passed, total, tckFloor)
 		}
 		var names []string
 		for _, o := range rep.Outcomes {

@@ -2,39 +2,18 @@ package graph
 
 import (
 	"errors"
-	"fmt"
 	"testing"
 
-	"github.com/gdi-go/gdi/conformance/refdb"
+	"github.com/gdi-go/gdi/cypher/internal/backendtest"
 	"github.com/gdi-go/gdi/gdi"
-	"github.com/gdi-go/gdi/gdirma"
 	"github.com/gdi-go/gdi/rma"
-	"github.com/gdi-go/gdi/rma/local"
 )
-
-// backends are the drivers the engine's mapping is tested on, with the
-// numbers of ranks.
-var backends = []struct {
-	name   string
-	driver gdi.Driver
-	ranks  int
-}{
-	{"refdb", refdb.Driver{}, 1},
-	{"gdirma", gdirma.Driver{}, 1},
-	{"gdirma", gdirma.Driver{}, 2},
-}
 
 // onEvery runs fn on every rank of a fresh database of every backend.
 func onEvery(t *testing.T, fn func(t *testing.T, c rma.Comm, db gdi.Database) error) {
-	for _, b := range backends {
-		t.Run(fmt.Sprintf("%s/%d", b.name, b.ranks), func(t *testing.T) {
-			err := local.Run(b.ranks, func(c rma.Comm) error {
-				db, err := b.driver.CreateDatabase(c, nil)
-				if err != nil {
-					return err
-				}
-				return errors.Join(fn(t, c, db), db.Free())
-			})
+	for _, b := range backendtest.All {
+		t.Run(b.String(), func(t *testing.T) {
+			err := b.Run(func(c rma.Comm, db gdi.Database) error { return fn(t, c, db) })
 			if err != nil {
 				t.Fatal(err)
 			}
