@@ -2,10 +2,7 @@ package check
 
 import (
 	"errors"
-	"fmt"
 	"os"
-	"sort"
-	"strings"
 	"testing"
 
 	"github.com/gdi-go/gdi/cypher/parse"
@@ -26,7 +23,7 @@ const minCaught = 0.90
 // tckTally counts the outcomes of TestTCK.
 type tckTally struct {
 	valid, expected, caught, exact int
-	missed, wrong                  map[string]int
+	missed, wrong                  tck.Tally
 }
 
 // TestTCK runs Parse and Check on every query of the TCK that parses: a
@@ -37,7 +34,7 @@ type tckTally struct {
 // must be accepted. A rejected valid query fails the test, and so does
 // catching fewer than minCaught of the expected errors.
 func TestTCK(t *testing.T) {
-	tl := tckTally{missed: map[string]int{}, wrong: map[string]int{}}
+	tl := tckTally{missed: tck.Tally{}, wrong: tck.Tally{}}
 	dir := tck.FeaturesDir("../../../shared/testdata/opencypher-tck/features")
 	if _, err := os.Stat(dir); err != nil {
 		t.Skipf("TCK features not available: %v", err)
@@ -51,7 +48,7 @@ func TestTCK(t *testing.T) {
 	}
 	t.Logf("TCK: accepted valid %d; semantic errors expected %d, rejected %d (%.1f%%), same detail %d; missed %s; other detail %s",
 		tl.valid, tl.expected, tl.caught, 100*float64(tl.caught)/float64(max(tl.expected, 1)), tl.exact,
-		formatCounts(tl.missed), formatCounts(tl.wrong))
+		tl.missed, tl.wrong)
 	if float64(tl.caught) < minCaught*float64(tl.expected) {
 		t.Errorf("caught %d of %d semantic errors, want at least %.0f%%", tl.caught, tl.expected, 100*minCaught)
 	}
@@ -87,17 +84,4 @@ func (tl *tckTally) add(t *testing.T, q tck.Query) {
 			tl.wrong[q.WantCategory+" "+q.Want+"→"+pe.Kind.String()+" "+pe.Detail]++
 		}
 	}
-}
-
-func formatCounts(m map[string]int) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = fmt.Sprintf("%s: %d", k, m[k])
-	}
-	return "(" + strings.Join(parts, ", ") + ")"
 }

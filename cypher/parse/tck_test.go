@@ -1,10 +1,7 @@
 package parse
 
 import (
-	"fmt"
 	"os"
-	"sort"
-	"strings"
 	"testing"
 
 	"github.com/gdi-go/gdi/cypher/tck"
@@ -43,8 +40,8 @@ var syntacticDetails = map[string]bool{
 func TestTCK(t *testing.T) {
 	qs := tckQueries(t)
 	var parsed, found, sameDetail, leftToChecker, setup int
-	unsupported := map[string]int{}
-	semantic := map[string]int{}
+	unsupported := tck.Tally{}
+	semantic := tck.Tally{}
 	for _, q := range qs {
 		res, err, panicked := safeParse(q.Text)
 		if panicked {
@@ -84,26 +81,5 @@ func TestTCK(t *testing.T) {
 		}
 	}
 	t.Logf("TCK: %d queries (%d scenario queries, %d setup queries): parsed %d, not supported %d %s, syntax errors expected and found %d (same TCK detail: %d), expected but left to later stages %d %s",
-		len(qs), len(qs)-setup, setup, parsed, sum(unsupported), formatCounts(unsupported), found, sameDetail, leftToChecker, formatCounts(semantic))
-}
-
-func sum(m map[string]int) int {
-	n := 0
-	for _, v := range m {
-		n += v
-	}
-	return n
-}
-
-func formatCounts(m map[string]int) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = fmt.Sprintf("%s: %d", k, m[k])
-	}
-	return "(" + strings.Join(parts, ", ") + ")"
+		len(qs), len(qs)-setup, setup, parsed, unsupported.Total(), unsupported, found, sameDetail, leftToChecker, semantic)
 }
