@@ -213,7 +213,7 @@ func (c *compiler) index(e *parse.Index) (expr, error) {
 }
 
 func (c *compiler) slice(e *parse.Slice) (expr, error) {
-	fs, err := c.compileAll(nonNil(e.X, e.From, e.To))
+	fs, err := c.compileAll(parse.NonNil(e.X, e.From, e.To))
 	if err != nil {
 		return nil, err
 	}

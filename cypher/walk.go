@@ -2,27 +2,16 @@ package cypher
 
 import "github.com/gdi-go/gdi/cypher/parse"
 
-// nonNil returns the non-nil expressions among es.
-func nonNil(es ...parse.Expr) []parse.Expr {
-	var out []parse.Expr
-	for _, e := range es {
-		if e != nil {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
 // clauseExprs returns the expressions of a clause, patterns' property
 // maps included.
 func clauseExprs(cl parse.Clause) []parse.Expr {
 	switch c := cl.(type) {
 	case *parse.Match:
-		return append(patternExprs(c.Pattern), nonNil(c.Where)...)
+		return append(patternExprs(c.Pattern), parse.NonNil(c.Where)...)
 	case *parse.Unwind:
 		return []parse.Expr{c.Expr}
 	case *parse.With:
-		return append(projectionExprs(c.Projection), nonNil(c.Where)...)
+		return append(projectionExprs(c.Projection), parse.NonNil(c.Where)...)
 	case *parse.Return:
 		return projectionExprs(c.Projection)
 	case *parse.Create:
@@ -62,10 +51,10 @@ func patternExprs(p *parse.Pattern) []parse.Expr {
 	var out []parse.Expr
 	for _, part := range p.Parts {
 		for _, n := range part.Nodes {
-			out = append(out, nonNil(n.Properties)...)
+			out = append(out, parse.NonNil(n.Properties)...)
 		}
 		for _, r := range part.Rels {
-			out = append(out, nonNil(r.Properties)...)
+			out = append(out, parse.NonNil(r.Properties)...)
 		}
 	}
 	return out
@@ -79,5 +68,5 @@ func projectionExprs(p *parse.Projection) []parse.Expr {
 	for _, s := range p.OrderBy {
 		out = append(out, s.Expr)
 	}
-	return append(out, nonNil(p.Skip, p.Limit)...)
+	return append(out, parse.NonNil(p.Skip, p.Limit)...)
 }

@@ -1,8 +1,6 @@
 package check
 
 import (
-	"fmt"
-
 	"github.com/gdi-go/gdi/cypher/parse"
 )
 
@@ -53,14 +51,7 @@ func failType(pos parse.Pos, detail, format string, args ...any) {
 }
 
 func failKind(kind parse.ErrorKind, pos parse.Pos, detail, format string, args ...any) {
-	panic(failure{&parse.Error{
-		Kind:   kind,
-		Detail: detail,
-		Line:   pos.Line,
-		Column: pos.Column,
-		Offset: pos.Offset,
-		Msg:    fmt.Sprintf(format, args...),
-	}})
+	panic(failure{parse.NewError(kind, detail, pos, format, args...)})
 }
 
 // recoverFailure turns a failure panic into *err; other panics go on.

@@ -2,17 +2,6 @@ package check
 
 import "github.com/gdi-go/gdi/cypher/parse"
 
-// nonNil returns the non-nil expressions among es.
-func nonNil(es ...parse.Expr) []parse.Expr {
-	var out []parse.Expr
-	for _, e := range es {
-		if e != nil {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
 // visit calls f on e and, while f returns true, on the subexpressions of
 // e, depth first. locals holds the variables of the enclosing list
 // comprehensions at each point.
@@ -32,7 +21,7 @@ func visit(e parse.Expr, locals map[string]bool, f func(e parse.Expr, locals map
 	for name := range locals {
 		inner[name] = true
 	}
-	for _, s := range nonNil(lc.Where, lc.Map) {
+	for _, s := range parse.NonNil(lc.Where, lc.Map) {
 		visit(s, inner, f)
 	}
 }

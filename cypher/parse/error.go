@@ -66,7 +66,9 @@ func (e *Error) Error() string {
 // Pos returns the position of the error.
 func (e *Error) Pos() Pos { return Pos{Line: e.Line, Column: e.Column, Offset: e.Offset} }
 
-func newError(kind ErrorKind, detail string, pos Pos, format string, args ...any) *Error {
+// NewError returns an error of kind and detail at pos, for the parser and
+// for the later stages that report errors in the same form.
+func NewError(kind ErrorKind, detail string, pos Pos, format string, args ...any) *Error {
 	return &Error{
 		Kind:   kind,
 		Detail: detail,
@@ -78,7 +80,7 @@ func newError(kind ErrorKind, detail string, pos Pos, format string, args ...any
 }
 
 func notSupported(pos Pos, construct string) *Error {
-	e := newError(NotSupported, "", pos, "%s is not supported", construct)
+	e := NewError(NotSupported, "", pos, "%s is not supported", construct)
 	e.Construct = construct
 	return e
 }

@@ -122,7 +122,7 @@ func (lx *lexer) make(kind tokenKind, start Pos) token {
 
 func (lx *lexer) illegal(start, at Pos, detail, format string, args ...any) token {
 	t := lx.make(tIllegal, start)
-	t.err = newError(SyntaxError, detail, at, format, args...)
+	t.err = NewError(SyntaxError, detail, at, format, args...)
 	return t
 }
 

@@ -172,9 +172,9 @@ func (p *parser) parseNumber(pos Pos, neg bool) Expr {
 	if t.kind == tFloat {
 		v, err := strconv.ParseFloat(t.text, 64)
 		if err != nil && (math.IsInf(v, 0) || math.IsNaN(v)) {
-			panic(newError(SyntaxError, DetailFloatingPointOverflow, t.pos, "float literal %s is too large", t.text))
+			panic(NewError(SyntaxError, DetailFloatingPointOverflow, t.pos, "float literal %s is too large", t.text))
 		} else if err != nil {
-			panic(newError(SyntaxError, DetailInvalidNumberLiteral, t.pos, "invalid number literal %q", t.text))
+			panic(NewError(SyntaxError, DetailInvalidNumberLiteral, t.pos, "invalid number literal %q", t.text))
 		}
 		if neg {
 			v = -v
@@ -183,14 +183,14 @@ func (p *parser) parseNumber(pos Pos, neg bool) Expr {
 	}
 	m, ierr := parseIntText(t.text)
 	if ierr != nil {
-		panic(newError(SyntaxError, ierr.detail, t.pos, "%s %q", ierr.msg, t.text))
+		panic(NewError(SyntaxError, ierr.detail, t.pos, "%s %q", ierr.msg, t.text))
 	}
 	if m > math.MaxInt64 && !(neg && m == 1<<63) {
 		sign := ""
 		if neg {
 			sign = "-"
 		}
-		panic(newError(SyntaxError, DetailIntegerOverflow, pos, "integer %s%s does not fit in 64 bits", sign, t.text))
+		panic(NewError(SyntaxError, DetailIntegerOverflow, pos, "integer %s%s does not fit in 64 bits", sign, t.text))
 	}
 	v := int64(m)
 	if neg {

@@ -184,10 +184,10 @@ func (p *parser) rangeBound() int64 {
 	t := p.next()
 	v, err := parseIntText(t.text)
 	if err != nil {
-		panic(newError(SyntaxError, err.detail, t.pos, "%s %q", err.msg, t.text))
+		panic(NewError(SyntaxError, err.detail, t.pos, "%s %q", err.msg, t.text))
 	}
 	if v > math.MaxInt64 {
-		panic(newError(SyntaxError, DetailIntegerOverflow, t.pos, "integer %s is too large", t.text))
+		panic(NewError(SyntaxError, DetailIntegerOverflow, t.pos, "integer %s is too large", t.text))
 	}
 	return int64(v)
 }

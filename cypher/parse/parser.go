@@ -137,7 +137,7 @@ func (p *parser) expectKw(kw, context string) token {
 func (p *parser) enter() {
 	p.depth++
 	if p.depth > maxDepth {
-		panic(newError(SyntaxError, DetailUnexpectedSyntax, p.tok().pos, "query nested too deeply"))
+		panic(NewError(SyntaxError, DetailUnexpectedSyntax, p.tok().pos, "query nested too deeply"))
 	}
 }
 
@@ -156,11 +156,11 @@ func (p *parser) failDetail(detail, format string, args ...any) {
 	if t.kind == tIllegal {
 		panic(t.err)
 	}
-	panic(newError(SyntaxError, detail, t.pos, "%s, found %s", fmt.Sprintf(format, args...), describe(t)))
+	panic(NewError(SyntaxError, detail, t.pos, "%s, found %s", fmt.Sprintf(format, args...), describe(t)))
 }
 
 func (p *parser) failAt(pos Pos, detail, format string, args ...any) {
-	panic(newError(SyntaxError, detail, pos, format, args...))
+	panic(NewError(SyntaxError, detail, pos, format, args...))
 }
 
 // describe names a token for an error message.

@@ -18,7 +18,7 @@ func Children(e Expr) []Expr {
 	case *Index:
 		return []Expr{e.X, e.Index}
 	case *Slice:
-		return nonNil(e.X, e.From, e.To)
+		return NonNil(e.X, e.From, e.To)
 	case *LabelPredicate:
 		return []Expr{e.X}
 	case *Unary:
@@ -32,13 +32,13 @@ func Children(e Expr) []Expr {
 	case *FunctionCall:
 		return e.Args
 	case *Case:
-		out := nonNil(e.Subject)
+		out := NonNil(e.Subject)
 		for _, w := range e.Whens {
 			out = append(out, w.When, w.Then)
 		}
-		return append(out, nonNil(e.Else)...)
+		return append(out, NonNil(e.Else)...)
 	case *ListComprehension:
-		return nonNil(e.List, e.Where, e.Map)
+		return NonNil(e.List, e.Where, e.Map)
 	}
 	return nil
 }
@@ -55,8 +55,9 @@ func Walk(e Expr, fn func(Expr)) {
 	}
 }
 
-// nonNil returns the non-nil expressions among es.
-func nonNil(es ...Expr) []Expr {
+// NonNil returns the non-nil expressions among es, for walks over
+// optional parts of the AST.
+func NonNil(es ...Expr) []Expr {
 	var out []Expr
 	for _, e := range es {
 		if e != nil {
