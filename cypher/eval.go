@@ -276,13 +276,16 @@ func (c *compiler) unary(e *parse.Unary) (expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	op := string(e.Op)
+	apply, err := value.UnaryOperator(string(e.Op))
+	if err != nil {
+		return nil, err
+	}
 	return func(x *execution, r row) (value.Value, error) {
 		v, err := f(x, r)
 		if err != nil {
 			return value.Null, err
 		}
-		return value.Unary(op, v)
+		return apply(v)
 	}, nil
 }
 
@@ -291,7 +294,10 @@ func (c *compiler) binary(e *parse.Binary) (expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	op := string(e.Op)
+	apply, err := value.BinaryOperator(string(e.Op))
+	if err != nil {
+		return nil, err
+	}
 	return func(x *execution, r row) (value.Value, error) {
 		a, err := fs[0](x, r)
 		if err != nil {
@@ -301,7 +307,7 @@ func (c *compiler) binary(e *parse.Binary) (expr, error) {
 		if err != nil {
 			return value.Null, err
 		}
-		return value.Binary(op, a, b)
+		return apply(a, b)
 	}, nil
 }
 
@@ -310,15 +316,20 @@ func (c *compiler) comparison(e *parse.Comparison) (expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	ops := e.Ops
+	ops := make([]value.Operator, len(e.Ops))
+	for i, op := range e.Ops {
+		if ops[i], err = value.BinaryOperator(string(op)); err != nil {
+			return nil, err
+		}
+	}
 	return func(x *execution, r row) (value.Value, error) {
 		vs, err := evalAll(x, r, fs)
 		if err != nil {
 			return value.Null, err
 		}
 		acc := value.Bool(true)
-		for i, op := range ops {
-			v, err := value.Comparison(string(op), vs[i], vs[i+1])
+		for i, apply := range ops {
+			v, err := apply(vs[i], vs[i+1])
 			if err != nil {
 				return value.Null, err
 			}
