@@ -32,7 +32,7 @@ func Index(x, i Value) (Value, error) {
 		if i.kind != KindString {
 			return Null, newError(TypeError, MapElementAccessByNonString, "map key must be a String, not %s", i.kind)
 		}
-		v, _ := x.Map().Get(i.str)
+		v, _ := x.Map().Get(i.Str())
 		return v, nil
 	}
 	return Null, newError(TypeError, InvalidArgumentType, "cannot index %s", x.kind)

@@ -25,9 +25,9 @@ func Add(a, b Value) (Value, error) {
 	case b.kind == KindList:
 		return NewList(concat([]Value{a}, b.List())), nil
 	case a.kind == KindString && (b.kind == KindString || b.IsNumber()):
-		return Str(a.str + scalarString(b)), nil
+		return Str(a.Str() + scalarString(b)), nil
 	case b.kind == KindString && a.IsNumber():
-		return Str(scalarString(a) + b.str), nil
+		return Str(scalarString(a) + b.Str()), nil
 	}
 	return numeric("+", a, b, addInt, func(x, y float64) float64 { return x + y })
 }

@@ -51,7 +51,7 @@ func compare3(a, b Value) order {
 	}
 	switch a.kind {
 	case KindString:
-		return sign(strings.Compare(a.str, b.str))
+		return sign(strings.Compare(a.Str(), b.Str()))
 	case KindBoolean:
 		return sign(int(a.bits) - int(b.bits))
 	case KindList:

@@ -35,7 +35,7 @@ func Equal(a, b Value) Value {
 	case KindBoolean, KindNode:
 		return Bool(a.bits == b.bits)
 	case KindString:
-		return Bool(a.str == b.str)
+		return Bool(a.Str() == b.Str())
 	case KindRelationship:
 		return Bool(a.Relationship().ID == b.Relationship().ID)
 	case KindPath:

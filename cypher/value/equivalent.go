@@ -63,7 +63,7 @@ func AppendKey(buf []byte, v Value) []byte {
 	case KindFloat:
 		return appendFloatKey(buf, v.f())
 	case KindString:
-		return appendStrKey(buf, 's', v.str)
+		return appendStrKey(buf, 's', v.Str())
 	case KindNode:
 		return append(strconv.AppendUint(append(buf, 'v'), v.bits, 16), ';')
 	case KindRelationship:

@@ -107,5 +107,5 @@ func strArg(fn string, v Value) (string, error) {
 	if v.kind != KindString {
 		return "", argError(fn, v)
 	}
-	return v.str, nil
+	return v.Str(), nil
 }

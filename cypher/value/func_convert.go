@@ -56,7 +56,7 @@ func toInteger(args []Value) (Value, error) {
 	case KindBoolean:
 		return Int(int64(x.bits)), nil
 	case KindString:
-		n, ok := parseNumber(x.str)
+		n, ok := parseNumber(x.Str())
 		if !ok || n.kind == KindInteger {
 			return n, nil
 		}
@@ -75,7 +75,7 @@ func toFloat(args []Value) (Value, error) {
 	case KindInteger, KindFloat:
 		return Float(x.Float()), nil
 	case KindString:
-		n, ok := parseNumber(x.str)
+		n, ok := parseNumber(x.Str())
 		if !ok {
 			return Null, nil
 		}
@@ -107,7 +107,7 @@ func toBoolean(args []Value) (Value, error) {
 	case KindInteger:
 		return Bool(x.Int() != 0), nil
 	case KindString:
-		switch strings.ToLower(strings.TrimSpace(x.str)) {
+		switch strings.ToLower(strings.TrimSpace(x.Str())) {
 		case "true":
 			return Bool(true), nil
 		case "false":

@@ -54,7 +54,7 @@ func size(args []Value) (Value, error) {
 	case KindList:
 		return Int(int64(len(x.List()))), nil
 	case KindString:
-		return Int(int64(utf8.RuneCountInString(x.str))), nil
+		return Int(int64(utf8.RuneCountInString(x.Str()))), nil
 	default:
 		return Null, argError("size", x)
 	}
@@ -122,7 +122,7 @@ func reverse(args []Value) (Value, error) {
 		slices.Reverse(l)
 		return NewList(l), nil
 	case KindString:
-		r := []rune(x.str)
+		r := []rune(x.Str())
 		slices.Reverse(r)
 		return Str(string(r)), nil
 	default:

@@ -1,6 +1,9 @@
 package value
 
-import "fmt"
+import (
+	"fmt"
+	"unsafe"
+)
 
 // NodeID is the identity of a node, filled in by the engine and opaque to
 // this package: it has the shape of gdi.VertexUID, so the engine converts
@@ -59,5 +62,5 @@ func NewPath(nodes []Node, rels []Relationship) (Value, error) {
 			return Null, fmt.Errorf("value: relationship %d of the path does not join nodes %d and %d", i, i, i+1)
 		}
 	}
-	return Value{kind: KindPath, ref: &Path{Nodes: nodes, Rels: rels}}, nil
+	return Value{kind: KindPath, ptr: unsafe.Pointer(&Path{Nodes: nodes, Rels: rels})}, nil
 }

@@ -47,7 +47,7 @@ func Compare(a, b Value) int {
 	case KindInteger, KindFloat:
 		return compareNumbers(a, b)
 	case KindString:
-		return strings.Compare(a.str, b.str)
+		return strings.Compare(a.Str(), b.Str())
 	case KindBoolean:
 		return cmp.Compare(int64(a.bits), int64(b.bits))
 	case KindList:

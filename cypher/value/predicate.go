@@ -43,7 +43,7 @@ func stringPredicate(a, b Value, f func(s, t string) bool) Value {
 	if a.kind != KindString || b.kind != KindString {
 		return Null
 	}
-	return Bool(f(a.str, b.str))
+	return Bool(f(a.Str(), b.Str()))
 }
 
 // IsNull returns x IS NULL, never null itself.

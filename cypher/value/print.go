@@ -68,7 +68,7 @@ func format(b *strings.Builder, v Value, p Printer) {
 	case KindFloat:
 		b.WriteString(formatFloat(v.f(), "Inf"))
 	case KindString:
-		b.WriteString(Quote(v.str))
+		b.WriteString(Quote(v.Str()))
 	case KindList:
 		formatList(b, v.List(), p)
 	case KindMap:
@@ -219,5 +219,5 @@ func scalarString(v Value) string {
 	case KindFloat:
 		return formatFloat(v.f(), "Infinity")
 	}
-	return v.str
+	return v.Str()
 }

@@ -1,6 +1,9 @@
 package value
 
-import "math"
+import (
+	"math"
+	"unsafe"
+)
 
 // Kind is the openCypher type of a Value.
 type Kind uint8
@@ -42,14 +45,18 @@ func (k Kind) String() string {
 
 // Value is one openCypher value. The zero Value is null. Values are
 // immutable: the slices handed to NewList and returned by List must not be
-// changed afterwards. Booleans, integers, floats, strings and nodes are held
-// without allocation; lists, maps, relationships and paths behind a
+// changed afterwards. Booleans, integers, floats, strings, lists and nodes
+// are held without allocation; maps, relationships and paths behind a
 // pointer. Do not compare Values with ==; use Equal, Equivalent or Compare.
+//
+// A Value is three words, because rows hold one per variable and every
+// operator copies them: the kind, a number, and a pointer whose type the
+// kind gives. A String is its bytes and their length, a List its first
+// element and their number; only the accessors below look inside.
 type Value struct {
 	kind Kind
-	bits uint64 // Boolean (0 or 1), Integer, Float (IEEE bits), Node (NodeID)
-	str  string // String
-	ref  any    // List ([]Value), Map (*mapData), *Relationship, *Path
+	bits uint64         // Boolean (0 or 1), Integer, Float (IEEE bits), Node (NodeID), the length of a String or List
+	ptr  unsafe.Pointer // String (its bytes), List (its first element), Map (*mapData), *Relationship, *Path
 }
 
 // Null is the null value (the zero Value).
@@ -70,22 +77,26 @@ func Int(i int64) Value { return Value{kind: KindInteger, bits: uint64(i)} }
 func Float(f float64) Value { return Value{kind: KindFloat, bits: math.Float64bits(f)} }
 
 // Str returns a String.
-func Str(s string) Value { return Value{kind: KindString, str: s} }
+func Str(s string) Value {
+	return Value{kind: KindString, bits: uint64(len(s)), ptr: unsafe.Pointer(unsafe.StringData(s))}
+}
 
 // NewList returns a List holding elems, which it keeps (no copy).
-func NewList(elems []Value) Value { return Value{kind: KindList, ref: elems} }
+func NewList(elems []Value) Value {
+	return Value{kind: KindList, bits: uint64(len(elems)), ptr: unsafe.Pointer(unsafe.SliceData(elems))}
+}
 
 // ListOf returns a List of the arguments.
 func ListOf(elems ...Value) Value { return NewList(elems) }
 
 // MapValue returns a Map value.
-func MapValue(m Map) Value { return Value{kind: KindMap, ref: m.d} }
+func MapValue(m Map) Value { return Value{kind: KindMap, ptr: unsafe.Pointer(m.d)} }
 
 // NodeValue returns a Node value.
 func NodeValue(n Node) Value { return Value{kind: KindNode, bits: uint64(n.ID)} }
 
 // RelValue returns a Relationship value.
-func RelValue(r Relationship) Value { return Value{kind: KindRelationship, ref: &r} }
+func RelValue(r Relationship) Value { return Value{kind: KindRelationship, ptr: unsafe.Pointer(&r)} }
 
 // Kind returns the type of v.
 func (v Value) Kind() Kind { return v.kind }
@@ -124,19 +135,28 @@ func (v Value) Float() float64 {
 }
 
 // Str returns the String held by v ("" if v is not a String).
-func (v Value) Str() string { return v.str }
+func (v Value) Str() string {
+	if v.kind != KindString {
+		return ""
+	}
+	return unsafe.String((*byte)(v.ptr), int(v.bits))
+}
 
 // List returns the elements of a List (nil for other kinds); do not modify
 // them.
 func (v Value) List() []Value {
-	l, _ := v.ref.([]Value)
-	return l
+	if v.kind != KindList {
+		return nil
+	}
+	return unsafe.Slice((*Value)(v.ptr), int(v.bits))
 }
 
 // Map returns the Map held by v (the empty Map for other kinds).
 func (v Value) Map() Map {
-	d, _ := v.ref.(*mapData)
-	return Map{d}
+	if v.kind != KindMap {
+		return Map{}
+	}
+	return Map{(*mapData)(v.ptr)}
 }
 
 // Node returns the Node held by v (the zero Node for other kinds).
@@ -150,16 +170,16 @@ func (v Value) Node() Node {
 // Relationship returns the Relationship held by v (the zero Relationship
 // for other kinds).
 func (v Value) Relationship() Relationship {
-	if r, ok := v.ref.(*Relationship); ok {
-		return *r
+	if v.kind == KindRelationship {
+		return *(*Relationship)(v.ptr)
 	}
 	return Relationship{}
 }
 
 // Path returns the Path held by v (the zero Path for other kinds).
 func (v Value) Path() Path {
-	if p, ok := v.ref.(*Path); ok {
-		return *p
+	if v.kind == KindPath {
+		return *(*Path)(v.ptr)
 	}
 	return Path{}
 }
