@@ -96,8 +96,8 @@ func (e *Engine) executeCollective(ctx context.Context, pl *plan, params map[str
 		return nil, wrapError(err) // collective with a barrier: every rank fails alike
 	}
 	part := pl.parts[0]
-	x := &execution{ctx: ctx, eng: e, st: newStore(e, tx), params: params,
-		width: part.slots.n, localScan: part.ops[0].(*scanOp)}
+	x := newExecution(ctx, e, tx, params)
+	x.width, x.localScan = part.slots.n, part.ops[0].(*scanOp)
 	rows, err := runOps(x, head, []row{make(row, part.slots.n)})
 	shares, gerr := e.gather(encodeShare(rows, part.slots.n, err))
 	var o outcome

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -57,7 +58,7 @@ func (e *Engine) Run(ctx context.Context, query string, params map[string]value.
 	if err != nil {
 		return nil, wrapError(err)
 	}
-	for name := range pl.params {
+	for _, name := range pl.params {
 		if _, ok := params[name]; !ok {
 			return nil, cypherError(catParameterMissing, "MissingParameter", "parameter $%s is missing", name)
 		}
@@ -208,7 +209,7 @@ func (e *Engine) broadcast(o outcome) (outcome, error) {
 func (e *Engine) executeLocal(ctx context.Context, pl *plan, params map[string]value.Value) (outcome, error) {
 	var res *Result
 	err := runTransaction(ctx, e.db, func(tx gdi.Transaction) error {
-		x := &execution{ctx: ctx, eng: e, st: newStore(e, tx), params: params}
+		x := newExecution(ctx, e, tx, params)
 		defer x.release()
 		r, err := x.run(pl)
 		res = r
@@ -234,6 +235,17 @@ type execution struct {
 	constraints []gdi.Constraint
 	width       int     // the number of slots of the part running
 	localScan   *scanOp // in a collective statement: the scan of this rank's share
+}
+
+// newExecution returns the state of a run of a statement in tx, with
+// its store, made together.
+func newExecution(ctx context.Context, e *Engine, tx gdi.Transaction, params map[string]value.Value) *execution {
+	both := &struct {
+		x  execution
+		st store
+	}{st: store{eng: e, tx: tx}}
+	both.x = execution{ctx: ctx, eng: e, st: &both.st, params: params}
+	return &both.x
 }
 
 // release frees the constraints of the execution.
@@ -275,8 +287,12 @@ func (x *execution) run(pl *plan) (*Result, error) {
 }
 
 // resultRow is the row of the result of a pipeline's row: the values of
-// the columns' slots.
+// the columns' slots, which are r's own when they follow each other (the
+// pipeline is done with r).
 func resultRow(r row, cols []int) row {
+	if len(cols) > 0 && cols[len(cols)-1]-cols[0] == len(cols)-1 && slices.IsSorted(cols) {
+		return r[cols[0] : cols[0]+len(cols) : cols[0]+len(cols)]
+	}
 	out := make(row, len(cols))
 	for j, s := range cols {
 		out[j] = r[s]

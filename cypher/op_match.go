@@ -84,7 +84,8 @@ func (o *scanOp) run(x *execution, in []row) ([]row, error) {
 	}
 	var out []row
 	for _, r := range in {
-		for _, n := range cands {
+		for _, uid := range cands {
+			n := value.NodeValue(value.Node{ID: value.NodeID(uid)})
 			ok, err := x.propsMatch(n, o.props, r)
 			if err != nil {
 				return nil, err
@@ -100,11 +101,11 @@ func (o *scanOp) run(x *execution, in []row) ([]row, error) {
 }
 
 // candidates returns the live nodes with the scan's labels that may
-// satisfy its pushed conditions; a scan that runs again in one execution
-// finds them once.
-func (x *execution) candidates(o *scanOp) ([]value.Value, error) {
+// satisfy its pushed conditions, in order and each once; a scan that
+// runs again in one execution finds them once.
+func (x *execution) candidates(o *scanOp) ([]gdi.VertexUID, error) {
 	if c, ok := x.cache[o]; ok {
-		return c.([]value.Value), nil
+		return c.([]gdi.VertexUID), nil
 	}
 	find, labels := x.indexed, o.labels
 	if o.seek != nil {
@@ -115,18 +116,17 @@ func (x *execution) candidates(o *scanOp) ([]value.Value, error) {
 		return nil, err
 	}
 	slices.Sort(uids)
-	var out []value.Value
+	out := uids[:0] // the nodes kept, in place
 	for _, uid := range slices.Compact(uids) {
 		if x.st.deadV[uid] {
 			continue
 		}
-		n := value.NodeValue(value.Node{ID: value.NodeID(uid)})
-		ok, err := x.hasLabels(n, labels)
+		ok, err := x.hasLabels(value.NodeValue(value.Node{ID: value.NodeID(uid)}), labels)
 		if err != nil {
 			return nil, err
 		}
 		if ok {
-			out = append(out, n)
+			out = append(out, uid)
 		}
 	}
 	if o.again {
