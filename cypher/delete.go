@@ -69,7 +69,8 @@ func (s *store) deleteRel(id value.RelID) error {
 // objects.
 func (s *store) finish() error {
 	for _, uid := range s.order.checked {
-		es, err := s.vs[uid].Edges(gdi.EdgeAll, nil)
+		h, _ := s.vs.get(uid) // a deleted node's holder is kept
+		es, err := h.Edges(gdi.EdgeAll, nil)
 		if err != nil {
 			return err
 		}
@@ -81,12 +82,14 @@ func (s *store) finish() error {
 		}
 	}
 	for _, uid := range s.order.es {
-		if err := s.es[uid].Free(); err != nil {
+		h, _ := s.es.get(uid)
+		if err := h.Free(); err != nil {
 			return err
 		}
 	}
 	for _, uid := range s.order.vs {
-		if err := s.vs[uid].Free(); err != nil {
+		h, _ := s.vs.get(uid)
+		if err := h.Free(); err != nil {
 			return err
 		}
 	}

@@ -1,6 +1,9 @@
 package cypher
 
 import (
+	"maps"
+	"slices"
+
 	"github.com/gdi-go/gdi/cypher/check"
 	"github.com/gdi-go/gdi/cypher/parse"
 )
@@ -10,7 +13,7 @@ import (
 // so one plan serves every run of its statement (Engine.prepare).
 type plan struct {
 	query    *parse.Query
-	params   map[string]bool // the parameters it reads
+	params   []string // the parameters it reads, sorted
 	parts    []*partPlan
 	union    bool // a UNION (not ALL): rows are made distinct
 	writes   bool // the statement has an updating clause
@@ -35,12 +38,13 @@ type operator interface {
 
 // buildPlan plans every part of q.
 func buildPlan(q *parse.Query, info *check.Info) (*plan, error) {
-	pl := &plan{query: q, params: map[string]bool{}, columns: info.Columns, writes: writes(q)}
+	pl := &plan{query: q, columns: info.Columns, writes: writes(q)}
+	params := map[string]bool{}
 	if len(q.Unions) > 0 {
 		pl.union = !q.Unions[0].All
 	}
 	for i, part := range q.Parts {
-		pp, err := planPart(part, info.Parts[i], pl.params)
+		pp, err := planPart(part, info.Parts[i], params)
 		if err != nil {
 			return nil, err
 		}
@@ -49,6 +53,7 @@ func buildPlan(q *parse.Query, info *check.Info) (*plan, error) {
 		}
 		pl.parts = append(pl.parts, pp)
 	}
+	pl.params = slices.Sorted(maps.Keys(params))
 	return pl, nil
 }
 

@@ -17,8 +17,8 @@ import (
 type store struct {
 	eng      *Engine
 	tx       gdi.Transaction
-	vs       map[gdi.VertexUID]gdi.VertexHolder
-	es       map[gdi.EdgeUID]gdi.EdgeHolder
+	vs       holders[gdi.VertexUID, gdi.VertexHolder]
+	es       holders[gdi.EdgeUID, gdi.EdgeHolder]
 	touched  map[gdi.VertexUID]bool
 	deadV    map[gdi.VertexUID]bool
 	deadE    map[gdi.EdgeUID]bool
@@ -47,18 +47,46 @@ func put[K comparable, V any](m *map[K]V, k K, v V) {
 	(*m)[k] = v
 }
 
+// holders maps the UIDs of the objects a statement reads to their
+// holders. The first is kept in the struct and the rest in a map made
+// when a second comes: a point read touches one object.
+type holders[U comparable, H any] struct {
+	firstUID U
+	first    H
+	has      bool
+	more     map[U]H
+}
+
+// get returns the holder of uid, if there is one.
+func (hs *holders[U, H]) get(uid U) (H, bool) {
+	if hs.has && hs.firstUID == uid {
+		return hs.first, true
+	}
+	h, ok := hs.more[uid]
+	return h, ok
+}
+
+// put keeps h as the holder of uid, which has none yet.
+func (hs *holders[U, H]) put(uid U, h H) {
+	if !hs.has {
+		hs.firstUID, hs.first, hs.has = uid, h, true
+		return
+	}
+	put(&hs.more, uid, h)
+}
+
 // vertex returns the holder of a live node.
 func (s *store) vertex(id value.NodeID) (gdi.VertexHolder, error) {
 	uid := gdi.VertexUID(id)
 	if s.deadV[uid] {
 		return nil, cypherError(catEntityNotFound, "DeletedEntityAccess", "the node was deleted")
 	}
-	if h, ok := s.vs[uid]; ok {
+	if h, ok := s.vs.get(uid); ok {
 		return h, nil
 	}
 	h, err := s.tx.AssociateVertex(uid)
 	if err == nil {
-		put(&s.vs, uid, h)
+		s.vs.put(uid, h)
 	}
 	return h, err
 }
@@ -69,12 +97,12 @@ func (s *store) edge(id value.RelID) (gdi.EdgeHolder, error) {
 	if s.deadE[uid] {
 		return nil, cypherError(catEntityNotFound, "DeletedEntityAccess", "the relationship was deleted")
 	}
-	if h, ok := s.es[uid]; ok {
+	if h, ok := s.es.get(uid); ok {
 		return h, nil
 	}
 	h, err := s.tx.AssociateEdge(uid)
 	if err == nil {
-		put(&s.es, uid, h)
+		s.es.put(uid, h)
 	}
 	return h, err
 }
@@ -83,7 +111,7 @@ func (s *store) edge(id value.RelID) (gdi.EdgeHolder, error) {
 // statement or not (its Free waits for the end of the statement): the
 // type of a deleted relationship stays readable.
 func (s *store) edgeEvenDeleted(id value.RelID) (gdi.EdgeHolder, error) {
-	if h, ok := s.es[gdi.EdgeUID(id)]; ok {
+	if h, ok := s.es.get(gdi.EdgeUID(id)); ok {
 		return h, nil
 	}
 	return s.edge(id)

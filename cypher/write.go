@@ -27,7 +27,7 @@ func (s *store) createNode(labels []string, props value.Map) (value.Value, error
 	if err != nil {
 		return value.Null, err
 	}
-	put(&s.vs, uid, h)
+	s.vs.put(uid, h)
 	put(&s.touched, uid, true)
 	for _, name := range labels {
 		if err := s.addLabel(h, name); err != nil {
@@ -55,7 +55,7 @@ func (s *store) createRel(typ string, from, to value.Value, props value.Map) (va
 	if err != nil {
 		return value.Null, err
 	}
-	put(&s.es, uid, h)
+	s.es.put(uid, h)
 	if err := s.addLabel(h, typ); err != nil {
 		return value.Null, err
 	}
