@@ -88,7 +88,7 @@ func (e *Engine) prepare(text string) (*plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	pl, err := buildPlan(q, info)
+	pl, err := buildPlan(q, info, e.schema)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package cypher
 
 import (
+	"github.com/gdi-go/gdi/cypher/graph"
 	"github.com/gdi-go/gdi/cypher/parse"
 	"github.com/gdi-go/gdi/cypher/value"
 )
@@ -40,6 +41,7 @@ func (t *slotTable) fresh() int {
 
 // compiler turns AST expressions into exprs.
 type compiler struct {
+	schema *graph.Schema // property keys are bound to their families when compiled
 	slots  *slotTable
 	params map[string]bool // the parameters the plan reads, filled in
 	local  map[string]int  // comprehension variables in scope
@@ -173,23 +175,49 @@ func (c *compiler) property(e *parse.PropertyAccess) (expr, error) {
 		return nil, err
 	}
 	key := e.Key
+	fam, err := c.family(key)
+	if err != nil {
+		return nil, err
+	}
 	return func(x *execution, r row) (value.Value, error) {
 		v, err := f(x, r)
 		if err != nil {
 			return value.Null, err
 		}
-		return x.property(v, key)
+		return x.familyProperty(v, key, fam)
 	}, nil
+}
+
+// family returns the family of a property key, found in the catalog when
+// the expression is compiled (nil for a key outside the mapping).
+func (c *compiler) family(key string) (*graph.Family, error) {
+	if !validKey(key) {
+		return nil, nil
+	}
+	return c.schema.Family(key)
 }
 
 // property reads key of a node, relationship or map.
 func (x *execution) property(v value.Value, key string) (value.Value, error) {
+	var fam *graph.Family
+	if k := v.Kind(); k == value.KindNode || k == value.KindRelationship {
+		var err error
+		if fam, err = x.eng.family(key); err != nil {
+			return value.Null, err
+		}
+	}
+	return x.familyProperty(v, key, fam)
+}
+
+// familyProperty reads key, of the family fam, of a node, relationship
+// or map.
+func (x *execution) familyProperty(v value.Value, key string, fam *graph.Family) (value.Value, error) {
 	h, err := x.st.holder(v)
 	if err != nil {
 		return value.Null, err
 	}
 	if h != nil {
-		return x.st.property(h, key)
+		return familyProperty(h, fam)
 	}
 	return value.Property(v, key)
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/gdi-go/gdi/cypher/check"
+	"github.com/gdi-go/gdi/cypher/graph"
 	"github.com/gdi-go/gdi/cypher/parse"
 )
 
@@ -37,14 +38,14 @@ type operator interface {
 }
 
 // buildPlan plans every part of q.
-func buildPlan(q *parse.Query, info *check.Info) (*plan, error) {
+func buildPlan(q *parse.Query, info *check.Info, schema *graph.Schema) (*plan, error) {
 	pl := &plan{query: q, columns: info.Columns, writes: writes(q)}
 	params := map[string]bool{}
 	if len(q.Unions) > 0 {
 		pl.union = !q.Unions[0].All
 	}
 	for i, part := range q.Parts {
-		pp, err := planPart(part, info.Parts[i], params)
+		pp, err := planPart(part, info.Parts[i], params, schema)
 		if err != nil {
 			return nil, err
 		}
@@ -59,14 +60,15 @@ func buildPlan(q *parse.Query, info *check.Info) (*plan, error) {
 
 // planner holds the state of planning one single query.
 type planner struct {
+	schema *graph.Schema
 	slots  *slotTable
 	params map[string]bool // the parameters the plan reads
 	bound  map[string]bool // variables in scope before the clause planned
 	ops    []operator
 }
 
-func planPart(q *parse.SingleQuery, info *check.PartInfo, params map[string]bool) (*partPlan, error) {
-	p := &planner{slots: newSlotTable(), params: params, bound: map[string]bool{}}
+func planPart(q *parse.SingleQuery, info *check.PartInfo, params map[string]bool, schema *graph.Schema) (*partPlan, error) {
+	p := &planner{schema: schema, slots: newSlotTable(), params: params, bound: map[string]bool{}}
 	for i, cl := range q.Clauses {
 		ci := info.Clauses[i]
 		if err := p.clause(cl, ci); err != nil {
@@ -82,7 +84,7 @@ func planPart(q *parse.SingleQuery, info *check.PartInfo, params map[string]bool
 }
 
 func (p *planner) compiler() *compiler {
-	return &compiler{slots: p.slots, params: p.params}
+	return &compiler{schema: p.schema, slots: p.slots, params: p.params}
 }
 
 func (p *planner) add(ops ...operator) { p.ops = append(p.ops, ops...) }

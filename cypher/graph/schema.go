@@ -64,7 +64,9 @@ func (s *Schema) Label(name string) (gdi.Label, error) {
 // property type alone, read as a String; the engine does not write it.
 var IDKey = gdi.PropertyTypeID.String()
 
-// Family returns the family of key as the catalog has it.
+// Family returns the family of key as the catalog has it. The Family
+// stays key's for the life of the Schema: when Ensure adds members, it
+// updates the Family in place, so a plan may keep it.
 func (s *Schema) Family(key string) (*Family, error) {
 	if f, ok := s.families[key]; ok {
 		return f, nil
@@ -202,8 +204,11 @@ func (s *Schema) ensureFamily(key string) error {
 		made = true
 	}
 	if made {
-		delete(s.families, key)
-		_, err = s.Family(key)
+		fresh, err := s.resolve(key)
+		if err != nil {
+			return err
+		}
+		*f = *fresh
 	}
-	return err
+	return nil
 }
