@@ -65,8 +65,10 @@
 // comprehension variables. Each operator maps all rows of the previous
 // one, in order, so every clause sees the effects of the clauses before
 // it. An operator owns the rows it is given: it emits each row once,
-// either one it was given or one of its own, and keeps none, so Project
-// and the cut after it write into the rows they get. The operators, as
+// either one it was given or one of its own, and keeps none. So Project
+// and the cut after it write into the rows they get, a scan or expansion
+// binds its last match in the row it extends (the others in copies), and
+// Optional gives its pipeline a copy of the row it keeps. The operators, as
 // EXPLAIN names them:
 //
 //   - NodeScan (n:L {k: v}): VerticesOfIndex(node index, constraint of the

@@ -82,7 +82,7 @@ type optionalOp struct {
 func (o *optionalOp) run(x *execution, in []row) ([]row, error) {
 	var out []row
 	for _, r := range in {
-		rs, err := runOps(x, o.inner, []row{r})
+		rs, err := runOps(x, o.inner, []row{append(row(nil), r...)}) // r goes on if they give nothing
 		if err != nil {
 			return nil, err
 		}

@@ -180,19 +180,31 @@ func (o *expandOp) run(x *execution, in []row) ([]row, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, s := range steps {
+		var last *step // the latest step taken: r's own, unless another follows
+		for i, s := range steps {
 			ok, err := x.accept(o, r, s)
 			if err != nil {
 				return nil, err
 			}
 			if ok {
-				rr := append(row(nil), r...)
-				rr[o.rel], rr[o.to] = value.RelValue(s.rel), value.NodeValue(value.Node{ID: s.other})
-				out = append(out, rr)
+				if last != nil {
+					out = append(out, o.bind(append(row(nil), r...), *last))
+				}
+				last = &steps[i]
 			}
+		}
+		if last != nil {
+			out = append(out, o.bind(r, *last))
 		}
 	}
 	return out, nil
+}
+
+// bind writes the relationship and the node at the other end of s into
+// r and returns it.
+func (o *expandOp) bind(r row, s step) row {
+	r[o.rel], r[o.to] = value.RelValue(s.rel), value.NodeValue(value.Node{ID: s.other})
+	return r
 }
 
 func (o *expandOp) explain() string { return "Expand " + o.text }

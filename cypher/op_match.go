@@ -84,6 +84,7 @@ func (o *scanOp) run(x *execution, in []row) ([]row, error) {
 	}
 	var out []row
 	for _, r := range in {
+		var last value.Value // the latest match: r's own, unless another follows
 		for _, uid := range cands {
 			n := value.NodeValue(value.Node{ID: value.NodeID(uid)})
 			ok, err := x.propsMatch(n, o.props, r)
@@ -91,13 +92,25 @@ func (o *scanOp) run(x *execution, in []row) ([]row, error) {
 				return nil, err
 			}
 			if ok {
-				rr := append(row(nil), r...)
-				rr[o.slot] = n
-				out = append(out, rr)
+				if !last.IsNull() {
+					out = append(out, with(r, o.slot, last))
+				}
+				last = n
 			}
+		}
+		if !last.IsNull() {
+			r[o.slot] = last
+			out = append(out, r)
 		}
 	}
 	return out, nil
+}
+
+// with returns a copy of r with v in slot s.
+func with(r row, s int, v value.Value) row {
+	rr := append(row(nil), r...)
+	rr[s] = v
+	return rr
 }
 
 // candidates returns the live nodes with the scan's labels that may
