@@ -215,14 +215,13 @@ func (e *Engine) executeLocal(ctx context.Context, pl *plan, params map[string]v
 		res = r
 		return err
 	})
-	var kn *keysNeeded
-	switch {
-	case errors.As(err, &kn):
-		return outcome{keys: kn.keys}, nil
-	case err != nil:
-		return outcome{err: wrapError(err)}, err
+	if err == nil {
+		return outcome{res: res}, nil
 	}
-	return outcome{res: res}, nil
+	if kn := (*keysNeeded)(nil); errors.As(err, &kn) {
+		return outcome{keys: kn.keys}, nil
+	}
+	return outcome{err: wrapError(err)}, err
 }
 
 // execution is the state of one run of a plan.
