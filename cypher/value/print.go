@@ -68,7 +68,7 @@ func format(b *strings.Builder, v Value, p Printer) {
 	case KindFloat:
 		b.WriteString(formatFloat(v.f(), "Inf"))
 	case KindString:
-		b.WriteString(Quote(v.Str()))
+		quoteTo(b, v.Str())
 	case KindList:
 		formatList(b, v.List(), p)
 	case KindMap:
@@ -149,6 +149,13 @@ func element(names []string, props Map, p Printer) string {
 // Quote returns s single-quoted with \ ' and control characters escaped.
 func Quote(s string) string {
 	var b strings.Builder
+	quoteTo(&b, s)
+	return b.String()
+}
+
+// quoteTo writes s to b as Quote returns it.
+func quoteTo(b *strings.Builder, s string) {
+	b.Grow(len(s) + 2)
 	b.WriteByte('\'')
 	for _, r := range s {
 		switch r {
@@ -170,7 +177,6 @@ func Quote(s string) string {
 		}
 	}
 	b.WriteByte('\'')
-	return b.String()
 }
 
 // formatName returns a map key, label or type, back-quoted (with inner
