@@ -51,7 +51,9 @@ const maxEnsureRounds = 16
 
 // Run runs one statement with the parameters and returns its result. It
 // is collective: every rank calls it with the same query and parameters
-// and gets the same Result. Errors are *Error values.
+// and gets the same Result. Errors are *Error values. Run does not keep
+// params after it returns, so a caller may set and pass one map for many
+// statements, as gdi shell does.
 func (e *Engine) Run(ctx context.Context, query string, params map[string]value.Value) (*Result, error) {
 	text, explain := stripExplain(query)
 	pl, err := e.prepare(text)

@@ -161,6 +161,7 @@ func columnValues(text, col string) []string {
 type snbEnv struct {
 	persons []string // the IDs of all persons
 	engine  *cypher.Engine
+	params  map[string]value.Value // the engine's parameters, one map for every run as gdi shell keeps them
 	gdi     *snbGDI
 	comm    *count.Comm // the counted comm the database runs on
 }
@@ -189,7 +190,7 @@ func runSNB(tb testing.TB, fn func(env *snbEnv) error) {
 			if err != nil {
 				return err
 			}
-			return fn(&snbEnv{persons: persons, engine: e, gdi: g, comm: cc})
+			return fn(&snbEnv{persons: persons, engine: e, params: map[string]value.Value{}, gdi: g, comm: cc})
 		}()
 		return errors.Join(err, db.Free())
 	})
@@ -200,7 +201,8 @@ func runSNB(tb testing.TB, fn func(env *snbEnv) error) {
 
 // viaEngine runs q through the Cypher engine for the person id.
 func (env *snbEnv) viaEngine(q snbQuery, id string) ([][]string, error) {
-	res, err := env.engine.Run(context.Background(), q.cypher, map[string]value.Value{"id": value.Str(id)})
+	env.params["id"] = value.Str(id)
+	res, err := env.engine.Run(context.Background(), q.cypher, env.params)
 	if err != nil {
 		return nil, err
 	}
