@@ -175,7 +175,7 @@ func (c *compiler) property(e *parse.PropertyAccess) (expr, error) {
 		return nil, err
 	}
 	key := e.Key
-	fam, err := c.family(key)
+	fam, err := keyFamily(c.schema, key) // bound when compiled
 	if err != nil {
 		return nil, err
 	}
@@ -188,21 +188,12 @@ func (c *compiler) property(e *parse.PropertyAccess) (expr, error) {
 	}, nil
 }
 
-// family returns the family of a property key, found in the catalog when
-// the expression is compiled (nil for a key outside the mapping).
-func (c *compiler) family(key string) (*graph.Family, error) {
-	if !validKey(key) {
-		return nil, nil
-	}
-	return c.schema.Family(key)
-}
-
 // property reads key of a node, relationship or map.
 func (x *execution) property(v value.Value, key string) (value.Value, error) {
 	var fam *graph.Family
 	if k := v.Kind(); k == value.KindNode || k == value.KindRelationship {
 		var err error
-		if fam, err = x.eng.family(key); err != nil {
+		if fam, err = keyFamily(x.eng.schema, key); err != nil {
 			return value.Null, err
 		}
 	}
@@ -217,7 +208,7 @@ func (x *execution) familyProperty(v value.Value, key string, fam *graph.Family)
 		return value.Null, err
 	}
 	if h != nil {
-		return familyProperty(h, fam)
+		return readFamily(h, fam)
 	}
 	return value.Property(v, key)
 }

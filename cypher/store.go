@@ -176,19 +176,9 @@ func (s *store) relType(h gdi.EdgeHolder) (string, error) {
 	return ls[0], nil
 }
 
-// property reads the property key of h: the first member of the key's
-// family that h has; null if none.
-func (s *store) property(h gdi.Holder, key string) (value.Value, error) {
-	fam, err := s.eng.family(key)
-	if err != nil {
-		return value.Null, err
-	}
-	return familyProperty(h, fam)
-}
-
-// familyProperty reads the first member of fam that h has; null if none
-// or if fam is nil.
-func familyProperty(h gdi.Holder, fam *graph.Family) (value.Value, error) {
+// readFamily reads the first member of fam that h has; null if none or
+// if fam is nil.
+func readFamily(h gdi.Holder, fam *graph.Family) (value.Value, error) {
 	if fam == nil {
 		return value.Null, nil
 	}
@@ -230,14 +220,14 @@ func (s *store) properties(h gdi.Holder) (value.Value, error) {
 	return value.NewMap(m), nil
 }
 
-// family returns the family of the property key key, or nil for a key
-// the mapping has no property types for (with # or too long: it reads as
-// null).
-func (e *Engine) family(key string) (*graph.Family, error) {
+// keyFamily returns the family of the property key key in s, or nil for
+// a key the mapping has no property types for (with # or too long: it
+// reads as null).
+func keyFamily(s *graph.Schema, key string) (*graph.Family, error) {
 	if !validKey(key) {
 		return nil, nil
 	}
-	return e.schema.Family(key)
+	return s.Family(key)
 }
 
 // member returns the property key and the family member of the property
