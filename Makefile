@@ -23,6 +23,7 @@ test: vet fmt-check
 	$(GO) test -short -run 'ReadsNotTorn' ./gdirma ./gdirma/internal/store # torn copies: -race builds complete puts whole
 	$(GO) test -short -run 'TestReadAllocations|TestWriteAllocations|TestBulkLoadMatchesInsert' ./gdirma # allocation counts (pools drop entries under -race); bulk loads on plain word stores
 	$(GO) test -short -run 'TestVertexPropertiesAllocations' ./generator # allocation counts (other under -race)
+	$(GO) test -short -run 'TestPointReadAllocations' ./cypher # the engine's allocations per point read (likewise)
 	$(GO) test -short -run 'TestCallsPerOperation' ./workload/oltp # one-sided calls per operation (the invariants of -race read more)
 	$(GO) test -short -run 'TestChainMemo' ./gdirma # what the memo of chains saves, in calls (likewise)
 	$(GO) test -short -tags gdirmabugs -run 'TestMetamorphicCatchesPlantedBugs' ./gdirma # the differential test sees deliberate bugs

@@ -2,8 +2,10 @@ package cypher_test
 
 // SNB-interactive-style short reads on LDBC SNB's sf0.003 graph, through
 // the Cypher engine and hand-written against gdi (issue 36, item 8):
-// TestSNBShortReadsAgree checks that both give the same rows, and
-// BenchmarkSNBShortReads times them side by side. Compare the two with
+// TestSNBShortReadsAgree checks that both give the same rows,
+// TestPointReadAllocations bounds what the engine allocates beyond the
+// hand-written code, and BenchmarkSNBShortReads times them side by side.
+// Compare the two with
 //
 //	go test -run '^$' -bench SNBShortReads -count 6 ./cypher | tee /tmp/snb.txt
 //	benchstat -row /query -col /impl /tmp/snb.txt
@@ -30,6 +32,7 @@ import (
 	"github.com/gdi-go/gdi/cypher/value"
 	"github.com/gdi-go/gdi/gdi"
 	"github.com/gdi-go/gdi/gdirma"
+	"github.com/gdi-go/gdi/internal/invariants"
 	"github.com/gdi-go/gdi/rma"
 	"github.com/gdi-go/gdi/rma/count"
 	"github.com/gdi-go/gdi/rma/local"
@@ -472,6 +475,38 @@ func TestSNBShortReadsAgree(t *testing.T) {
 		}
 		t.Logf("%d persons, %d with friends, %d with messages", len(env.persons), nonEmpty["friends"], nonEmpty["messages"])
 		return nil
+	})
+}
+
+// engineAllocs is what the engine allocates on a point read beyond the
+// hand-written query: the execution state with its store, the first row
+// and the slice holding it, the scan's output, the projection's buffer,
+// the result and its rows, and the seek's UID.
+const engineAllocs = 8
+
+// TestPointReadAllocations pins the engine's allocations on the person
+// read against the hand-written query's: a change that adds work to every
+// statement shows here, as a count, where the benchmark shows it as time.
+func TestPointReadAllocations(t *testing.T) {
+	if invariants.Enabled {
+		t.Skip("under -race the invariants allocate and pools drop entries at random")
+	}
+	runSNB(t, func(env *snbEnv) error {
+		q, id := snbQueries[0], env.persons[0]
+		var err error
+		allocs := func(run func(snbQuery, string) ([][]string, error)) float64 {
+			return testing.AllocsPerRun(100, func() {
+				if _, e := run(q, id); e != nil {
+					err = e
+				}
+			})
+		}
+		engine, hand := allocs(env.viaEngine), allocs(env.viaGDI)
+		if engine > hand+engineAllocs {
+			t.Errorf("a point read through the engine makes %v allocations, the hand-written one %v: more than %d beyond it", engine, hand, engineAllocs)
+		}
+		t.Logf("allocations per person read: engine %v, hand-written %v", engine, hand)
+		return err
 	})
 }
 
