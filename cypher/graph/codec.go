@@ -88,9 +88,8 @@ func Decode(m Member, g gdi.Value) (value.Value, error) {
 		}
 		return decodeList(b)
 	case String:
-		if m.Datatype == gdi.Byte { // the application-level ID (IDKey)
-			b, err := g.ByteSlice()
-			return value.Str(string(b)), err
+		if m.Datatype == gdi.Byte { // the application-level ID (IDKey): its bytes, as they are
+			return value.Str(g.RawString()), nil
 		}
 		s, err := g.Text()
 		return value.Str(s), err
