@@ -17,8 +17,9 @@
 // gdi.VertexUID and gdi.EdgeUID. Equality and order of graph elements are
 // by identity; their labels, types and properties stay in the graph, and
 // the engine reads them (n.k, labels(n)) and prints them (a Printer).
-// Values are immutable and cheap: scalars and nodes live in the Value
-// struct without allocation.
+// Values are immutable and cheap: a Value is three words (a kind, a
+// number, a pointer), so rows of them copy fast, and scalars, strings,
+// lists and nodes live in it without allocation of their own.
 //
 // # Null
 //
