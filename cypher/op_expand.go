@@ -150,14 +150,14 @@ func usedIn(r row, used []relSlot, rel value.RelID) bool {
 }
 
 // accept reports whether a step may bind the pattern in row r.
-func (x *execution) accept(o *expandOp, r row, s step) (bool, error) {
+func (x *execution) accept(o *expandOp, r row, s *step) (bool, error) {
 	if usedIn(r, o.used, s.rel.ID) {
 		return false, nil
 	}
 	if o.relBound && (r[o.rel].Kind() != value.KindRelationship || r[o.rel].Relationship().ID != s.rel.ID) {
 		return false, nil
 	}
-	ok, err := x.propsMatch(value.RelValue(s.rel), o.relProps, r)
+	ok, err := x.propsMatch(value.RelValueOf(&s.rel), o.relProps, r)
 	if err != nil || !ok {
 		return false, err
 	}
@@ -181,29 +181,31 @@ func (o *expandOp) run(x *execution, in []row) ([]row, error) {
 			return nil, err
 		}
 		var last *step // the latest step taken: r's own, unless another follows
-		for i, s := range steps {
+		for i := range steps {
+			s := &steps[i]
 			ok, err := x.accept(o, r, s)
 			if err != nil {
 				return nil, err
 			}
 			if ok {
 				if last != nil {
-					out = append(out, o.bind(append(row(nil), r...), *last))
+					out = append(out, o.bind(append(row(nil), r...), last))
 				}
-				last = &steps[i]
+				last = s
 			}
 		}
 		if last != nil {
-			out = append(out, o.bind(r, *last))
+			out = append(out, o.bind(r, last))
 		}
 	}
 	return out, nil
 }
 
 // bind writes the relationship and the node at the other end of s into
-// r and returns it.
-func (o *expandOp) bind(r row, s step) row {
-	r[o.rel], r[o.to] = value.RelValue(s.rel), value.NodeValue(value.Node{ID: s.other})
+// r and returns it. The relationship's Value holds s's own, which no one
+// changes once steps returns it.
+func (o *expandOp) bind(r row, s *step) row {
+	r[o.rel], r[o.to] = value.RelValueOf(&s.rel), value.NodeValue(value.Node{ID: s.other})
 	return r
 }
 
@@ -255,16 +257,18 @@ func (o *varExpandOp) walk(x *execution, r row, cur value.NodeID, rels []value.V
 	if err != nil {
 		return err
 	}
-	for _, s := range steps {
+	for i := range steps {
+		s := &steps[i]
 		if usedIn(r, o.used, s.rel.ID) || inList(rels, s.rel.ID) {
 			continue
 		}
-		ok, err := x.propsMatch(value.RelValue(s.rel), o.relProps, r)
+		rel := value.RelValueOf(&s.rel)
+		ok, err := x.propsMatch(rel, o.relProps, r)
 		if err != nil {
 			return err
 		}
 		if ok {
-			if err := o.walk(x, r, s.other, append(rels, value.RelValue(s.rel)), emit); err != nil {
+			if err := o.walk(x, r, s.other, append(rels, rel), emit); err != nil {
 				return err
 			}
 		}

@@ -96,7 +96,11 @@ func MapValue(m Map) Value { return Value{kind: KindMap, ptr: unsafe.Pointer(m.d
 func NodeValue(n Node) Value { return Value{kind: KindNode, bits: uint64(n.ID)} }
 
 // RelValue returns a Relationship value.
-func RelValue(r Relationship) Value { return Value{kind: KindRelationship, ptr: unsafe.Pointer(&r)} }
+func RelValue(r Relationship) Value { return RelValueOf(&r) }
+
+// RelValueOf returns a Relationship value holding r, which it keeps (no
+// copy): r must not change afterwards.
+func RelValueOf(r *Relationship) Value { return Value{kind: KindRelationship, ptr: unsafe.Pointer(r)} }
 
 // Kind returns the type of v.
 func (v Value) Kind() Kind { return v.kind }
