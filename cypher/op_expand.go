@@ -45,15 +45,15 @@ func (x *execution) steps(o *expandOp, v value.Value) ([]step, error) {
 	if v.Kind() != value.KindNode || x.st.deadV[nodeOf(v)] {
 		return nil, nil
 	}
-	c, none, err := x.typeConstraint(o)
-	if err != nil || none {
+	types, err := x.typeConstraint(o)
+	if err != nil || types.none {
 		return nil, err
 	}
 	h, err := x.st.vertex(v.Node().ID)
 	if err != nil {
 		return nil, err
 	}
-	uids, err := h.Edges(orientation(o.dir), c)
+	uids, err := h.Edges(orientation(o.dir), types.c)
 	if err != nil {
 		return nil, err
 	}
@@ -62,7 +62,7 @@ func (x *execution) steps(o *expandOp, v value.Value) ([]step, error) {
 		if x.st.deadE[uid] {
 			continue
 		}
-		s, ok, err := x.step(o, v.Node().ID, uid)
+		s, ok, err := x.step(o, types, v.Node().ID, uid)
 		if err != nil {
 			return nil, err
 		}
@@ -74,18 +74,14 @@ func (x *execution) steps(o *expandOp, v value.Value) ([]step, error) {
 }
 
 // step checks the type of one edge and finds its other end.
-func (x *execution) step(o *expandOp, from value.NodeID, uid gdi.EdgeUID) (step, bool, error) {
+func (x *execution) step(o *expandOp, types typeLabels, from value.NodeID, uid gdi.EdgeUID) (step, bool, error) {
 	rel, err := x.st.relationship(uid)
 	if err != nil {
 		return step{}, false, err
 	}
 	if len(o.types) > 0 {
-		h, err := x.st.edge(rel.ID)
-		if err != nil {
-			return step{}, false, err
-		}
-		t, err := x.st.relType(h)
-		if err != nil || !slices.Contains(o.types, t) {
+		ok, err := x.hasType(o, types, rel.ID)
+		if err != nil || !ok {
 			return step{}, false, err
 		}
 	}
@@ -99,38 +95,63 @@ func (x *execution) step(o *expandOp, from value.NodeID, uid gdi.EdgeUID) (step,
 	return step{rel: rel, other: other}, true, nil
 }
 
-// typeConstraint is the constraint of the pattern's types, made once per
-// execution; none reports that no type exists.
-func (x *execution) typeConstraint(o *expandOp) (gdi.Constraint, bool, error) {
-	if len(o.types) == 0 {
-		return nil, false, nil
+// hasType reports whether the relationship id has one of the pattern's
+// types. An edge of one label, as the engine makes them, is checked by
+// the label; one of several labels has the type relType names.
+func (x *execution) hasType(o *expandOp, types typeLabels, id value.RelID) (bool, error) {
+	h, err := x.st.edge(id)
+	if err != nil {
+		return false, err
 	}
-	type made struct {
-		c    gdi.Constraint
-		none bool
+	ls, err := h.Labels()
+	switch {
+	case err != nil:
+		return false, err
+	case len(ls) == 1:
+		return slices.Contains(types.labels, ls[0]), nil
+	}
+	t, err := x.st.relType(h)
+	return err == nil && slices.Contains(o.types, t), err
+}
+
+// typeLabels are the labels of a pattern's types that exist, and the
+// constraint of them; none reports that no type exists.
+type typeLabels struct {
+	labels []gdi.Label
+	c      gdi.Constraint
+	none   bool
+}
+
+// typeConstraint returns the labels and the constraint of the pattern's
+// types, made once per execution.
+func (x *execution) typeConstraint(o *expandOp) (typeLabels, error) {
+	if len(o.types) == 0 {
+		return typeLabels{}, nil
 	}
 	if m, ok := x.cache[o]; ok {
-		return m.(made).c, m.(made).none, nil
+		return m.(typeLabels), nil
 	}
+	var m typeLabels
 	var dnf gdi.DNF
 	for _, t := range o.types {
 		l, err := x.eng.schema.Label(t)
 		if err != nil {
-			return nil, false, err
+			return typeLabels{}, err
 		}
 		if l != gdi.LabelNull {
+			m.labels = append(m.labels, l)
 			dnf = append(dnf, gdi.Conjunction{Labels: []gdi.LabelCondition{{Label: l, Op: gdi.Equal}}})
 		}
 	}
-	m := made{none: len(dnf) == 0}
+	m.none = len(dnf) == 0
 	if !m.none {
 		var err error
 		if m.c, err = x.constraint(dnf); err != nil {
-			return nil, false, err
+			return typeLabels{}, err
 		}
 	}
 	put(&x.cache, any(o), any(m))
-	return m.c, m.none, nil
+	return m, nil
 }
 
 // usedIn reports whether rel is already bound by the MATCH in row r.
