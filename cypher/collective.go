@@ -10,7 +10,7 @@ import (
 // a collective read transaction on every rank (executeCollective):
 //
 //  1. start: every rank starts the collective read transaction.
-//  2. share: each rank runs the pipeline's head (collectivePlan) — the
+//  2. share: each rank runs the pipeline's head (collectiveSplit) — the
 //     scan over the nodes stored on it (LocalVerticesOfIndex, so the
 //     ranks' shares partition the nodes), the operators after it that map
 //     each row alone, and an aggregation in parts if one follows — over
@@ -27,37 +27,42 @@ import (
 // Point reads (an IDSeek first), writes and UNIONs run on rank 0 alone.
 // EXPLAIN shows the gather as an operator, Gather, after the head.
 
-// collectivePlan splits the pipeline of a statement that runs
-// collectively into its head, which every rank runs over its share, and
-// its tail, which rank 0 runs over the rows of every rank's head; ok is
-// false if the statement does not run collectively. It does not depend on
-// the number of ranks: one rank runs the same steps.
+// collectiveSplit is the pipeline of a statement that runs collectively,
+// split into its head, which every rank runs over its share, and its
+// tail, which rank 0 runs over the rows of every rank's head.
+type collectiveSplit struct {
+	head, tail []operator
+}
+
+// splitForCollective returns the split of the pipeline, or nil if the
+// statement does not run collectively; buildPlan keeps it in the plan. It
+// does not depend on the number of ranks: one rank runs the same steps.
 //
 // The head is the scan and the operators after it that map each row
 // alone. If an aggregation follows whose aggregates can be computed in
 // parts (value.Partial), each rank aggregates its rows and sends a row
 // per group with the aggregates' states, and rank 0 merges them.
-func (pl *plan) collectivePlan() (head, tail []operator, ok bool) {
+func (pl *plan) splitForCollective() *collectiveSplit {
 	if pl.writes || len(pl.parts) != 1 {
-		return nil, nil, false
+		return nil
 	}
 	ops := pl.parts[0].ops
 	if len(ops) == 0 {
-		return nil, nil, false
+		return nil
 	}
 	if s, ok := ops[0].(*scanOp); !ok || s.seek != nil {
-		return nil, nil, false
+		return nil
 	}
 	k := 1
 	for k < len(ops) && perRow(ops[k]) {
 		k++
 	}
-	head, tail = ops[:k:k], ops[k:]
+	split := &collectiveSplit{head: ops[:k:k], tail: ops[k:]}
 	if a, ok := pl.aggregateAt(k); ok && a.partial() {
-		head = append(head, partialAggregateOp{a})
-		tail = append([]operator{mergeAggregateOp{a}}, ops[k+1:]...)
+		split.head = append(split.head, partialAggregateOp{a})
+		split.tail = append([]operator{mergeAggregateOp{a}}, ops[k+1:]...)
 	}
-	return head, tail, true
+	return split
 }
 
 // aggregateAt returns the operator at i of the pipeline if it is an
@@ -90,7 +95,7 @@ func perRow(op operator) bool {
 
 // executeCollective runs a reading statement whose pipeline's head runs
 // on every rank's share of the nodes and its tail on rank 0.
-func (e *Engine) executeCollective(ctx context.Context, pl *plan, params map[string]value.Value, head, tail []operator) (*Result, error) {
+func (e *Engine) executeCollective(ctx context.Context, pl *plan, params map[string]value.Value) (*Result, error) {
 	tx, err := e.db.StartCollectiveTransaction()
 	if err != nil {
 		return nil, wrapError(err) // collective with a barrier: every rank fails alike
@@ -98,12 +103,12 @@ func (e *Engine) executeCollective(ctx context.Context, pl *plan, params map[str
 	part := pl.parts[0]
 	x := newExecution(ctx, e, tx, params)
 	x.width, x.localScan = part.slots.n, part.ops[0].(*scanOp)
-	rows, err := runOps(x, head, []row{make(row, part.slots.n)})
+	rows, err := runOps(x, pl.collective.head, []row{make(row, part.slots.n)})
 	shares, gerr := e.gather(encodeShare(rows, part.slots.n, err))
 	var o outcome
 	var original error
 	if e.comm.Rank() == 0 && gerr == nil {
-		o, original = x.finishCollective(pl, tail, shares)
+		o, original = x.finishCollective(pl, shares)
 	}
 	x.release()
 	if cerr := tx.Commit(); cerr != nil && o.err == nil {
@@ -138,7 +143,7 @@ func encodeShare(rows []row, width int, err error) []byte {
 
 // finishCollective runs, on rank 0, the rest of the pipeline over the
 // rows of every rank's share, or returns the first rank's error.
-func (x *execution) finishCollective(pl *plan, tail []operator, shares [][]byte) (outcome, error) {
+func (x *execution) finishCollective(pl *plan, shares [][]byte) (outcome, error) {
 	var rows []row
 	for _, b := range shares {
 		o, err := decodeOutcome(b)
@@ -152,14 +157,13 @@ func (x *execution) finishCollective(pl *plan, tail []operator, shares [][]byte)
 			rows = append(rows, r)
 		}
 	}
-	part := pl.parts[0]
-	rows, err := runOps(x, tail, rows)
+	rows, err := runOps(x, pl.collective.tail, rows)
 	if err != nil {
 		return outcome{err: wrapError(err)}, err
 	}
 	res := &Result{Columns: pl.columns}
 	for _, r := range rows {
-		if out := resultRow(r, part.columns); len(out) > 0 {
+		if out := resultRow(r, pl.parts[0].columns); len(out) > 0 {
 			res.Rows = append(res.Rows, out)
 		}
 	}

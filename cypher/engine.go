@@ -136,8 +136,8 @@ func (e *Engine) ensure(labels, keys []string) error {
 // (collective.go), else on rank 0, which broadcasts the outcome; on "keys
 // needed" every rank makes the keys and rank 0 runs the statement again.
 func (e *Engine) execute(ctx context.Context, pl *plan, params map[string]value.Value) (*Result, error) {
-	if head, tail, ok := pl.collectivePlan(); ok {
-		return e.executeCollective(ctx, pl, params, head, tail)
+	if pl.collective != nil {
+		return e.executeCollective(ctx, pl, params)
 	}
 	for range maxEnsureRounds {
 		var local outcome

@@ -21,10 +21,10 @@ func explainResult(pl *plan) *Result {
 				lines = append(lines, "Union all")
 			}
 		}
-		if head, tail, ok := pl.collectivePlan(); ok {
-			lines = explainOps(lines, head, "")
+		if c := pl.collective; c != nil {
+			lines = explainOps(lines, c.head, "")
 			lines = append(lines, "Gather")
-			lines = explainOps(lines, tail, "")
+			lines = explainOps(lines, c.tail, "")
 			continue
 		}
 		lines = explainOps(lines, part.ops, "")

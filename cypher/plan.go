@@ -20,6 +20,9 @@ type plan struct {
 	writes   bool // the statement has an updating clause
 	columns  []string
 	explains []string
+	// collective is the split of a statement that runs as a collective
+	// read (collective.go); nil for one that runs on rank 0.
+	collective *collectiveSplit
 }
 
 // partPlan is the left-deep pipeline of one single query.
@@ -55,6 +58,7 @@ func buildPlan(q *parse.Query, info *check.Info, schema *graph.Schema) (*plan, e
 		pl.parts = append(pl.parts, pp)
 	}
 	pl.params = slices.Sorted(maps.Keys(params))
+	pl.collective = pl.splitForCollective()
 	return pl, nil
 }
 
