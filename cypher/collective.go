@@ -162,11 +162,7 @@ func (x *execution) finishCollective(pl *plan, shares [][]byte) (outcome, error)
 		return outcome{err: wrapError(err)}, err
 	}
 	res := &Result{Columns: pl.columns}
-	for _, r := range rows {
-		if out := resultRow(r, pl.parts[0].columns); len(out) > 0 {
-			res.Rows = append(res.Rows, out)
-		}
-	}
+	res.addRows(rows, pl.parts[0].columns, nil)
 	if err := x.st.snapshotResult(res); err != nil {
 		return outcome{err: wrapError(err)}, err
 	}

@@ -261,30 +261,39 @@ func (x *execution) release() {
 func (x *execution) run(pl *plan) (*Result, error) {
 	res := &Result{Columns: pl.columns}
 	var seen map[string]bool // rows of a UNION
+	if pl.union {
+		seen = map[string]bool{}
+	}
 	for _, part := range pl.parts {
 		x.width = part.slots.n
 		rows, err := runOps(x, part.ops, []row{make(row, part.slots.n)})
 		if err != nil {
 			return nil, err
 		}
-		for _, r := range rows {
-			out := resultRow(r, part.columns)
-			if pl.union {
-				k := rowKey(out, seq(len(out)))
-				if seen[k] {
-					continue
-				}
-				put(&seen, k, true)
-			}
-			if len(out) > 0 {
-				res.Rows = append(res.Rows, out)
-			}
-		}
+		res.addRows(rows, part.columns, seen)
 	}
 	if err := x.st.finish(); err != nil {
 		return nil, err
 	}
 	return res, x.st.snapshotResult(res)
+}
+
+// addRows appends the result rows of a pipeline's rows, with the columns'
+// slots cols; with seen (a UNION) only those not seen before.
+func (res *Result) addRows(rows []row, cols []int, seen map[string]bool) {
+	for _, r := range rows {
+		out := resultRow(r, cols)
+		if seen != nil {
+			k := rowKey(out, seq(len(out)))
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+		}
+		if len(out) > 0 {
+			res.Rows = append(res.Rows, out)
+		}
+	}
 }
 
 // resultRow is the row of the result of a pipeline's row: the values of
