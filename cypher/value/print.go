@@ -146,14 +146,8 @@ func element(names []string, props Map, p Printer) string {
 	return b.String()
 }
 
-// Quote returns s single-quoted with \ ' and control characters escaped.
-func Quote(s string) string {
-	var b strings.Builder
-	quoteTo(&b, s)
-	return b.String()
-}
-
-// quoteTo writes s to b as Quote returns it.
+// quoteTo writes s to b single-quoted, with \ ' and control characters
+// escaped.
 func quoteTo(b *strings.Builder, s string) {
 	b.Grow(len(s) + 2)
 	b.WriteByte('\'')
