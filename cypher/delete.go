@@ -6,11 +6,11 @@ import (
 )
 
 // Deletion. DELETE marks objects dead at once (reads of them fail with
-// EntityNotFound, scans and expansions skip them) and keeps their
-// labels and properties (their Element) for the result; the GDI Free calls wait for finish, at the end of
-// the statement, when a node deleted without DETACH must have no live
-// relationship left (ConstraintVerificationFailed otherwise), as Cypher
-// checks at commit.
+// EntityNotFound, scans and expansions skip them) and keeps their labels
+// and properties (their Element) for the result; the GDI Free calls wait
+// for finish, at the end of the statement, when a node deleted without
+// DETACH must have no live relationship left (ConstraintVerificationFailed
+// otherwise), as Cypher checks at commit.
 
 // deleteNode deletes a node, and with detach its relationships.
 func (s *store) deleteNode(id value.NodeID, detach bool) error {
