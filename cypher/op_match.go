@@ -13,6 +13,7 @@ import (
 // propCheck is one entry {key: value} of a pattern's property map.
 type propCheck struct {
 	key      string
+	fam      *graph.Family // key's, bound when planned
 	val      expr
 	constant bool
 	text     string
@@ -26,7 +27,7 @@ func (x *execution) propsMatch(v value.Value, checks []propCheck, r row) (bool, 
 		if err != nil {
 			return false, err
 		}
-		got, err := x.property(v, c.key)
+		got, err := x.familyProperty(v, c.key, c.fam)
 		if err != nil || !value.Equal(got, want).IsTrue() {
 			return false, err
 		}

@@ -179,7 +179,11 @@ func (mp *matchPlanner) props(e parse.Expr) ([]propCheck, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, propCheck{key: en.Key, val: f, constant: isConstant(en.Value), text: parse.Format(en.Value)})
+		fam, err := keyFamily(mp.p.schema, en.Key)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, propCheck{key: en.Key, fam: fam, val: f, constant: isConstant(en.Value), text: parse.Format(en.Value)})
 	}
 	return out, nil
 }
